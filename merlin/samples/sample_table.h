@@ -1,0 +1,44 @@
+#pragma once
+/// A study's table of samples (rows) by columns (named by `merlin.samples.column_labels`).
+/// Readers never load the whole file into per-value objects: `.npy` is memory-mapped, text
+/// files are memory-mapped with a row index.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "merlin/util/result.h"
+
+namespace merlin::samples {
+
+class SampleTable {
+ public:
+  virtual ~SampleTable() = default;
+  virtual std::size_t rows() const = 0;
+  virtual std::size_t columns() const = 0;
+  /// The value as Merlin renders it into a command: plain text, e.g. "0.4775", "12", "Alice".
+  /// Floats use the shortest text that round-trips (Python's repr). Thread-safe (read-only).
+  /// Precondition: row < rows(), col < columns().
+  virtual std::string value(std::size_t row, std::size_t col) const = 0;
+};
+
+/// Opens `.npy` (1-D or 2-D, C or Fortran order; dtypes f4 f8 i1..i8 u1..u8 b1 and
+/// fixed-width strings S/U), `.csv` (comma-separated) or `.tab` (whitespace-separated).
+/// Text files have no header row: every non-empty line is a sample. A 1-D `.npy` is one column.
+/// Errors (kBadInput) name the file and, for text files, the line: missing file, unknown
+/// extension, unsupported dtype, truncated data, rows with differing column counts.
+Result<std::unique_ptr<SampleTable>> open_sample_table(const std::string& path);
+
+/// Characters that make a value unsafe to paste into shell text: anything but
+/// [A-Za-z0-9 _ . , + - = : / @ %] (so numbers, names, paths and e-notation pass).
+bool is_shell_safe(std::string_view value);
+
+/// The first value that is not shell-safe, scanning every cell (O(rows) time, O(1) memory).
+struct UnsafeValue {
+  std::size_t row = 0, col = 0;
+  std::string value;
+};
+std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table);
+
+}  // namespace merlin::samples

@@ -1,0 +1,120 @@
+#pragma once
+/// The in-memory form of a Merlin/Maestro study spec, after parsing and defaults, before any
+/// `$(TOKEN)` is substituted (the template text is kept verbatim; see study/ for expansion).
+/// Plain structs with member defaults; filled by `load_spec` (spec_loader.h).
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/spec/source_location.h"
+
+namespace merlin::spec {
+
+/// A string with where it came from.
+struct Text {
+  std::string value;
+  SourceLocation where;
+};
+
+/// `env.variables` / `env.labels`: ordered, each may use earlier ones.
+struct Variable {
+  std::string name;
+  std::string value;  ///< scalar as written; a list is joined with spaces
+  SourceLocation where;
+};
+
+/// `batch:` block (study level) or a worker's / step's `batch:`.
+struct BatchSpec {
+  std::string type = "local";  ///< local, slurm, flux, lsf, lsf-srun, pbs
+  std::string bank, queue;
+  std::string shell = "/bin/bash";
+  std::string nodes;       ///< as written; validated as a positive integer when set
+  std::string walltime;    ///< HH:MM:SS, MM:SS or seconds
+  bool dry_run = false;
+  std::string launch_pre, launch_args, worker_launch;
+  std::string flux_path, flux_start_opts, flux_exec, flux_exec_workers;
+  std::map<std::string, std::string> other;  ///< any further known key, raw
+  SourceLocation where;
+};
+
+/// A step's `run:` block.
+struct StepRun {
+  Text cmd;                            ///< required
+  Text restart;                        ///< optional restart command
+  std::vector<Text> depends;           ///< step names; `name_*` = funnel over all combinations
+  std::string task_queue = "merlin";
+  std::string shell;                   ///< empty = the batch shell
+  int max_retries = 30;
+  double retry_delay = 1.0;            ///< seconds
+  std::string nodes, procs, gpus, cores_per_task, gpus_per_task, walltime;
+  std::string reservation, exclusive, priority, qos, bind, launch_distribution;
+  bool exit_on_error = false;
+  std::map<std::string, std::string> launcher_flags;  ///< `slurm`/`flux`/`lsf` extra flags by type
+  std::string batch_type;              ///< per-step `batch: {type}`; empty = the study's
+  SourceLocation where;
+};
+
+struct Step {
+  std::string name;
+  std::string description;
+  StepRun run;
+  SourceLocation where;  ///< of the step's `name:`
+};
+
+/// One `global.parameters` entry. All value lists have the same length and are zipped.
+struct Parameter {
+  std::string name;
+  std::vector<std::string> values;  ///< scalars as written
+  std::string label;                ///< e.g. "X2.%%"; default "<name>.%%"
+  SourceLocation where;
+};
+
+/// `merlin.resources.workers.NAME`.
+struct WorkerSpec {
+  std::string name;
+  std::string args;                 ///< Celery-style flags, e.g. "-l INFO --concurrency 4"
+  std::vector<std::string> steps;   ///< `[all]` is expanded to every step by the loader
+  std::string nodes;
+  std::optional<BatchSpec> batch;
+  std::vector<std::string> machines;
+  SourceLocation where;
+};
+
+/// `merlin.samples`.
+struct SamplesSpec {
+  std::string generate_cmd;                 ///< `generate.cmd`, template text
+  std::string file;                         ///< template text, e.g. "$(MERLIN_INFO)/samples.npy"
+  std::vector<std::string> column_labels;
+  int level_max_dirs = 25;
+  SourceLocation where;
+};
+
+/// The whole spec.
+struct StudySpec {
+  std::string path;            ///< the spec file as given
+  std::string source_text;     ///< the file's bytes, verbatim (for `.orig.yaml`)
+  std::string name;            ///< `description.name`, template text
+  std::string description;
+  SourceLocation name_where;
+  std::vector<Variable> variables;  ///< `env.variables`, in file order
+  std::vector<Variable> labels;     ///< `env.labels`, in file order
+  std::vector<std::string> sources;
+  BatchSpec batch;
+  std::vector<Step> steps;
+  std::vector<Parameter> parameters;
+  bool has_merlin_block = false;
+  std::string task_server = "celery";
+  std::vector<WorkerSpec> workers;  ///< after defaults (see loader): never empty
+  std::optional<SamplesSpec> samples;
+  bool allow_shell_metachars = false;  ///< `merlin.samples.allow_shell_metacharacters: true`
+
+  const Step* find_step(const std::string& step_name) const {
+    for (const auto& s : steps)
+      if (s.name == step_name) return &s;
+    return nullptr;
+  }
+};
+
+}  // namespace merlin::spec
