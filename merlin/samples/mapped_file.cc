@@ -1,0 +1,81 @@
+#include "merlin/samples/mapped_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace merlin::samples {
+namespace {
+
+// Closes the descriptor on every path out of open(): the mapping outlives it, so a table
+// holds no fd (a study may open several sample files; fds are the scarcer resource).
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+ private:
+  int fd_;
+};
+
+Error io_error(const std::string& path, const char* what, int err) {
+  return Error::bad_input("cannot " + std::string(what) + " sample file '" + path +
+                          "': " + std::strerror(err));
+}
+
+}  // namespace
+
+Result<MappedFile> MappedFile::open(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return io_error(path, "open", errno);
+  FdCloser closer(fd);
+
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return io_error(path, "stat", errno);
+  if (S_ISDIR(st.st_mode)) {
+    return Error::bad_input("sample file '" + path + "' is a directory, expected a file");
+  }
+  if (!S_ISREG(st.st_mode)) {
+    return Error::bad_input("sample file '" + path + "' is not a regular file");
+  }
+  const auto size = static_cast<std::size_t>(st.st_size);
+  if (size == 0) return MappedFile(path, nullptr, 0);
+
+  void* data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (data == MAP_FAILED) return io_error(path, "map", errno);
+  return MappedFile(path, data, size);
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept
+    : path_(std::move(other.path_)),
+      data_(std::exchange(other.data_, nullptr)),
+      size_(std::exchange(other.size_, 0)) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    data_ = std::exchange(other.data_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() { release(); }
+
+void MappedFile::release() {
+  if (data_ != nullptr) ::munmap(data_, size_);
+  data_ = nullptr;
+  size_ = 0;
+}
+
+}  // namespace merlin::samples

@@ -1,0 +1,37 @@
+#pragma once
+/// A read-only memory mapping of a whole file, owned RAII-style (move-only).
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "merlin/util/result.h"
+
+namespace merlin::samples {
+
+class MappedFile {
+ public:
+  /// Maps `path` read-only and private. An empty file gives an empty mapping (no mmap call).
+  /// Errors (kBadInput) name the path: missing file, a directory, unreadable, mmap failure.
+  static Result<MappedFile> open(const std::string& path);
+
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+
+  /// The whole file. Valid while this object lives. Thread-safe (read-only).
+  std::string_view bytes() const { return {static_cast<const char*>(data_), size_}; }
+  const std::string& path() const { return path_; }
+
+ private:
+  MappedFile(std::string path, void* data, std::size_t size)
+      : path_(std::move(path)), data_(data), size_(size) {}
+  void release();
+
+  std::string path_;
+  void* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+}  // namespace merlin::samples
