@@ -1,0 +1,180 @@
+#include "merlin/samples/text_table.h"
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "merlin/samples/mapped_file.h"
+
+namespace merlin::samples {
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// One cell as it sits in the file: `text` excludes the quotes of a quoted cell, whose ""
+// pairs still need unescaping.
+struct RawCell {
+  std::string_view text;
+  bool quoted = false;
+};
+
+// Calls `on_cell(RawCell) -> bool (continue?)` for each cell of a trimmed, non-empty line.
+// Returns an error message (without location) if the line is malformed.
+template <typename OnCell>
+std::optional<std::string> for_each_csv_cell(std::string_view line, OnCell&& on_cell) {
+  std::size_t pos = 0;
+  while (true) {
+    while (pos < line.size() && is_space(line[pos])) ++pos;
+    RawCell cell;
+    if (pos < line.size() && line[pos] == '"') {
+      const std::size_t open = ++pos;
+      while (true) {
+        const std::size_t q = line.find('"', pos);
+        if (q == std::string_view::npos) {
+          return "unterminated quote (a quoted cell cannot span lines)";
+        }
+        if (q + 1 < line.size() && line[q + 1] == '"') {
+          pos = q + 2;
+          continue;
+        }
+        cell = {line.substr(open, q - open), true};
+        pos = q + 1;
+        break;
+      }
+      while (pos < line.size() && is_space(line[pos])) ++pos;
+      if (pos < line.size() && line[pos] != ',') {
+        return "unexpected text after a closing quote (quote the whole cell, and write \"\" "
+               "for a literal quote)";
+      }
+    } else {
+      const std::size_t comma = line.find(',', pos);
+      const std::size_t end = comma == std::string_view::npos ? line.size() : comma;
+      cell = {trim(line.substr(pos, end - pos)), false};
+      pos = end;
+    }
+    if (!on_cell(cell)) return std::nullopt;
+    if (pos >= line.size()) return std::nullopt;
+    ++pos;  // the ','
+  }
+}
+
+template <typename OnCell>
+void for_each_tab_cell(std::string_view line, OnCell&& on_cell) {
+  std::size_t pos = 0;
+  while (true) {
+    while (pos < line.size() && is_space(line[pos])) ++pos;
+    if (pos >= line.size()) return;
+    std::size_t end = pos;
+    while (end < line.size() && !is_space(line[end])) ++end;
+    if (!on_cell(RawCell{line.substr(pos, end - pos), false})) return;
+    pos = end;
+  }
+}
+
+std::string unquote(const RawCell& cell) {
+  if (!cell.quoted) return std::string(cell.text);
+  std::string out;
+  out.reserve(cell.text.size());
+  for (std::size_t i = 0; i < cell.text.size(); ++i) {
+    out.push_back(cell.text[i]);
+    if (cell.text[i] == '"') ++i;  // "" -> "
+  }
+  return out;
+}
+
+class TextTable final : public SampleTable {
+ public:
+  TextTable(MappedFile file, TextFormat format, std::vector<std::uint64_t> starts, std::size_t cols)
+      : file_(std::move(file)), format_(format), starts_(std::move(starts)), cols_(cols) {}
+
+  std::size_t rows() const override { return starts_.size(); }
+  std::size_t columns() const override { return cols_; }
+
+  std::string value(std::size_t row, std::size_t col) const override {
+    const std::string_view line = line_at(starts_[row]);
+    std::string out;
+    std::size_t i = 0;
+    const auto pick = [&](const RawCell& cell) {
+      if (i++ != col) return true;
+      out = unquote(cell);
+      return false;
+    };
+    if (format_ == TextFormat::kCsv) {
+      (void)for_each_csv_cell(line, pick);  // validated when the table was opened
+    } else {
+      for_each_tab_cell(line, pick);
+    }
+    return out;
+  }
+
+  std::string_view line_at(std::uint64_t start) const {
+    const std::string_view all = file_.bytes();
+    const std::size_t end = all.find('\n', start);
+    return trim(all.substr(start, (end == std::string_view::npos ? all.size() : end) - start));
+  }
+
+ private:
+  MappedFile file_;
+  TextFormat format_;
+  std::vector<std::uint64_t> starts_;  // byte offset of each sample's line
+  std::size_t cols_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, TextFormat format) {
+  auto file = MappedFile::open(path);
+  if (!file) return file.error();
+  const std::string_view all = file->bytes();
+
+  std::vector<std::uint64_t> starts;
+  std::size_t expected = 0;
+  std::size_t line_no = 0;
+  for (std::size_t pos = 0; pos < all.size();) {
+    ++line_no;
+    const char* nl =
+        static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));
+    const std::size_t end = nl ? static_cast<std::size_t>(nl - all.data()) : all.size();
+    const std::string_view line = trim(all.substr(pos, end - pos));
+    if (!line.empty()) {
+      std::size_t count = 0;
+      const auto counter = [&](const RawCell&) {
+        ++count;
+        return true;
+      };
+      if (format == TextFormat::kCsv) {
+        if (auto err = for_each_csv_cell(line, counter)) {
+          return Error::bad_input(path + ":" + std::to_string(line_no) + ": " + *err);
+        }
+      } else {
+        for_each_tab_cell(line, counter);
+      }
+      if (starts.empty()) {
+        expected = count;
+      } else if (count != expected) {
+        return Error::bad_input(path + ":" + std::to_string(line_no) + ": row has " +
+                                std::to_string(count) + " columns, expected " +
+                                std::to_string(expected));
+      }
+      starts.push_back(pos);
+    }
+    pos = end + 1;
+  }
+  if (starts.empty()) {
+    return Error::bad_input(path + ": no samples (the file is empty or has only blank lines)");
+  }
+  starts.shrink_to_fit();
+  return std::unique_ptr<SampleTable>(
+      std::make_unique<TextTable>(std::move(file.value()), format, std::move(starts), expected));
+}
+
+}  // namespace merlin::samples
