@@ -1,0 +1,67 @@
+#include "merlin/samples/sample_table.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <system_error>
+
+#include "merlin/samples/npy_table.h"
+#include "merlin/samples/text_table.h"
+
+namespace merlin::samples {
+
+Result<std::unique_ptr<SampleTable>> open_sample_table(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext != ".npy" && ext != ".csv" && ext != ".tab") {
+    return Error::bad_input(
+        "sample file '" + path + "' has " +
+        (ext.empty() ? std::string("no extension") : "unsupported extension '" + ext + "'") +
+        "; supported: .npy, .csv, .tab");
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    return Error::bad_input("sample file '" + path + "' does not exist");
+  }
+  if (ext == ".npy") return open_npy_table(path);
+  return open_text_table(path, ext == ".csv" ? TextFormat::kCsv : TextFormat::kTab);
+}
+
+bool is_shell_safe(std::string_view value) {
+  // A whitelist, not a blacklist: anything the shell could read as syntax (quotes, $, `,
+  // ;, &, |, <, >, (, ), *, ?, [, ], {, }, ~, !, #, \, whitespace, newline) or that is not
+  // ASCII is refused. Space is refused too: it would split one value into several words.
+  return std::all_of(value.begin(), value.end(), [](char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
+    switch (c) {
+      case '_':
+      case '.':
+      case ',':
+      case '+':
+      case '-':
+      case '=':
+      case ':':
+      case '/':
+      case '@':
+      case '%':
+        return true;
+      default:
+        return false;
+    }
+  });
+}
+
+std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table) {
+  const std::size_t rows = table.rows(), cols = table.columns();
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) {
+      std::string v = table.value(r, c);
+      if (!is_shell_safe(v)) return UnsafeValue{r, c, std::move(v)};
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace merlin::samples
