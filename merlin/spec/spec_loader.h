@@ -17,7 +17,8 @@ namespace merlin::spec {
 struct Diagnostic {
   std::string file;
   SourceLocation where;
-  std::string message;  ///< e.g. "unknown key 'procs_per_task' in step 'sim' (did you mean 'procs'?)"
+  std::string
+      message;  ///< e.g. "unknown key 'procs_per_task' in step 'sim' (did you mean 'procs'?)"
   bool is_warning = false;
   /// "file:line:col: message" (or "file: message" when the location is unknown);
   /// warnings read "file:line:col: warning: message".
@@ -30,7 +31,7 @@ struct LoadOptions {
   /// Samples file override (`--samplesfile`); only recorded here, read by samples/.
   std::string samples_file;
   std::size_t max_file_bytes = 16u << 20;  ///< larger spec files are refused
-  std::size_t max_nodes = 200000;          ///< YAML nodes after alias expansion (anti "billion laughs")
+  std::size_t max_nodes = 200000;  ///< YAML nodes after alias expansion (anti "billion laughs")
 };
 
 struct LoadedSpec {
@@ -48,7 +49,7 @@ Result<LoadedSpec> parse_spec(std::string_view text, const std::string& file_nam
 
 /// The spec re-emitted as YAML with the `--vars` overrides written into `env.variables`
 /// (Merlin's `<name>.partial.yaml`). `source_text` must be a spec that `parse_spec` accepted.
-Result<std::string> emit_with_overrides(std::string_view source_text,
-                                        const std::vector<std::pair<std::string, std::string>>& vars);
+Result<std::string> emit_with_overrides(
+    std::string_view source_text, const std::vector<std::pair<std::string, std::string>>& vars);
 
 }  // namespace merlin::spec

@@ -30,8 +30,8 @@ struct BatchSpec {
   std::string type = "local";  ///< local, slurm, flux, lsf, lsf-srun, pbs
   std::string bank, queue;
   std::string shell = "/bin/bash";
-  std::string nodes;       ///< as written; validated as a positive integer when set
-  std::string walltime;    ///< HH:MM:SS, MM:SS or seconds
+  std::string nodes;     ///< as written; validated as a positive integer when set
+  std::string walltime;  ///< HH:MM:SS, MM:SS or seconds
   bool dry_run = false;
   std::string launch_pre, launch_args, worker_launch;
   std::string flux_path, flux_start_opts, flux_exec, flux_exec_workers;
@@ -41,18 +41,21 @@ struct BatchSpec {
 
 /// A step's `run:` block.
 struct StepRun {
-  Text cmd;                            ///< required
-  Text restart;                        ///< optional restart command
-  std::vector<Text> depends;           ///< step names; `name_*` = funnel over all combinations
+  Text cmd;                   ///< required
+  Text restart;               ///< optional restart command
+  std::vector<Text> depends;  ///< step names; `name_*` = funnel over all combinations
   std::string task_queue = "merlin";
-  std::string shell;                   ///< empty = the batch shell
+  std::string shell;  ///< empty = the batch shell
   int max_retries = 30;
-  double retry_delay = 1.0;            ///< seconds
+  double retry_delay = 1.0;  ///< seconds
   std::string nodes, procs, gpus, cores_per_task, gpus_per_task, walltime;
   std::string reservation, exclusive, priority, qos, bind, launch_distribution;
   bool exit_on_error = false;
   std::map<std::string, std::string> launcher_flags;  ///< `slurm`/`flux`/`lsf` extra flags by type
-  std::string batch_type;              ///< per-step `batch: {type}`; empty = the study's
+  std::string batch_type;  ///< per-step `batch: {type}`; empty = the study's
+  /// Further Merlin/Maestro run keys kept raw (`pre`, `post`, `num resource set`, `tasks per rs`,
+  /// `rs per node`, `cpus per rs`, `bind gpus`, `nested`, `use_broker`).
+  std::map<std::string, std::string> other;
   SourceLocation where;
 };
 
@@ -74,8 +77,8 @@ struct Parameter {
 /// `merlin.resources.workers.NAME`.
 struct WorkerSpec {
   std::string name;
-  std::string args;                 ///< Celery-style flags, e.g. "-l INFO --concurrency 4"
-  std::vector<std::string> steps;   ///< `[all]` is expanded to every step by the loader
+  std::string args;                ///< Celery-style flags, e.g. "-l INFO --concurrency 4"
+  std::vector<std::string> steps;  ///< `[all]` is expanded to every step by the loader
   std::string nodes;
   std::optional<BatchSpec> batch;
   std::vector<std::string> machines;
@@ -84,18 +87,19 @@ struct WorkerSpec {
 
 /// `merlin.samples`.
 struct SamplesSpec {
-  std::string generate_cmd;                 ///< `generate.cmd`, template text
-  std::string file;                         ///< template text, e.g. "$(MERLIN_INFO)/samples.npy"
+  std::string generate_cmd;  ///< `generate.cmd`, template text
+  std::string file;          ///< template text, e.g. "$(MERLIN_INFO)/samples.npy"
   std::vector<std::string> column_labels;
   int level_max_dirs = 25;
-  SourceLocation where;
+  SourceLocation where;                ///< of the `samples:` key
+  SourceLocation column_labels_where;  ///< of the `column_labels` list
 };
 
 /// The whole spec.
 struct StudySpec {
-  std::string path;            ///< the spec file as given
-  std::string source_text;     ///< the file's bytes, verbatim (for `.orig.yaml`)
-  std::string name;            ///< `description.name`, template text
+  std::string path;         ///< the spec file as given
+  std::string source_text;  ///< the file's bytes, verbatim (for `.orig.yaml`)
+  std::string name;         ///< `description.name`, template text
   std::string description;
   SourceLocation name_where;
   std::vector<Variable> variables;  ///< `env.variables`, in file order
@@ -106,6 +110,7 @@ struct StudySpec {
   std::vector<Parameter> parameters;
   bool has_merlin_block = false;
   std::string task_server = "celery";
+  bool overlap = false;             ///< `merlin.resources.overlap`: workers may share queues
   std::vector<WorkerSpec> workers;  ///< after defaults (see loader): never empty
   std::optional<SamplesSpec> samples;
   bool allow_shell_metachars = false;  ///< `merlin.samples.allow_shell_metacharacters: true`

@@ -45,8 +45,8 @@ std::vector<TokenRef> find_tokens(std::string_view text) {
 
 const std::vector<ReturnCodeToken>& return_code_tokens() {
   static const std::vector<ReturnCodeToken> kCodes = {
-      {"MERLIN_SUCCESS", 0},      {"MERLIN_RESTART", 100},       {"MERLIN_SOFT_FAIL", 101},
-      {"MERLIN_HARD_FAIL", 102},  {"MERLIN_RETRY", 104},         {"MERLIN_STOP_WORKERS", 105},
+      {"MERLIN_SUCCESS", 0},       {"MERLIN_RESTART", 100}, {"MERLIN_SOFT_FAIL", 101},
+      {"MERLIN_HARD_FAIL", 102},   {"MERLIN_RETRY", 104},   {"MERLIN_STOP_WORKERS", 105},
       {"MERLIN_RAISE_ERROR", 106},
   };
   return kCodes;

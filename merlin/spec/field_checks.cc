@@ -1,0 +1,74 @@
+#include "merlin/spec/field_checks.h"
+
+#include <algorithm>
+
+#include "merlin/spec/token.h"
+
+namespace merlin::spec {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && s.size() <= 12 &&
+         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+long to_long(std::string_view s) {
+  long v = 0;
+  for (char c : s) v = v * 10 + (c - '0');
+  return v;
+}
+
+bool is_minutes_or_seconds(std::string_view s) {
+  return s.size() == 2 && all_digits(s) && to_long(s) < 60;
+}
+
+}  // namespace
+
+const std::vector<std::string>& batch_types() {
+  static const std::vector<std::string> kTypes = {"local", "slurm",    "flux",
+                                                  "lsf",   "lsf-srun", "pbs"};
+  return kTypes;
+}
+
+bool is_batch_type(std::string_view type) {
+  const auto& t = batch_types();
+  return std::find(t.begin(), t.end(), type) != t.end();
+}
+
+bool is_single_token(std::string_view text) {
+  auto tokens = find_tokens(text);
+  return tokens.size() == 1 && tokens[0].offset == 0 && tokens[0].length == text.size();
+}
+
+bool is_count(std::string_view text, long min_value) {
+  if (is_single_token(text)) return true;
+  return all_digits(text) && to_long(text) >= min_value;
+}
+
+bool is_walltime(std::string_view text) {
+  if (is_single_token(text) || all_digits(text)) return true;
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() == 2) return all_digits(parts[0]) && is_minutes_or_seconds(parts[1]);
+  if (parts.size() == 3) {
+    return all_digits(parts[0]) && is_minutes_or_seconds(parts[1]) &&
+           is_minutes_or_seconds(parts[2]);
+  }
+  return false;
+}
+
+std::string unsafe_dir_name_reason(std::string_view name) {
+  if (name.empty()) return "it is empty";
+  if (name == "." || name == "..") return "it is '" + std::string(name) + "'";
+  if (name.find('/') != std::string_view::npos) return "it contains '/'";
+  if (name.find('\0') != std::string_view::npos) return "it contains a NUL byte";
+  return "";
+}
+
+}  // namespace merlin::spec

@@ -1,0 +1,75 @@
+#include "merlin/spec/spec_validator.h"
+
+#include "merlin/spec/did_you_mean.h"
+
+namespace merlin::spec {
+namespace {
+
+void check_duplicate_steps(const StudySpec& spec, DiagnosticList& diags) {
+  for (std::size_t i = 0; i < spec.steps.size(); ++i) {
+    const Step& s = spec.steps[i];
+    if (s.name.empty()) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (spec.steps[j].name != s.name) continue;
+      diags.error(s.where, "duplicate step name '" + s.name + "' (first defined at line " +
+                               std::to_string(spec.steps[j].where.line) + ")");
+      break;
+    }
+  }
+}
+
+// Parameter lists are zipped index-wise (Maestro's default), so their lengths must agree.
+void check_parameter_lengths(const StudySpec& spec, DiagnosticList& diags) {
+  const Parameter* first = nullptr;
+  for (const auto& p : spec.parameters) {
+    if (p.values.empty()) continue;
+    if (first == nullptr) {
+      first = &p;
+    } else if (p.values.size() != first->values.size()) {
+      diags.error(p.where, "parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
+                               " values but '" + first->name + "' has " +
+                               std::to_string(first->values.size()) +
+                               "; parameter lists are zipped, so they must have the same length");
+    }
+  }
+}
+
+void check_column_labels(const StudySpec& spec, DiagnosticList& diags) {
+  if (!spec.samples) return;
+  for (const auto& label : spec.samples->column_labels) {
+    for (const auto& p : spec.parameters)
+      if (p.name == label)
+        diags.error(spec.samples->column_labels_where,
+                    "column label '" + label + "' clashes with parameter '" + p.name + "'");
+    for (const auto& v : spec.variables)
+      if (v.name == label)
+        diags.error(spec.samples->column_labels_where,
+                    "column label '" + label + "' clashes with variable '" + v.name + "'");
+  }
+}
+
+void check_workers(const StudySpec& spec, DiagnosticList& diags) {
+  std::vector<std::string> names;
+  for (const auto& s : spec.steps) names.push_back(s.name);
+  for (const auto& w : spec.workers) {
+    for (const auto& step : w.steps) {
+      if (step == "all" || spec.find_step(step) != nullptr) continue;
+      diags.error(w.where, "worker '" + w.name + "' lists unknown step '" + step + "'" +
+                               suggestion_suffix(step, names));
+    }
+  }
+}
+
+}  // namespace
+
+void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticList& diags) {
+  check_duplicate_steps(spec, diags);
+  check_dependencies(spec, diags);
+  check_parameter_lengths(spec, diags);
+  check_column_labels(spec, diags);
+  check_workers(spec, diags);
+  check_tokens(spec, source, diags);
+  check_study_name(spec, source, diags);
+}
+
+}  // namespace merlin::spec

@@ -1,0 +1,192 @@
+#include "merlin/spec/yaml_tree.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/yaml.h>
+
+#include <exception>
+
+namespace merlin::spec {
+namespace {
+
+SourceLocation location(const YAML::Mark& m) {
+  if (m.line < 0 || m.column < 0) return {};
+  return {m.line + 1, m.column + 1};  // yaml-cpp counts from 0
+}
+
+// yaml-cpp tags plain (unquoted) scalars "?"; only a plain "<<" is a merge key.
+bool is_merge_key(const YAML::Node& key) { return key.Scalar() == "<<" && key.Tag() == "?"; }
+
+class Converter {
+ public:
+  Converter(const YamlLimits& limits, DiagnosticList& diags) : limits_(limits), diags_(diags) {}
+
+  bool convert(const YAML::Node& in, YamlNode& out, int depth) {
+    if (failed_) return false;
+    out.where = location(in.Mark());
+    if (++count_ > limits_.max_nodes) {
+      return fail(out.where, "the document expands to more than " +
+                                 std::to_string(limits_.max_nodes) +
+                                 " YAML nodes once aliases are expanded (an alias bomb?); refused");
+    }
+    if (depth > limits_.max_depth) {
+      return fail(out.where, "YAML nested more than " + std::to_string(limits_.max_depth) +
+                                 " levels deep (or an alias that contains itself); refused");
+    }
+    switch (in.Type()) {
+      case YAML::NodeType::Scalar:
+        out.kind = YamlNode::Kind::kScalar;
+        out.scalar = in.Scalar();
+        return true;
+      case YAML::NodeType::Sequence:
+        out.kind = YamlNode::Kind::kSequence;
+        for (const auto& child : in) {
+          out.items.emplace_back();
+          if (!convert(child, out.items.back(), depth + 1)) return false;
+        }
+        return true;
+      case YAML::NodeType::Map:
+        return convert_map(in, out, depth);
+      default:
+        out.kind = YamlNode::Kind::kNull;
+        return true;
+    }
+  }
+
+ private:
+  bool fail(SourceLocation where, std::string message) {
+    diags_.error(where, std::move(message));
+    failed_ = true;
+    return false;
+  }
+
+  bool convert_map(const YAML::Node& in, YamlNode& out, int depth) {
+    out.kind = YamlNode::Kind::kMap;
+    std::vector<YamlEntry> explicit_entries;
+    std::vector<YamlEntry> merged;
+    for (const auto& kv : in) {
+      YamlEntry e;
+      e.key_where = location(kv.first.Mark());
+      if (!kv.first.IsScalar() && !kv.first.IsNull()) {
+        diags_.error(e.key_where, "map keys must be plain strings");
+        ++count_;
+        continue;
+      }
+      e.key = kv.first.IsScalar() ? kv.first.Scalar() : "";
+      if (!convert(kv.second, e.value, depth + 1)) return false;
+      if (is_merge_key(kv.first)) {
+        add_merge_sources(e, merged);
+      } else {
+        add_explicit(std::move(e), explicit_entries);
+      }
+    }
+    // PyYAML's order: merged keys first; an explicit key overrides a merged one in place.
+    out.entries = std::move(merged);
+    for (auto& e : explicit_entries) {
+      YamlEntry* existing = find_entry(out.entries, e.key);
+      if (existing == nullptr) {
+        out.entries.push_back(std::move(e));
+      } else {
+        *existing = std::move(e);
+      }
+    }
+    return true;
+  }
+
+  // A repeated key: PyYAML keeps the last value, so do we, with a warning.
+  void add_explicit(YamlEntry e, std::vector<YamlEntry>& entries) {
+    YamlEntry* existing = find_entry(entries, e.key);
+    if (existing == nullptr) {
+      entries.push_back(std::move(e));
+      return;
+    }
+    diags_.warning(e.key_where, "duplicate key '" + e.key + "' (first at line " +
+                                    std::to_string(existing->key_where.line) +
+                                    "); the last value is used");
+    *existing = std::move(e);
+  }
+
+  static YamlEntry* find_entry(std::vector<YamlEntry>& entries, const std::string& key) {
+    for (auto& have : entries)
+      if (have.key == key) return &have;
+    return nullptr;
+  }
+
+  // `<<: *a` or `<<: [*a, *b]`: earlier sources win over later ones.
+  void add_merge_sources(YamlEntry& e, std::vector<YamlEntry>& merged) {
+    std::vector<const YamlNode*> sources;
+    if (e.value.is_map()) {
+      sources.push_back(&e.value);
+    } else if (e.value.is_sequence()) {
+      for (const auto& item : e.value.items) sources.push_back(&item);
+    }
+    for (const YamlNode* src : sources) {
+      if (!src->is_map()) {
+        diags_.error(e.key_where, "the merge key '<<' takes a map or a list of maps, got " +
+                                      describe_kind(*src));
+        return;
+      }
+    }
+    if (sources.empty()) {
+      diags_.error(e.key_where, "the merge key '<<' takes a map or a list of maps, got " +
+                                    describe_kind(e.value));
+      return;
+    }
+    for (const YamlNode* src : sources) {
+      for (const auto& entry : src->entries) {
+        bool present = false;
+        for (const auto& have : merged) present = present || have.key == entry.key;
+        if (!present) merged.push_back(entry);
+      }
+    }
+  }
+
+  const YamlLimits& limits_;
+  DiagnosticList& diags_;
+  std::size_t count_ = 0;
+  bool failed_ = false;
+};
+
+}  // namespace
+
+const YamlEntry* YamlNode::find(std::string_view key) const {
+  for (const auto& e : entries)
+    if (e.key == key) return &e;
+  return nullptr;
+}
+
+std::string describe_kind(const YamlNode& node) {
+  switch (node.kind) {
+    case YamlNode::Kind::kScalar:
+      return "'" + node.scalar + "'";
+    case YamlNode::Kind::kSequence:
+      return "a list";
+    case YamlNode::Kind::kMap:
+      return "a map";
+    default:
+      return "nothing";
+  }
+}
+
+std::optional<YamlNode> parse_yaml_tree(std::string_view text, const YamlLimits& limits,
+                                        DiagnosticList& diags) {
+  try {
+    YAML::Node root = YAML::Load(std::string(text));
+    YamlNode out;
+    Converter converter(limits, diags);
+    if (!converter.convert(root, out, 0)) return std::nullopt;
+    return out;
+  } catch (const YAML::DeepRecursion& e) {
+    diags.error(location(e.mark), "YAML nested too deeply; refused");
+  } catch (const YAML::ParserException& e) {
+    diags.error(location(e.mark), "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    diags.error(location(e.mark), "cannot read YAML: " + e.msg);
+  } catch (const std::exception& e) {
+    diags.error({}, std::string("cannot read YAML: ") + e.what());
+  } catch (...) {
+    diags.error({}, "cannot read YAML: unknown error");
+  }
+  return std::nullopt;
+}
+
+}  // namespace merlin::spec

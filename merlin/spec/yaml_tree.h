@@ -1,0 +1,53 @@
+#pragma once
+/// A plain, yaml-cpp-free copy of a parsed YAML document, with source locations, aliases expanded
+/// and `<<` merge keys applied. The spec reader works on this tree only.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "merlin/spec/diagnostic_list.h"
+#include "merlin/spec/source_location.h"
+
+namespace merlin::spec {
+
+struct YamlEntry;
+
+struct YamlNode {
+  enum class Kind { kNull, kScalar, kSequence, kMap };
+  Kind kind = Kind::kNull;
+  std::string scalar;  ///< kScalar: the text as written (quotes removed), e.g. "0.50"
+  SourceLocation where;
+  std::vector<YamlNode> items;     ///< kSequence
+  std::vector<YamlEntry> entries;  ///< kMap, in document order (merged keys first, as PyYAML)
+
+  bool is_null() const { return kind == Kind::kNull; }
+  bool is_scalar() const { return kind == Kind::kScalar; }
+  bool is_sequence() const { return kind == Kind::kSequence; }
+  bool is_map() const { return kind == Kind::kMap; }
+  /// The entry with this key in a map, or nullptr.
+  const YamlEntry* find(std::string_view key) const;
+};
+
+struct YamlEntry {
+  std::string key;
+  SourceLocation key_where;
+  YamlNode value;
+};
+
+/// "a map", "a list", "a string" or "nothing": for "must be X, got Y" messages.
+std::string describe_kind(const YamlNode& node);
+
+struct YamlLimits {
+  std::size_t max_nodes = 200000;  ///< nodes after alias expansion
+  int max_depth = 200;             ///< nesting, also what stops a self-referencing alias
+};
+
+/// Parses `text` (the first document). Syntax errors, alias bombs, over-deep nesting and
+/// malformed merge keys are reported to `diags`; returns nullopt when the document cannot be
+/// used at all. Never throws.
+std::optional<YamlNode> parse_yaml_tree(std::string_view text, const YamlLimits& limits,
+                                        DiagnosticList& diags);
+
+}  // namespace merlin::spec
