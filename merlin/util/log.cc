@@ -34,11 +34,20 @@ Level parse_level(std::string_view n) {
 
 void write(Level l, std::string_view m) {
   switch (l) {
-    case Level::kDebug: logger().debug("{}", m); break;
-    case Level::kInfo: logger().info("{}", m); break;
-    case Level::kWarn: logger().warn("{}", m); break;
-    case Level::kError: logger().error("{}", m); break;
-    case Level::kOff: break;
+    case Level::kDebug:
+      logger().debug("{}", m);
+      break;
+    case Level::kInfo:
+      logger().info("{}", m);
+      break;
+    case Level::kWarn:
+      logger().warn("{}", m);
+      break;
+    case Level::kError:
+      logger().error("{}", m);
+      break;
+    case Level::kOff:
+      break;
   }
 }
 

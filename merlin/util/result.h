@@ -27,8 +27,8 @@ struct Error {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T v) : v_(std::move(v)) {}          // NOLINT: implicit on purpose
-  Result(Error e) : v_(std::move(e)) {}      // NOLINT
+  Result(T v) : v_(std::move(v)) {}      // NOLINT: implicit on purpose
+  Result(Error e) : v_(std::move(e)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }
   T& value() & { return std::get<0>(v_); }

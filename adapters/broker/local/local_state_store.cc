@@ -1,0 +1,64 @@
+#include "adapters/broker/local/local_state_store.h"
+
+namespace merlin {
+
+LocalStateStore::LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink)
+    : entries_(counts.size()), sink_(std::move(sink)) {
+  for (std::size_t i = 0; i < counts.size(); ++i) entries_[i].progress.total = counts[i];
+}
+
+bool LocalStateStore::record_locked(InstanceId id, SampleId sample, Outcome outcome,
+                                    double seconds) {
+  auto& e = entries_[id.v];
+  if (!e.done.insert(sample)) return false;
+  e.progress.done += 1;
+  if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) e.progress.failed += 1;
+  e.progress.seconds += seconds;
+  return true;
+}
+
+void LocalStateStore::restore(InstanceId id, SampleId sample, Outcome outcome, double seconds) {
+  std::lock_guard lock(mu_);
+  if (id.v < entries_.size()) record_locked(id, sample, outcome, seconds);
+}
+
+Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
+                                             double seconds) {
+  std::lock_guard lock(mu_);
+  auto& e = entries_[id.v];
+  if (e.done.contains(sample)) return CommitResult{false, e.progress.total - e.progress.done};
+  if (sink_) {
+    auto r = sink_(id, sample, outcome, seconds);
+    if (!r) return r.error();
+  }
+  record_locked(id, sample, outcome, seconds);
+  return CommitResult{true, e.progress.total - e.progress.done};
+}
+
+Result<bool> LocalStateStore::is_done(InstanceId id, SampleId sample) {
+  std::lock_guard lock(mu_);
+  return entries_[id.v].done.contains(sample);
+}
+
+Result<bool> LocalStateStore::is_complete(InstanceId id) {
+  std::lock_guard lock(mu_);
+  const auto& p = entries_[id.v].progress;
+  return p.done >= p.total;
+}
+
+Result<bool> LocalStateStore::claim_release(InstanceId id) {
+  std::lock_guard lock(mu_);
+  bool first = !entries_[id.v].released;
+  entries_[id.v].released = true;
+  return first;
+}
+
+Result<std::vector<InstanceProgress>> LocalStateStore::progress() {
+  std::lock_guard lock(mu_);
+  std::vector<InstanceProgress> out;
+  out.reserve(entries_.size());
+  for (const auto& e : entries_) out.push_back(e.progress);
+  return out;
+}
+
+}  // namespace merlin

@@ -1,0 +1,45 @@
+#pragma once
+/// The in-process StateStore of `merlin run --local`: per instance a done set (IntervalSet,
+/// O(gaps) memory), counts and run time, under one mutex. Every new commit is handed to an
+/// optional sink (the workspace journal) before the commit returns, so a restart replays it.
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "merlin/broker/state_store.h"
+#include "merlin/util/interval_set.h"
+
+namespace merlin {
+
+class LocalStateStore : public StateStore {
+ public:
+  /// Called under the store's lock for each newly done sample; an error fails the commit.
+  using CommitSink = std::function<Result<void>(InstanceId, SampleId, Outcome, double seconds)>;
+
+  /// `counts[i]` is the number of samples of instance i.
+  explicit LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink = nullptr);
+
+  /// Replays a recorded commit (restart) without calling the sink.
+  void restore(InstanceId instance, SampleId sample, Outcome outcome, double seconds);
+
+  Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
+                              double seconds) override;
+  Result<bool> is_done(InstanceId instance, SampleId sample) override;
+  Result<bool> is_complete(InstanceId instance) override;
+  Result<bool> claim_release(InstanceId instance) override;
+  Result<std::vector<InstanceProgress>> progress() override;
+
+ private:
+  struct Entry {
+    IntervalSet done;
+    InstanceProgress progress;
+    bool released = false;
+  };
+  bool record_locked(InstanceId instance, SampleId sample, Outcome outcome, double seconds);
+
+  std::mutex mu_;
+  std::vector<Entry> entries_;
+  CommitSink sink_;
+};
+
+}  // namespace merlin

@@ -1,0 +1,43 @@
+#pragma once
+/// Where task messages wait: named queues with at-least-once delivery. A reserved message
+/// stays owned by the broker until `ack`; `release` hands it back (drain). Implementations:
+/// adapters/broker/local (in-process), later Redis and RabbitMQ. Free of any server's shapes.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "merlin/broker/task_message.h"
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+using Clock = std::chrono::steady_clock;
+
+struct Delivery {
+  std::string queue;
+  TaskMessage message;
+  std::string receipt;  ///< broker-specific handle for ack/release
+};
+
+class Broker {
+ public:
+  virtual ~Broker() = default;
+  /// Appends messages to `queue`. All or nothing.
+  virtual Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) = 0;
+  /// Makes `msg` deliverable on `queue` at `due` (retries with retry_delay).
+  virtual Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
+                                  Clock::time_point due) = 0;
+  /// Reserves one message from any of `queues`, waiting up to `wait`; nullopt if none came.
+  virtual Result<std::optional<Delivery>> reserve(const std::vector<std::string>& queues,
+                                                  std::chrono::milliseconds wait) = 0;
+  /// The message is done with: forget it.
+  virtual Result<void> ack(const Delivery& d) = 0;
+  /// Gives the message back to its queue, unexecuted.
+  virtual Result<void> release(const Delivery& d) = 0;
+  /// Messages queued or delayed in `queues`, plus every reserved (not yet acked) message:
+  /// zero means nothing more can arrive on those queues.
+  virtual Result<std::uint64_t> pending(const std::vector<std::string>& queues) = 0;
+};
+
+}  // namespace merlin

@@ -1,0 +1,44 @@
+#pragma once
+/// Durable per-instance progress: a remaining count and a done set per step instance, so that
+/// a duplicate completion never double-counts and the commit that reaches zero is unique.
+#include <cstdint>
+#include <vector>
+
+#include "merlin/study/ids.h"
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+/// How a task ended, as recorded.
+enum class Outcome : std::uint8_t {
+  kSuccess = 0,
+  kSoftFail = 1,
+  kHardFail = 2,
+  kStopped = 3,  ///< MERLIN_STOP_WORKERS: finished, and the workers were told to stop
+};
+
+struct CommitResult {
+  bool newly_done = false;      ///< false: this sample was committed before (a duplicate run)
+  std::uint64_t remaining = 0;  ///< samples of the instance still not done, after this commit
+};
+
+/// Counts for `status`, per instance.
+struct InstanceProgress {
+  std::uint64_t total = 0, done = 0, failed = 0;
+  double seconds = 0;  ///< summed run time of the done samples
+};
+
+class StateStore {
+ public:
+  virtual ~StateStore() = default;
+  /// Marks `sample` of `instance` done (atomically: set-if-unset + decrement). Thread-safe.
+  virtual Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
+                                      double seconds) = 0;
+  virtual Result<bool> is_done(InstanceId instance, SampleId sample) = 0;
+  virtual Result<bool> is_complete(InstanceId instance) = 0;
+  /// True for the first caller only: guards releasing an instance's work once.
+  virtual Result<bool> claim_release(InstanceId instance) = 0;
+  virtual Result<std::vector<InstanceProgress>> progress() = 0;
+};
+
+}  // namespace merlin

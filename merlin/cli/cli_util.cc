@@ -1,0 +1,36 @@
+#include "merlin/cli/cli_util.h"
+
+#include <ctime>
+#include <filesystem>
+#include <thread>
+
+#include "merlin/study/study_tokens.h"
+
+namespace merlin::cli {
+
+Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
+    const std::vector<std::string>& items) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& s : items) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0)
+      return Error::bad_input("--vars expects KEY=VALUE, got '" + s + "'");
+    out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+  }
+  return out;
+}
+
+std::string current_dir() {
+  std::error_code ec;
+  auto p = std::filesystem::current_path(ec);
+  return ec ? std::string(".") : p.string();
+}
+
+std::string now_timestamp() { return format_timestamp(static_cast<long long>(std::time(nullptr))); }
+
+int core_count() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+}  // namespace merlin::cli

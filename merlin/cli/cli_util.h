@@ -1,0 +1,20 @@
+#pragma once
+/// Helpers shared by the subcommands.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/util/result.h"
+
+namespace merlin::cli {
+
+/// Parses "K=V" strings of --vars; an entry without '=' is bad input.
+Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
+    const std::vector<std::string>& items);
+std::string current_dir();
+/// Now, as YYYYMMDD-HHMMSS.
+std::string now_timestamp();
+/// Number of cores (at least 1).
+int core_count();
+
+}  // namespace merlin::cli

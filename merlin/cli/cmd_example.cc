@@ -1,0 +1,57 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "merlin/cli/command.h"
+
+namespace merlin::cli {
+namespace fs = std::filesystem;
+namespace {
+
+struct ExampleArgs {
+  std::string name;
+  std::string path = ".";
+};
+
+// Examples ship in <prefix>/share/merlin/examples when installed, or in the source tree.
+fs::path examples_root() {
+  for (fs::path p : {fs::path(MERLIN_EXAMPLES_DIR), fs::path("/usr/local/share/merlin/examples")})
+    if (fs::is_directory(p)) return p;
+  return {};
+}
+
+int example(const ExampleArgs& a) {
+  fs::path root = examples_root();
+  if (root.empty()) return report_error(Error::runtime("no bundled examples found"));
+  if (a.name.empty() || a.name == "list") {
+    for (const auto& e : fs::directory_iterator(root))
+      if (e.is_directory()) std::printf("%s\n", e.path().filename().c_str());
+    return kExitOk;
+  }
+  fs::path from = root / a.name;
+  if (!fs::is_directory(from))
+    return report_error(
+        Error::bad_input("no example '" + a.name + "' (see `merlin example list`)"));
+  fs::path to = fs::path(a.path) / a.name;
+  std::error_code ec;
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
+  if (ec)
+    return report_error(Error::runtime("cannot copy to " + to.string() + ": " + ec.message()));
+  std::printf("%s\n", to.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+Command example_command() {
+  return {"example", "List the bundled examples, or copy one here: merlin example hello",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<ExampleArgs>();
+            sub.add_option("name", a->name, "Example name, or 'list'");
+            sub.add_option("-p,--path", a->path, "Where to copy it")->capture_default_str();
+            return [a] { return example(*a); };
+          }};
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,98 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dry_run.h"
+#include "merlin/cli/local_run.h"
+#include "merlin/cli/status_report.h"
+#include "merlin/util/log.h"
+
+namespace merlin::cli {
+namespace {
+
+struct RunArgs {
+  std::string spec;
+  bool local = false, dry = false, no_progress = false;
+  std::vector<std::string> vars;
+  std::string samples_file;
+  int jobs = 0;
+};
+
+void print_warnings(const PreparedStudy& s) {
+  for (const auto& w : s.warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
+}
+
+int finish(const PreparedStudy& s, const LocalRunResult& r) {
+  auto rows = step_status(*s.graph, r.progress, {});
+  std::fputs(format_status(rows, StatusFormat::kTable).c_str(), stdout);
+  std::fprintf(stderr, "%s: %llu/%llu tasks done, %llu failed, in %.2f s (%.1f tasks/s)\n",
+               s.tokens.workspace.c_str(), static_cast<unsigned long long>(r.done),
+               static_cast<unsigned long long>(r.total), static_cast<unsigned long long>(r.failed),
+               r.seconds, r.seconds > 0 ? static_cast<double>(r.report.executed) / r.seconds : 0.0);
+  if (r.report.stopped_by_step)
+    std::fprintf(stderr, "stopped by MERLIN_STOP_WORKERS; `merlin restart %s` continues\n",
+                 s.tokens.workspace.c_str());
+  for (const auto& q : r.report.stopped_queues)
+    std::fprintf(stderr, "queue '%s' stopped by MERLIN_HARD_FAIL\n", q.c_str());
+  bool complete = r.done == r.total;
+  return (r.failed == 0 && complete) ? kExitOk : kExitFailed;
+}
+
+int run(const RunArgs& a) {
+  auto vars = parse_vars(a.vars);
+  if (!vars) return report_error(vars.error());
+  if (!a.local && !a.dry) {
+    std::fprintf(stderr,
+                 "merlin: the broker-backed mode (Redis) is not available in this build yet; "
+                 "use `merlin run --local %s`\n",
+                 a.spec.c_str());
+    return kExitFailed;
+  }
+  PrepareOptions po;
+  po.spec_path = a.spec;
+  po.vars = *vars;
+  po.samples_file = a.samples_file;
+  po.timestamp = now_timestamp();
+  po.cwd = current_dir();
+  auto s = prepare_study(po);
+  if (!s) return report_error(s.error());
+  print_warnings(**s);
+  int jobs = a.jobs > 0 ? a.jobs : core_count();
+  if (a.dry) {
+    auto n = lay_out_study(**s, jobs, !a.no_progress);
+    if (!n) return report_error(n.error());
+    std::printf("%s\n", (*s)->tokens.workspace.c_str());
+    std::fprintf(stderr, "dry run: %llu tasks laid out, nothing run\n",
+                 static_cast<unsigned long long>(*n));
+    return kExitOk;
+  }
+  log::info("study={} workspace={} tasks={} slots={}", (*s)->tokens.study_name,
+            (*s)->tokens.workspace, (*s)->graph->total_tasks(), jobs);
+  auto r = run_local(**s, {jobs, false, !a.no_progress});
+  if (!r) return report_error(r.error());
+  return finish(**s, *r);
+}
+
+}  // namespace
+
+int finish_local_run(const PreparedStudy& s, const LocalRunResult& r) { return finish(s, r); }
+
+Command run_command() {
+  return {"run", "Expand a study and run it (--local: on this machine, no server)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<RunArgs>();
+            sub.add_option("spec", a->spec, "The study spec (YAML)")->required();
+            sub.add_flag("--local", a->local, "Run here with an in-process broker, no server");
+            sub.add_flag("--dry", a->dry, "Lay out the workspace and scripts, run nothing");
+            sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
+            sub.add_option("--samplesfile", a->samples_file,
+                           "Samples file to use instead of merlin.samples.file (no generate)");
+            sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
+            sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+            return [a] { return run(*a); };
+          }};
+}
+
+}  // namespace merlin::cli

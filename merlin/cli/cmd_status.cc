@@ -1,0 +1,67 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/local_run.h"
+#include "merlin/cli/status_report.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+namespace {
+
+struct StatusArgs {
+  std::string target;
+  std::string format = "table";
+};
+
+int status(const StatusArgs& a) {
+  StatusFormat fmt = StatusFormat::kTable;
+  if (a.format == "json")
+    fmt = StatusFormat::kJson;
+  else if (a.format == "csv")
+    fmt = StatusFormat::kCsv;
+  else if (a.format != "table")
+    return report_error(Error::bad_input("--format: table, json or csv"));
+
+  std::string ws = a.target;
+  if (!std::filesystem::is_directory(ws)) {
+    auto latest = latest_workspace(a.target, current_dir());
+    if (!latest) return report_error(latest.error());
+    ws = *latest;
+  }
+  auto rec = read_run_record(ws);
+  if (!rec) return report_error(rec.error());
+  PrepareOptions po;
+  po.spec_path = rec->spec_path;
+  po.vars = rec->vars;
+  po.timestamp = rec->timestamp;
+  po.cwd = current_dir();
+  po.workspace = ws;
+  po.create_workspace = false;
+  po.open_samples = false;  // the count is in run.env: status never reads the samples
+  auto s = prepare_study(po);
+  if (!s) return report_error(s.error());
+  auto progress = journal_progress(**s);
+  if (!progress) return report_error(progress.error());
+  auto rows = step_status(*(*s)->graph, *progress, live_running(**s));
+  if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
+  std::fputs(format_status(rows, fmt).c_str(), stdout);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command status_command() {
+  return {"status", "Per-step progress of a study (a spec: its newest workspace)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<StatusArgs>();
+            sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
+            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            return [a] { return status(*a); };
+          }};
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,40 @@
+#pragma once
+/// One CLI subcommand per file; each registers its options on a CLI11 app and returns the
+/// process exit code. CLI11 stays inside merlin/cli.
+#include <functional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace merlin::cli {
+
+/// Exit codes (documented in docs/cli.md): 0 success, 1 the study failed or a server/scheduler
+/// refused, 2 bad input (spec, samples, arguments).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+struct Command {
+  const char* name;
+  const char* help;
+  /// Adds the subcommand's options; returns the action run when it is chosen.
+  std::function<std::function<int()>(CLI::App& sub)> setup;
+};
+
+Command run_command();
+Command restart_command();
+Command status_command();
+Command validate_command();
+Command example_command();
+
+/// Prints an error (all lines) to stderr and returns its exit code.
+}  // namespace merlin::cli
+
+#include "merlin/util/result.h"
+
+namespace merlin::cli {
+int report_error(const Error& e);
+
+}  // namespace merlin::cli

@@ -1,0 +1,177 @@
+#include "merlin/cli/local_run.h"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <sstream>
+#include <thread>
+
+#include "adapters/broker/local/local_broker.h"
+#include "adapters/broker/local/local_state_store.h"
+#include "merlin/cli/status_report.h"
+#include "merlin/plan/plan.h"
+#include "merlin/util/log.h"
+#include "merlin/workspace/files.h"
+#include "merlin/workspace/journal.h"
+#include "workers/process_executor.h"
+
+namespace merlin::cli {
+namespace {
+
+std::string journal_path(const PreparedStudy& s) { return s.tokens.info_dir + "/merlin.journal"; }
+std::string live_path(const PreparedStudy& s) { return s.tokens.info_dir + "/status.live"; }
+
+std::vector<std::uint64_t> counts_of(const StudyGraph& g) {
+  std::vector<std::uint64_t> c;
+  for (const auto& i : g.instances()) c.push_back(i.count);
+  return c;
+}
+
+std::atomic<Worker*> g_worker{nullptr};
+extern "C" void on_signal(int) {
+  if (Worker* w = g_worker.load()) w->request_stop();
+}
+
+// Progress lines and the live-status file, once a second until stopped.
+class Reporter {
+ public:
+  Reporter(PreparedStudy& s, LocalStateStore& store, Worker& worker, bool print)
+      : s_(s), store_(store), worker_(worker), print_(print), tty_(::isatty(2) != 0) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Reporter() {
+    {
+      std::lock_guard lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+    if (print_ && tty_) fprintf(stderr, "\n");
+    std::remove(live_path(s_).c_str());
+  }
+
+ private:
+  void loop() {
+    auto start = Clock::now();
+    std::uint64_t total = s_.graph->total_tasks();
+    int tick = 0;
+    std::unique_lock lock(mu_);
+    while (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_; })) {
+      auto p = store_.progress();
+      if (!p) continue;
+      std::uint64_t done = 0;
+      for (const auto& i : *p) done += i.done;
+      double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      // On a terminal: one line rewritten each second; in a log: a line every 10 s.
+      if (print_ && (tty_ || ++tick % 10 == 0))
+        fprintf(stderr, tty_ ? "\r%s   " : "%s\n", progress_line(done, total, elapsed).c_str());
+      std::ostringstream live;
+      live << "pid=" << ::getpid() << "\n";
+      auto running = worker_.running();
+      for (std::size_t i = 0; i < running.size(); ++i)
+        if (running[i]) live << i << " " << running[i] << "\n";
+      (void)files::write_atomic(live_path(s_), live.str());
+    }
+  }
+
+  PreparedStudy& s_;
+  LocalStateStore& store_;
+  Worker& worker_;
+  bool print_, tty_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+}  // namespace
+
+Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
+  LocalStateStore store(counts_of(*s.graph));
+  auto n = read_journal(
+      journal_path(s), static_cast<std::uint32_t>(s.graph->instances().size()),
+      [&](const JournalRecord& r) { store.restore(r.instance, r.sample, r.outcome, r.seconds); });
+  if (!n) return n.error();
+  return store.progress();
+}
+
+std::vector<std::uint32_t> live_running(const PreparedStudy& s) {
+  std::vector<std::uint32_t> out;
+  auto text = files::read(live_path(s));
+  if (!text) return out;
+  std::istringstream in(*text);
+  std::string line;
+  std::getline(in, line);
+  if (line.rfind("pid=", 0) != 0) return out;
+  pid_t pid = static_cast<pid_t>(std::atol(line.c_str() + 4));
+  if (pid <= 0 || ::kill(pid, 0) != 0) return out;  // the run is gone: nothing is running
+  out.assign(s.graph->instances().size(), 0);
+  std::uint64_t i = 0, n = 0;
+  while (in >> i >> n)
+    if (i < out.size()) out[i] = static_cast<std::uint32_t>(n);
+  return out;
+}
+
+Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
+  const auto& graph = *s.graph;
+  auto instances = static_cast<std::uint32_t>(graph.instances().size());
+  JournalWriter journal;
+  auto opened = journal.open(journal_path(s), instances);
+  if (!opened) return opened.error();
+  LocalStateStore store(counts_of(graph), [&](InstanceId i, SampleId x, Outcome out, double sec) {
+    return journal.append({i, x, out, static_cast<float>(sec)});
+  });
+  if (o.resume) {
+    auto n = read_journal(journal_path(s), instances, [&](const JournalRecord& r) {
+      store.restore(r.instance, r.sample, r.outcome, r.seconds);
+    });
+    if (!n) return n.error();
+    log::info("restart: {} finished tasks found in the journal", *n);
+  }
+
+  LocalBroker broker;
+  Plan plan(graph);
+  auto ready = plan.ready_at_start(store);
+  if (!ready) return ready.error();
+  for (const auto& r : *ready) {
+    auto p = broker.publish(r.queue, {r.message});
+    if (!p) return p.error();
+  }
+
+  ProcessExecutor executor;
+  WorkerOptions wo;
+  wo.slots = o.slots;
+  Worker worker(broker, store, plan, *s.renderer, executor, wo);
+  auto start = Clock::now();
+  g_worker = &worker;
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+  Result<WorkerReport> report = Error::runtime("not run");
+  {
+    Reporter reporter(s, store, worker, o.progress);
+    report = worker.run();
+  }
+  g_worker = nullptr;
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  if (!report) return report.error();
+
+  LocalRunResult result;
+  result.report = *report;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  auto p = store.progress();
+  if (!p) return p.error();
+  result.progress = *p;
+  for (const auto& i : result.progress) {
+    result.total += i.total;
+    result.done += i.done;
+    result.failed += i.failed;
+  }
+  return result;
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,32 @@
+#pragma once
+/// `merlin run --local` and `merlin restart`: the in-process broker, the journal-backed state
+/// store, the plan and a Worker with N slots, plus progress lines and the live-status file.
+#include <cstdint>
+
+#include "merlin/cli/prepared_study.h"
+#include "workers/worker.h"
+
+namespace merlin::cli {
+
+struct LocalRunOptions {
+  int slots = 1;
+  bool resume = false;   ///< replay merlin_info/merlin.journal first (restart)
+  bool progress = true;  ///< progress lines on stderr
+};
+
+struct LocalRunResult {
+  WorkerReport report;
+  std::vector<InstanceProgress> progress;
+  std::uint64_t total = 0, done = 0, failed = 0;
+  double seconds = 0;
+};
+
+Result<LocalRunResult> run_local(PreparedStudy& study, const LocalRunOptions& options);
+
+/// Per-instance progress of a workspace from its journal (status of a local run).
+Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& study);
+
+/// Per-instance running counts from merlin_info/status.live, if its writer is still alive.
+std::vector<std::uint32_t> live_running(const PreparedStudy& study);
+
+}  // namespace merlin::cli

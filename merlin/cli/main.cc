@@ -1,0 +1,52 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <vector>
+
+#include "merlin/cli/command.h"
+#include "merlin/util/log.h"
+
+namespace merlin::cli {
+
+int report_error(const Error& e) {
+  std::fprintf(stderr, "merlin: %s\n", e.message.c_str());
+  return e.code == ErrorCode::kBadInput ? kExitBadInput : kExitFailed;
+}
+
+}  // namespace merlin::cli
+
+int main(int argc, char** argv) {
+  using namespace merlin::cli;
+  CLI::App app{
+      "merlin: ensemble workflows for simulation campaigns.\n"
+      "Runs LLNL Merlin / Maestro study specs: `merlin run --local spec.yaml` runs a study on "
+      "this machine; `merlin status` shows its progress. Exit codes: 0 ok, 1 study failed, "
+      "2 bad input."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("merlin ") + MERLIN_VERSION);
+  std::string level = "info";
+  app.add_option("--log-level", level, "debug, info, warn, error or off")->capture_default_str();
+
+  const std::vector<Command> commands = {run_command(), restart_command(), status_command(),
+                                         validate_command(), example_command()};
+  std::function<int()> action;
+  for (const auto& c : commands) {
+    auto* sub = app.add_subcommand(c.name, c.help);
+    auto act = c.setup(*sub);
+    sub->callback([&action, act] { action = act; });
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  merlin::log::set_level(merlin::log::parse_level(level));
+  return action ? action() : kExitBadInput;
+}

@@ -1,0 +1,207 @@
+#include "merlin/cli/prepared_study.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "merlin/util/log.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+// `generate.cmd` when the samples file is missing: run in merlin_info/, output kept beside it.
+Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
+  const std::string& info = s.tokens.info_dir;
+  auto w = files::write(info + "/cmd.sh", "#!/bin/bash\n\n" + cmd, 0755);
+  if (!w) return w;
+  std::string line = "cd '" + info + "' && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
+  log::info("generating samples cmd={}/cmd.sh", info);
+  int rc = std::system(line.c_str());
+  if (rc != 0)
+    return Error::bad_input("samples generation failed (exit " + std::to_string(rc >> 8) +
+                            "); see " + info + "/cmd.err");
+  return ok();
+}
+
+std::string record_text(const PrepareOptions& o, const PreparedStudy& s) {
+  std::ostringstream out;
+  out << "spec=" << fs::absolute(o.spec_path).lexically_normal().string() << "\n";
+  out << "timestamp=" << o.timestamp << "\n";
+  out << "samples_file=" << s.samples_path << "\n";
+  out << "samples=" << s.sample_count << "\n";
+  for (const auto& [k, v] : o.vars) out << "var." << k << "=" << v << "\n";
+  return out.str();
+}
+
+Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* created) {
+  const auto& spec = s.spec;
+  std::string path = !o.samples_file.empty() ? o.samples_file
+                     : spec.samples          ? s.tokens.substitute(spec.samples->file)
+                                             : std::string();
+  if (path.empty()) return ok();
+  if (fs::path(path).is_relative()) path = (fs::path(o.cwd) / path).lexically_normal().string();
+  if (!files::exists(path) && o.samples_file.empty() && spec.samples &&
+      !spec.samples->generate_cmd.empty()) {
+    auto d = files::make_dirs(s.tokens.info_dir);
+    if (!d) return d;
+    *created = true;
+    auto g = generate_samples(s, s.tokens.substitute(spec.samples->generate_cmd));
+    if (!g) return g;
+  }
+  if (!files::exists(path))
+    return Error::bad_input("samples file not found: " + path +
+                            (spec.samples && !spec.samples->generate_cmd.empty()
+                                 ? " (generate.cmd ran but did not create it)"
+                                 : ""));
+  auto table = samples::open_sample_table(path);
+  if (!table) return table.error();
+  std::size_t labels = spec.samples ? spec.samples->column_labels.size() : 0;
+  if ((*table)->columns() != labels)
+    return Error::bad_input(path + ": has " + std::to_string((*table)->columns()) +
+                            " columns but merlin.samples.column_labels names " +
+                            std::to_string(labels));
+  s.samples_path = path;
+  s.sample_count = (*table)->rows();
+  s.table = std::move(*table);
+  return ok();
+}
+
+Result<void> check_shell_safety(const PreparedStudy& s) {
+  if (s.spec.allow_shell_metachars || !s.table) return ok();
+  bool sampled = false;
+  for (const auto& n : s.graph->steps()) sampled |= n.sampled;
+  if (!sampled) return ok();
+  auto bad = samples::find_unsafe_value(*s.table);
+  if (!bad) return ok();
+  std::string label = bad->col < s.spec.samples->column_labels.size()
+                          ? s.spec.samples->column_labels[bad->col]
+                          : std::to_string(bad->col);
+  return Error::bad_input(s.samples_path + ": sample " + std::to_string(bad->row) + " column '" +
+                          label + "' has shell metacharacters: '" + bad->value +
+                          "'. Values are pasted into shell commands; quote-free values only, or "
+                          "set merlin.samples.allow_shell_metacharacters: true (the value is "
+                          "also exported as $" +
+                          label + ")");
+}
+
+Result<void> write_info(const PrepareOptions& o, PreparedStudy& s) {
+  const auto& info = s.tokens.info_dir;
+  auto d = files::make_dirs(info);
+  if (!d) return d;
+  const std::string base = info + "/" + s.tokens.spec_stem;
+  auto w = files::write(base + ".orig.yaml", s.spec.source_text);
+  if (!w) return w;
+  auto partial = spec::emit_with_overrides(s.spec.source_text, o.vars);
+  if (!partial) return partial.error();
+  w = files::write(base + ".partial.yaml", *partial + "\n");
+  if (!w) return w;
+  w = files::write(base + ".expanded.yaml", s.tokens.substitute(*partial) + "\n");
+  if (!w) return w;
+  if (!s.samples_path.empty() && fs::path(s.samples_path).parent_path() != fs::path(info)) {
+    std::string copy = info + "/" + fs::path(s.samples_path).filename().string();
+    auto c = files::copy(s.samples_path, copy);
+    if (!c) return c;
+  }
+  return files::write(info + "/run.env", record_text(o, s));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
+  auto s = std::make_unique<PreparedStudy>();
+  spec::LoadOptions lo;
+  lo.vars = o.vars;
+  lo.samples_file = o.samples_file;
+  auto loaded = spec::load_spec(o.spec_path, lo);
+  if (!loaded) return loaded.error();
+  s->spec = std::move(loaded->spec);
+  s->warnings = std::move(loaded->warnings);
+  StudyTokenOptions to{o.timestamp, o.cwd, o.workspace};
+  auto tokens = resolve_study_tokens(s->spec, to);
+  if (!tokens) return tokens.error();
+  s->tokens = std::move(*tokens);
+
+  bool created = false;
+  if (o.create_workspace && files::exists(s->tokens.workspace))
+    return Error::runtime("workspace already exists: " + s->tokens.workspace);
+  auto cleanup = [&](Error e) -> Result<std::unique_ptr<PreparedStudy>> {
+    if (created) {
+      std::error_code ec;
+      fs::remove_all(s->tokens.workspace, ec);
+    }
+    return e;
+  };
+  if (o.open_samples) {
+    auto r = open_samples(o, *s, &created);
+    if (!r) return cleanup(r.error());
+  } else if (!o.workspace.empty()) {
+    auto rec = read_run_record(o.workspace);
+    if (!rec) return rec.error();
+    s->sample_count = rec->samples;
+  }
+  // The graph keeps pointers to spec and tokens: both live in *s, which never moves.
+  auto graph = StudyGraph::build(s->spec, s->tokens, s->sample_count);
+  if (!graph) return cleanup(graph.error());
+  s->graph = std::make_unique<StudyGraph>(std::move(*graph));
+  auto safe = check_shell_safety(*s);
+  if (!safe) return cleanup(safe.error());
+  if (o.create_workspace) {
+    created = created || !files::exists(s->tokens.workspace);
+    auto w = write_info(o, *s);
+    if (!w) return cleanup(w.error());
+  }
+  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get());
+  return s;
+}
+
+Result<RunRecord> read_run_record(const std::string& workspace) {
+  auto text = files::read(workspace + "/merlin_info/run.env");
+  if (!text)
+    return Error::bad_input(workspace + " is not a merlin workspace (no merlin_info/run.env)");
+  RunRecord r;
+  std::istringstream in(*text);
+  std::string line;
+  while (std::getline(in, line)) {
+    auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string k = line.substr(0, eq), v = line.substr(eq + 1);
+    if (k == "spec")
+      r.spec_path = v;
+    else if (k == "timestamp")
+      r.timestamp = v;
+    else if (k == "samples_file")
+      r.samples_file = v;
+    else if (k == "samples")
+      r.samples = std::stoull(v);
+    else if (k.rfind("var.", 0) == 0)
+      r.vars.emplace_back(k.substr(4), v);
+  }
+  return r;
+}
+
+Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd) {
+  auto loaded = spec::load_spec(spec_path);
+  if (!loaded) return loaded.error();
+  auto tokens = resolve_study_tokens(loaded->spec, {"00000000-000000", cwd, ""});
+  if (!tokens) return tokens.error();
+  std::string prefix = tokens->study_name + "_";
+  std::string best;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(tokens->output_path, ec)) {
+    std::string n = e.path().filename().string();
+    if (n.rfind(prefix, 0) == 0 && n.size() == prefix.size() + 15 && e.is_directory() &&
+        files::exists(e.path().string() + "/merlin_info/run.env"))
+      best = std::max(best, n);
+  }
+  if (best.empty())
+    return Error::bad_input("no workspace of study '" + tokens->study_name + "' under " +
+                            tokens->output_path);
+  return tokens->output_path + "/" + best;
+}
+
+}  // namespace merlin::cli

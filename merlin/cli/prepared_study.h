@@ -1,0 +1,57 @@
+#pragma once
+/// Everything a command needs about one study: the validated spec, its token values, the
+/// samples, the task graph and the renderer. Built the same way by run, restart and status.
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/samples/sample_table.h"
+#include "merlin/spec/spec_loader.h"
+#include "merlin/study/study_graph.h"
+#include "merlin/study/study_tokens.h"
+#include "merlin/study/task_renderer.h"
+#include "merlin/util/result.h"
+
+namespace merlin::cli {
+
+struct PrepareOptions {
+  std::string spec_path;
+  std::vector<std::pair<std::string, std::string>> vars;  ///< --vars
+  std::string samples_file;                               ///< --samplesfile
+  std::string timestamp;                                  ///< of this run
+  std::string cwd;
+  std::string workspace;         ///< restart/status: the existing workspace (nothing is created)
+  bool create_workspace = true;  ///< run: lay out merlin_info/ (removed again on failure)
+  bool open_samples = true;      ///< status needs only the count, stored in run.env
+};
+
+struct PreparedStudy {
+  spec::StudySpec spec;
+  std::vector<spec::Diagnostic> warnings;
+  StudyTokens tokens;
+  std::string samples_path;  ///< absolute, in merlin_info/ once copied ("" without samples)
+  std::uint64_t sample_count = 0;
+  std::unique_ptr<samples::SampleTable> table;
+  std::unique_ptr<StudyGraph> graph;
+  std::unique_ptr<TaskRenderer> renderer;  ///< null unless samples were opened
+};
+
+/// Loads, validates and expands a study; for a new run also writes merlin_info/ (spec copies,
+/// samples, run.env). Errors: kBadInput (exit 2) for spec/sample problems, kRuntime otherwise.
+/// On failure a workspace created by this call is removed again.
+Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& options);
+
+/// What `merlin_info/run.env` recorded about a workspace's run.
+struct RunRecord {
+  std::string spec_path, timestamp, samples_file;
+  std::vector<std::pair<std::string, std::string>> vars;
+  std::uint64_t samples = 0;
+};
+Result<RunRecord> read_run_record(const std::string& workspace);
+
+/// The newest `<name>_<timestamp>` workspace of `spec_path` under its OUTPUT_PATH.
+Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd);
+
+}  // namespace merlin::cli

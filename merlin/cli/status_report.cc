@@ -1,0 +1,82 @@
+#include "merlin/cli/status_report.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace merlin::cli {
+
+std::vector<StepStatus> step_status(const StudyGraph& graph,
+                                    const std::vector<InstanceProgress>& progress,
+                                    const std::vector<std::uint32_t>& running) {
+  std::vector<StepStatus> rows;
+  for (const auto& node : graph.spec().steps) {
+    StepStatus row;
+    row.step = node.name;
+    rows.push_back(row);
+  }
+  std::vector<double> seconds(rows.size(), 0);
+  for (const auto& inst : graph.instances()) {
+    auto& row = rows[inst.step.v];
+    row.instances++;
+    row.total += inst.count;
+    if (inst.id.v < progress.size()) {
+      row.done += progress[inst.id.v].done;
+      row.failed += progress[inst.id.v].failed;
+      seconds[inst.step.v] += progress[inst.id.v].seconds;
+    }
+    if (inst.id.v < running.size()) row.running += running[inst.id.v];
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    auto& r = rows[i];
+    r.queued = r.total - std::min(r.total, r.done + r.running);
+    r.mean_seconds = r.done > 0 ? seconds[i] / static_cast<double>(r.done) : 0;
+  }
+  return rows;
+}
+
+std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format) {
+  std::string out;
+  if (format == StatusFormat::kJson) {
+    out = "[";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto& r = rows[i];
+      out += fmt::format(
+          "{}\n  {{\"step\": \"{}\", \"instances\": {}, \"total\": {}, \"done\": {}, "
+          "\"failed\": {}, \"running\": {}, \"queued\": {}, \"mean_seconds\": {:.6f}}}",
+          i ? "," : "", r.step, r.instances, r.total, r.done, r.failed, r.running, r.queued,
+          r.mean_seconds);
+    }
+    return out + "\n]\n";
+  }
+  if (format == StatusFormat::kCsv) {
+    out = "step,instances,total,done,failed,running,queued,mean_seconds\n";
+    for (const auto& r : rows)
+      out += fmt::format("{},{},{},{},{},{},{},{:.6f}\n", r.step, r.instances, r.total, r.done,
+                         r.failed, r.running, r.queued, r.mean_seconds);
+    return out;
+  }
+  std::size_t w = 4;
+  for (const auto& r : rows) w = std::max(w, r.step.size());
+  out = fmt::format("{:<{}}  {:>9}  {:>10}  {:>10}  {:>8}  {:>8}  {:>10}  {:>9}\n", "STEP", w,
+                    "INSTANCES", "TOTAL", "DONE", "FAILED", "RUNNING", "QUEUED", "MEAN(s)");
+  for (const auto& r : rows)
+    out += fmt::format("{:<{}}  {:>9}  {:>10}  {:>10}  {:>8}  {:>8}  {:>10}  {:>9.3f}\n", r.step, w,
+                       r.instances, r.total, r.done, r.failed, r.running, r.queued, r.mean_seconds);
+  return out;
+}
+
+std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed) {
+  double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
+  double pct = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
+  std::string eta = "--";
+  if (rate > 0 && done < total) {
+    auto s = static_cast<long long>(static_cast<double>(total - done) / rate);
+    eta = s >= 3600 ? fmt::format("{}h{:02}m", s / 3600, (s / 60) % 60)
+          : s >= 60 ? fmt::format("{}m{:02}s", s / 60, s % 60)
+                    : fmt::format("{}s", s);
+  }
+  return fmt::format("{}/{} tasks ({:.1f}%)  {:.1f}/s  ETA {}", done, total, pct, rate, eta);
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,31 @@
+#pragma once
+/// The per-step status table (total, done, failed, running, queued, mean run time), computed
+/// from per-instance progress: O(instances), never a walk over sample directories.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "merlin/broker/state_store.h"
+#include "merlin/study/study_graph.h"
+
+namespace merlin::cli {
+
+struct StepStatus {
+  std::string step;
+  std::uint32_t instances = 0;
+  std::uint64_t total = 0, done = 0, failed = 0, running = 0, queued = 0;
+  double mean_seconds = 0;  ///< over done samples
+};
+
+/// `running` may be empty (nothing is running).
+std::vector<StepStatus> step_status(const StudyGraph& graph,
+                                    const std::vector<InstanceProgress>& progress,
+                                    const std::vector<std::uint32_t>& running);
+
+enum class StatusFormat { kTable, kJson, kCsv };
+std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format);
+
+/// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.
+std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed_seconds);
+
+}  // namespace merlin::cli

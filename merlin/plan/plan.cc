@@ -1,0 +1,122 @@
+#include "merlin/plan/plan.h"
+
+namespace merlin {
+
+Plan::Plan(const StudyGraph& graph) : graph_(graph) {}
+
+const std::string& Plan::queue_of(InstanceId id) const {
+  return graph_.step_of(id).spec->run.task_queue;
+}
+
+bool Plan::has_per_sample_parent(const Instance& inst) const {
+  for (const auto& e : inst.parents)
+    if (e.kind == EdgeKind::kPerSample) return true;
+  return false;
+}
+
+Routed Plan::whole_range(const Instance& inst) const {
+  TaskMessage m;
+  m.instance = inst.id;
+  m.lo = 0;
+  m.hi = inst.count;
+  m.gated = has_per_sample_parent(inst);
+  return {queue_of(inst.id), m};
+}
+
+Result<bool> Plan::whole_parents_complete(const Instance& inst, StateStore& store) const {
+  for (const auto& e : inst.parents) {
+    if (e.kind != EdgeKind::kWhole) continue;
+    auto c = store.is_complete(e.instance);
+    if (!c) return c.error();
+    if (!*c) return false;
+  }
+  return true;
+}
+
+Result<bool> Plan::sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const {
+  for (const auto& e : inst.parents) {
+    if (e.kind != EdgeKind::kPerSample) continue;
+    auto d = store.is_done(e.instance, s);
+    if (!d) return d.error();
+    if (!*d) return false;
+  }
+  return true;
+}
+
+Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
+  std::vector<Routed> out;
+  for (const auto& inst : graph_.instances()) {
+    auto complete = store.is_complete(inst.id);
+    if (!complete) return complete.error();
+    if (*complete) continue;
+    auto ready = whole_parents_complete(inst, store);
+    if (!ready) return ready.error();
+    if (!*ready) continue;
+    if (has_per_sample_parent(inst)) {
+      // Only worth a gated sweep if some per-sample parent made progress already (restart).
+      auto progress = store.progress();
+      if (!progress) return progress.error();
+      bool any = false;
+      for (const auto& e : inst.parents)
+        any |= e.kind == EdgeKind::kPerSample && (*progress)[e.instance.v].done > 0;
+      if (!any) continue;
+    }
+    auto claimed = store.claim_release(inst.id);
+    if (!claimed) return claimed.error();
+    if (*claimed) out.push_back(whole_range(inst));
+  }
+  return out;
+}
+
+std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
+  std::vector<TaskMessage> out;
+  for (auto [lo, hi] : graph_.hierarchy().split(m.lo, m.hi)) {
+    TaskMessage c = m;
+    c.lo = lo;
+    c.hi = hi;
+    out.push_back(c);
+  }
+  return out;
+}
+
+Result<bool> Plan::leaf_runnable(const TaskMessage& m, StateStore& store) const {
+  auto done = store.is_done(m.instance, m.lo);
+  if (!done) return done.error();
+  if (*done) return false;
+  if (!m.gated) return true;
+  return sample_parents_done(graph_.instance(m.instance), m.lo, store);
+}
+
+Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
+                                               const CommitResult& commit,
+                                               StateStore& store) const {
+  std::vector<Routed> out;
+  if (!commit.newly_done) return out;  // a duplicate: its first commit did the releasing
+  const auto& inst = graph_.instance(id);
+  for (const auto& e : inst.children) {
+    const auto& child = graph_.instance(e.instance);
+    if (e.kind == EdgeKind::kPerSample) {
+      auto ready = whole_parents_complete(child, store);
+      if (!ready) return ready.error();
+      if (!*ready) continue;
+      auto same = sample_parents_done(child, sample, store);
+      if (!same) return same.error();
+      if (!*same) continue;
+      TaskMessage m;
+      m.instance = child.id;
+      m.lo = sample;
+      m.hi = sample + 1;
+      out.push_back({queue_of(child.id), m});
+    } else if (commit.remaining == 0) {
+      auto ready = whole_parents_complete(child, store);
+      if (!ready) return ready.error();
+      if (!*ready) continue;
+      auto claimed = store.claim_release(child.id);
+      if (!claimed) return claimed.error();
+      if (*claimed) out.push_back(whole_range(child));
+    }
+  }
+  return out;
+}
+
+}  // namespace merlin

@@ -1,0 +1,59 @@
+#pragma once
+/// Which tasks are ready: the decisions of the scheduler, separated from the loop that acts on
+/// them (workers/). It reads progress from the StateStore and returns messages to publish.
+///
+/// Rules:
+///  - An instance is *released* (its whole range queued) once every kWhole parent is complete;
+///    `claim_release` makes that happen once even when parents complete concurrently.
+///  - Sample s of a child with kPerSample parents is queued by the commit of sample s of a
+///    parent, when every other parent is done with s (per-sample pipelining).
+///  - If an instance has per-sample parents *and* is released, its range is `gated`: each leaf
+///    checks its parents before running. Either the parent's commit or the gated leaf sees the
+///    other's write, so no sample is lost; at worst one runs twice and commits once.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/broker/state_store.h"
+#include "merlin/broker/task_message.h"
+#include "merlin/study/study_graph.h"
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+struct Routed {
+  std::string queue;
+  TaskMessage message;
+};
+
+class Plan {
+ public:
+  explicit Plan(const StudyGraph& graph);
+
+  /// Every message to queue to (re)start the study from the state in `store` (empty store:
+  /// the roots). Instances already complete are skipped; done samples are skipped by leaves.
+  Result<std::vector<Routed>> ready_at_start(StateStore& store) const;
+
+  /// Children of a range wider than one sample, aligned to the sample directories.
+  std::vector<TaskMessage> split(const TaskMessage& m) const;
+
+  /// Should this leaf run now? False when its sample is done, or (gated) a parent is not.
+  Result<bool> leaf_runnable(const TaskMessage& m, StateStore& store) const;
+
+  /// Messages made ready by a commit of `sample` of `instance`.
+  Result<std::vector<Routed>> after_commit(InstanceId instance, SampleId sample,
+                                           const CommitResult& commit, StateStore& store) const;
+
+  const std::string& queue_of(InstanceId instance) const;
+  const StudyGraph& graph() const { return graph_; }
+
+ private:
+  Result<bool> whole_parents_complete(const Instance& inst, StateStore& store) const;
+  Result<bool> sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const;
+  bool has_per_sample_parent(const Instance& inst) const;
+  Routed whole_range(const Instance& inst) const;
+
+  const StudyGraph& graph_;
+};
+
+}  // namespace merlin

@@ -1,0 +1,76 @@
+#include "merlin/study/launcher.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+
+namespace merlin {
+namespace {
+
+std::string with_flags(std::string base, const std::string& flags) {
+  if (!flags.empty()) base += " " + flags;
+  return base;
+}
+
+// One formatter for both LAUNCHER and VLAUNCHER: n/p/c/g are already text.
+std::string render(const std::string& type, const std::string& n, const std::string& p,
+                   const std::string& c, const std::string& g, bool has_gpus,
+                   const std::string& flags) {
+  if (type == "slurm" || type == "lsf-srun")
+    return with_flags(fmt::format("srun -n {} -N {}", p, n), flags);
+  if (type == "flux") {
+    std::string s = fmt::format("flux run -n {} -N {} -c {}", p, n, c);
+    if (has_gpus) s += " -g " + g;
+    return with_flags(s, flags);
+  }
+  if (type == "lsf")
+    return with_flags(fmt::format("jsrun --np {} --nrs {} -b rs -d plane:{} -X 1", p, n, p), flags);
+  return with_flags(fmt::format("mpirun -np {}", p), flags);
+}
+
+}  // namespace
+
+std::string render_launcher(const LaunchResources& r) {
+  if (r.nodes <= 0 && r.procs <= 0) return {};
+  int nodes = r.nodes > 0 ? r.nodes : 1;
+  int procs = r.procs > 0 ? r.procs : nodes;
+  int cores = r.cores_per_task > 0 ? r.cores_per_task : 1;
+  if (r.batch_type == "local" && procs <= 1) return {};
+  if (r.batch_type == "lsf") {
+    // jsrun: one resource set per node, ranks spread evenly (plane = ranks per node).
+    return with_flags(fmt::format("jsrun --np {} --nrs {} -b rs -d plane:{} -X 1", procs, nodes,
+                                  (procs + nodes - 1) / nodes),
+                      r.extra_flags);
+  }
+  return render(r.batch_type, std::to_string(nodes), std::to_string(procs), std::to_string(cores),
+                std::to_string(r.gpus), r.gpus > 0, r.extra_flags);
+}
+
+std::string render_vlauncher(const LaunchResources& r) {
+  return render(r.batch_type, "${MERLIN_NODES}", "${MERLIN_PROCS}", "${MERLIN_CORES}",
+                "${MERLIN_GPUS}", r.gpus > 0, r.extra_flags);
+}
+
+LaunchResources with_override(LaunchResources r, std::string_view bracket) {
+  std::string part;
+  auto flush = [&] {
+    if (part.size() > 1) {
+      int v = std::atoi(part.c_str());
+      if (part.back() == 'n') r.nodes = v;
+      if (part.back() == 'p') r.procs = v;
+    }
+    part.clear();
+  };
+  for (char ch : bracket) {
+    if (ch == '[' || ch == ' ') continue;
+    if (ch == ',' || ch == ']') {
+      flush();
+      continue;
+    }
+    part += ch;
+  }
+  flush();
+  return r;
+}
+
+}  // namespace merlin

@@ -1,0 +1,30 @@
+#pragma once
+/// `$(LAUNCHER)` rendering: the parallel-launch prefix for a step, from its resources and the
+/// batch type. A pure function of its inputs.
+#include <string>
+#include <string_view>
+
+namespace merlin {
+
+struct LaunchResources {
+  std::string batch_type = "local";  ///< local, slurm, flux, lsf, lsf-srun, pbs
+  int nodes = 0;                     ///< 0 = not set
+  int procs = 0;                     ///< 0 = not set
+  int cores_per_task = 0;
+  int gpus = 0;
+  std::string extra_flags;  ///< the step's `slurm:`/`flux:`/`lsf:` flags
+};
+
+/// The launcher text, e.g. "srun -n 4 -N 2" (slurm), "flux run -n 4 -N 1 -c 1" (flux),
+/// "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1" (lsf), "mpirun -np 4" (local, procs > 1).
+/// Empty when the step sets neither nodes nor procs, or under `local` with procs <= 1.
+std::string render_launcher(const LaunchResources& r);
+
+/// Applies the "[2n, 4p]" override of `$(LAUNCHER)[2n, 4p]` to `r` (unknown parts ignored).
+LaunchResources with_override(LaunchResources r, std::string_view bracket);
+
+/// `$(VLAUNCHER)`: like render_launcher, with counts read from ${MERLIN_NODES}, ${MERLIN_PROCS},
+/// ${MERLIN_CORES}, ${MERLIN_GPUS} at run time.
+std::string render_vlauncher(const LaunchResources& r);
+
+}  // namespace merlin

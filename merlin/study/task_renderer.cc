@@ -1,0 +1,172 @@
+#include "merlin/study/task_renderer.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "merlin/spec/token.h"
+#include "merlin/study/launcher.h"
+#include "merlin/study/substitute.h"
+
+namespace merlin {
+namespace {
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
+}
+
+int to_int(const std::string& s) { return s.empty() ? 0 : std::atoi(s.c_str()); }
+
+LaunchResources resources_of(const StepNode& node) {
+  const auto& run = node.spec->run;
+  LaunchResources r;
+  r.batch_type = node.batch_type;
+  r.nodes = to_int(run.nodes);
+  r.procs = to_int(run.procs);
+  r.cores_per_task = to_int(run.cores_per_task);
+  r.gpus = to_int(run.gpus);
+  auto it = run.launcher_flags.find(node.batch_type == "lsf-srun" ? "slurm" : node.batch_type);
+  if (it != run.launcher_flags.end()) r.extra_flags = it->second;
+  return r;
+}
+
+}  // namespace
+
+TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table)
+    : graph_(graph), table_(table) {
+  const auto& spec = graph.spec();
+  if (spec.samples) {
+    for (std::size_t c = 0; c < spec.samples->column_labels.size(); ++c)
+      columns_.emplace_back(spec.samples->column_labels[c], static_cast<int>(c));
+  }
+  bool need_all = false;
+  for (const auto& node : graph.steps())
+    need_all |= node.cmd.find("$(MERLIN_PATHS_ALL)") != std::string::npos ||
+                node.restart.find("$(MERLIN_PATHS_ALL)") != std::string::npos;
+  if (need_all) paths_all_ = graph.hierarchy().all_paths(' ');
+  for (const auto& inst : graph.instances()) {
+    const auto& node = graph.step(inst.step);
+    cmd_.push_back(render_instance_text(inst, node.cmd));
+    restart_.push_back(node.restart.empty() ? cmd_.back()
+                                            : render_instance_text(inst, node.restart));
+  }
+}
+
+std::string TaskRenderer::instance_dir(InstanceId id) const {
+  return graph_.tokens().workspace + "/" + graph_.instance(id).rel_dir;
+}
+
+std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
+  std::string dir = instance_dir(id);
+  if (graph_.step_of(id).sampled && graph_.hierarchy().levels() > 0) {
+    dir += '/';
+    graph_.hierarchy().append_path(dir, sample);
+  }
+  return dir;
+}
+
+std::string TaskRenderer::render_instance_text(const Instance& inst,
+                                               const std::string& text) const {
+  const auto& node = graph_.step(inst.step);
+  const auto& spec = graph_.spec();
+  return substitute(text, [&](const spec::TokenRef& t) -> std::optional<std::string> {
+    for (const auto& p : node.used_params) {
+      if (t.name == p) return graph_.param_value(p, inst.combo);
+      if (t.name == p + ".label") return graph_.param_label(p, inst.combo);
+    }
+    if (t.name == "LAUNCHER") {
+      std::string_view whole(text.data() + t.offset, t.length);
+      auto bracket = whole.find('[');
+      auto r = resources_of(node);
+      if (bracket != std::string_view::npos) r = with_override(r, whole.substr(bracket));
+      return render_launcher(r);
+    }
+    if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node));
+    if (t.name == "MERLIN_GLOB_PATH") return graph_.hierarchy().glob();
+    if (t.name == "MERLIN_PATHS_ALL") return paths_all_;
+    if (t.name == "MERLIN_SAMPLE_NAMES") {
+      std::string names;
+      if (spec.samples)
+        for (const auto& c : spec.samples->column_labels) names += (names.empty() ? "" : " ") + c;
+      return names;
+    }
+    if (t.name == "WORKSPACE" && !node.sampled) return instance_dir(inst.id);
+    // $(other_step.workspace): the other step's instance for the same combination.
+    auto dot = t.name.rfind(".workspace");
+    if (dot != std::string::npos && dot + 10 == t.name.size()) {
+      const auto* other = spec.find_step(t.name.substr(0, dot));
+      if (!other) return std::nullopt;
+      for (const auto& n : graph_.steps()) {
+        if (n.spec != other) continue;
+        if (n.instance_count == 1) return instance_dir(n.first_instance);
+        // Same parameters (inherited through a plain dependency): the matching combination.
+        // Otherwise (a funnel over all combinations): the step's root, to glob below it.
+        bool matched = inst.combo >= 0;
+        for (const auto& p : n.used_params)
+          matched &= std::find(node.used_params.begin(), node.used_params.end(), p) !=
+                     node.used_params.end();
+        if (matched)
+          return instance_dir(
+              InstanceId{n.first_instance.v + static_cast<std::uint32_t>(inst.combo)});
+        return graph_.tokens().workspace + "/" + n.name;
+      }
+    }
+    return std::nullopt;
+  });
+}
+
+std::string TaskRenderer::script_name(const Instance& inst, TaskKind kind) const {
+  const auto& node = graph_.step(inst.step);
+  std::string name = inst.base_name;
+  if (kind == TaskKind::kRestart) name += ".restart";
+  // Merlin names every script of a scheduler-typed study "<step>.slurm.sh" (observed in 1.13).
+  if (node.batch_type != "local") name += ".slurm";
+  return name + ".sh";
+}
+
+RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind) const {
+  const auto& inst = graph_.instance(id);
+  const auto& node = graph_.step(inst.step);
+  RenderedTask t;
+  t.dir = task_dir(id, sample);
+  t.shell = node.shell;
+  t.script_path = t.dir + "/" + script_name(inst, kind);
+  t.out_path = t.dir + "/" + inst.base_name + ".out";
+  t.err_path = t.dir + "/" + inst.base_name + ".err";
+  const std::string& text = kind == TaskKind::kRestart ? restart_[id.v] : cmd_[id.v];
+  std::string body;
+  if (node.sampled) {
+    std::string path = graph_.hierarchy().path(sample);
+    body = substitute(text, [&](const spec::TokenRef& tok) -> std::optional<std::string> {
+      if (tok.name == "WORKSPACE") return t.dir;
+      if (tok.name == "MERLIN_SAMPLE_ID") return std::to_string(sample);
+      if (tok.name == "MERLIN_SAMPLE_PATH") return path;
+      if (tok.name == "MERLIN_SAMPLE_VECTOR") {
+        std::string v;
+        for (const auto& [label, col] : columns_)
+          v += (v.empty() ? "" : " ") + table_->value(sample, col);
+        return v;
+      }
+      for (const auto& [label, col] : columns_)
+        if (tok.name == label) return table_->value(sample, col);
+      return std::nullopt;
+    });
+    if (table_) {
+      for (const auto& [label, col] : columns_)
+        if (is_identifier(label)) t.env.emplace_back(label, table_->value(sample, col));
+    }
+    t.env.emplace_back("MERLIN_SAMPLE_ID", std::to_string(sample));
+    t.env.emplace_back("MERLIN_SAMPLE_PATH", path);
+  } else {
+    body = text;
+  }
+  t.env.emplace_back("MERLIN_WORKSPACE", graph_.tokens().workspace);
+  t.env.emplace_back("WORKSPACE", t.dir);
+  t.script_text = "#!" + node.shell + "\n\n" + body;
+  return t;
+}
+
+}  // namespace merlin

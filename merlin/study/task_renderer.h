@@ -1,0 +1,53 @@
+#pragma once
+/// Turns (instance, sample, kind) into what a worker needs to run it: the directory, the script
+/// text as Merlin writes it, the output paths and the environment. Sample values are read from
+/// the sample table at render time; nothing per sample is precomputed.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/samples/sample_table.h"
+#include "merlin/study/ids.h"
+#include "merlin/study/study_graph.h"
+#include "merlin/study/task_kind.h"
+
+namespace merlin {
+
+struct RenderedTask {
+  std::string dir;          ///< absolute task directory (instance dir, or its sample dir)
+  std::string script_path;  ///< dir/<base>.sh (or .restart.sh, .slurm.sh ...)
+  std::string out_path;     ///< dir/<base>.out
+  std::string err_path;     ///< dir/<base>.err
+  std::string script_text;  ///< "#!<shell>\n\n<command>"
+  std::string shell;
+  /// Exported to the step: every column label that is a shell identifier, plus
+  /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE.
+  std::vector<std::pair<std::string, std::string>> env;
+};
+
+class TaskRenderer {
+ public:
+  /// `table` may be null when the study has no samples. Both must outlive the renderer.
+  TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table);
+
+  /// Thread-safe (read-only).
+  RenderedTask render(InstanceId instance, SampleId sample, TaskKind kind) const;
+
+  /// The absolute directory of an instance (`<ws>/<step>/<labels>`).
+  std::string instance_dir(InstanceId instance) const;
+  /// The absolute directory of a task (instance dir + sample path for sampled steps).
+  std::string task_dir(InstanceId instance, SampleId sample) const;
+
+ private:
+  std::string render_instance_text(const Instance& inst, const std::string& text) const;
+  std::string script_name(const Instance& inst, TaskKind kind) const;
+
+  const StudyGraph& graph_;
+  const samples::SampleTable* table_;
+  std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
+  std::vector<std::string> restart_;  ///< idem
+  std::vector<std::pair<std::string, int>> columns_;  ///< label → column
+  std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it
+};
+
+}  // namespace merlin

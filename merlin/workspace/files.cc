@@ -1,0 +1,78 @@
+#include "merlin/workspace/files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace merlin::files {
+namespace {
+Error io_error(const std::string& what, const std::string& path) {
+  return Error::runtime(what + " " + path + ": " + std::strerror(errno));
+}
+}  // namespace
+
+Result<void> make_dirs(const std::string& path) {
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return ok();
+  if (errno != ENOENT) return io_error("cannot create directory", path);
+  auto slash = path.find_last_of('/');
+  if (slash == std::string::npos || slash == 0) return io_error("cannot create directory", path);
+  auto parent = make_dirs(path.substr(0, slash));
+  if (!parent) return parent;
+  if (::mkdir(path.c_str(), 0755) == 0 || errno == EEXIST) return ok();
+  return io_error("cannot create directory", path);
+}
+
+Result<void> write(const std::string& path, std::string_view text, int mode) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) return io_error("cannot write", path);
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      return io_error("cannot write", path);
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  return ok();
+}
+
+Result<void> write_atomic(const std::string& path, std::string_view text) {
+  std::string tmp = path + ".tmp";
+  auto w = write(tmp, text);
+  if (!w) return w;
+  if (::rename(tmp.c_str(), path.c_str()) != 0) return io_error("cannot rename onto", path);
+  return ok();
+}
+
+Result<std::string> read(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Error::bad_input("cannot read " + path + ": " + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+Result<void> copy(const std::string& from, const std::string& to) {
+  std::error_code ec;
+  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec) return Error::runtime("cannot copy " + from + " to " + to + ": " + ec.message());
+  return ok();
+}
+
+}  // namespace merlin::files

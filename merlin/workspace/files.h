@@ -1,0 +1,22 @@
+#pragma once
+/// Small filesystem helpers with errors as values (no exceptions), used by the workspace code.
+#include <string>
+#include <string_view>
+
+#include "merlin/util/result.h"
+
+namespace merlin::files {
+
+/// mkdir -p; cheap when the directory exists (one mkdir call).
+Result<void> make_dirs(const std::string& path);
+/// Writes `text` to `path` (truncating).
+Result<void> write(const std::string& path, std::string_view text, int mode = 0644);
+/// Writes to `path.tmp` then renames: readers never see a partial file.
+Result<void> write_atomic(const std::string& path, std::string_view text);
+/// Whole file; error names the path.
+Result<std::string> read(const std::string& path);
+bool exists(const std::string& path);
+/// Copies a file (samples into merlin_info/).
+Result<void> copy(const std::string& from, const std::string& to);
+
+}  // namespace merlin::files

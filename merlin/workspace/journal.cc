@@ -1,0 +1,104 @@
+#include "merlin/workspace/journal.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace merlin {
+namespace {
+
+constexpr char kMagic[8] = {'M', 'R', 'L', 'N', 'J', 'R', 'N', '1'};
+constexpr std::size_t kHeader = 16;  // magic + uint32 instances + 4 reserved
+constexpr std::size_t kRecord = 24;  // uint32 instance, uint32 pad, uint64 sample, u8, 3 pad, f32
+
+void pack(const JournalRecord& r, unsigned char* b) {
+  std::memset(b, 0, kRecord);
+  std::memcpy(b, &r.instance.v, 4);
+  std::memcpy(b + 8, &r.sample, 8);
+  b[16] = static_cast<unsigned char>(r.outcome);
+  std::memcpy(b + 20, &r.seconds, 4);
+}
+
+std::string errno_text(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+JournalWriter::~JournalWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<void> JournalWriter::open(const std::string& path, std::uint32_t instances) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) return Error::runtime(errno_text("cannot open journal", path));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return Error::runtime(errno_text("cannot stat journal", path));
+  if (st.st_size == 0) {
+    unsigned char h[kHeader] = {};
+    std::memcpy(h, kMagic, 8);
+    std::memcpy(h + 8, &instances, 4);
+    if (::write(fd_, h, kHeader) != static_cast<ssize_t>(kHeader))
+      return Error::runtime(errno_text("cannot write journal", path));
+  } else if ((st.st_size - kHeader) % kRecord != 0) {
+    // A torn record from a crash: cut it so new records stay aligned.
+    off_t good = static_cast<off_t>(kHeader + (st.st_size - kHeader) / kRecord * kRecord);
+    if (::ftruncate(fd_, good) != 0)
+      return Error::runtime(errno_text("cannot repair journal", path));
+  }
+  return ok();
+}
+
+Result<void> JournalWriter::append(const JournalRecord& r) {
+  unsigned char b[kRecord];
+  pack(r, b);
+  if (::write(fd_, b, kRecord) != static_cast<ssize_t>(kRecord))
+    return Error::runtime(errno_text("cannot append to journal", path_));
+  return ok();
+}
+
+Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
+                                   const std::function<void(const JournalRecord&)>& each) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::uint64_t{0};
+    return Error::runtime(errno_text("cannot open journal", path));
+  }
+  struct stat st {};
+  ::fstat(fd, &st);
+  std::size_t size = static_cast<std::size_t>(st.st_size);
+  if (size < kHeader) {
+    ::close(fd);
+    return std::uint64_t{0};
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return Error::runtime(errno_text("cannot map journal", path));
+  const auto* b = static_cast<const unsigned char*>(map);
+  std::uint32_t recorded = 0;
+  std::memcpy(&recorded, b + 8, 4);
+  if (std::memcmp(b, kMagic, 8) != 0 || recorded != instances) {
+    ::munmap(map, size);
+    return Error::runtime(path + ": not a journal of this study (" + std::to_string(recorded) +
+                          " step instances recorded, the spec now has " +
+                          std::to_string(instances) + ")");
+  }
+  std::uint64_t n = 0;
+  for (std::size_t at = kHeader; at + kRecord <= size; at += kRecord, ++n) {
+    JournalRecord r;
+    std::memcpy(&r.instance.v, b + at, 4);
+    std::memcpy(&r.sample, b + at + 8, 8);
+    r.outcome = static_cast<Outcome>(b[at + 16]);
+    std::memcpy(&r.seconds, b + at + 20, 4);
+    if (r.instance.v < instances) each(r);
+  }
+  ::munmap(map, size);
+  return n;
+}
+
+}  // namespace merlin

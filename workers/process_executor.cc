@@ -1,0 +1,82 @@
+#include "workers/process_executor.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <vector>
+
+#include "merlin/workspace/files.h"
+
+extern char** environ;
+
+namespace merlin {
+
+Result<void> ProcessExecutor::prepare(const RenderedTask& task) {
+  auto d = files::make_dirs(task.dir);
+  if (!d) return d;
+  return files::write(task.script_path, task.script_text, 0755);
+}
+
+Result<void> ProcessExecutor::mark_finished(const RenderedTask& task) {
+  return files::write(task.dir + "/MERLIN_FINISHED", "");
+}
+
+Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
+  auto p = prepare(task);
+  if (!p) return p.error();
+
+  // The environment: ours, with the task's variables replacing same-named ones.
+  std::vector<std::string> owned;
+  for (char** e = environ; *e; ++e) {
+    std::string_view kv(*e);
+    auto eq = kv.find('=');
+    std::string_view key = kv.substr(0, eq);
+    bool replaced = false;
+    for (const auto& [k, v] : task.env) replaced |= key == k;
+    if (!replaced) owned.emplace_back(kv);
+  }
+  for (const auto& [k, v] : task.env) owned.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& s : owned) envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, task.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addchdir_np(&fa, task.dir.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // A process group of its own, so a drain can signal the whole step.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+
+  std::string shell = task.shell.empty() ? "/bin/bash" : task.shell;
+  std::vector<char*> argv = {shell.data(), const_cast<char*>(task.script_path.c_str()), nullptr};
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, shell.c_str(), &fa, &attr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0)
+    return Error::runtime("cannot start '" + shell + " " + task.script_path +
+                          "': " + std::strerror(rc));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return Error::runtime(std::string("waitpid: ") + std::strerror(errno));
+  }
+  ExecResult r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+}  // namespace merlin

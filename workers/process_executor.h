@@ -1,0 +1,14 @@
+#pragma once
+/// The real StepExecutor: posix_spawn of `<shell> <script>` in the task directory.
+#include "workers/step_executor.h"
+
+namespace merlin {
+
+class ProcessExecutor : public StepExecutor {
+ public:
+  Result<void> prepare(const RenderedTask& task) override;
+  Result<ExecResult> run(const RenderedTask& task) override;
+  Result<void> mark_finished(const RenderedTask& task) override;
+};
+
+}  // namespace merlin

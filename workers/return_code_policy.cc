@@ -1,0 +1,45 @@
+#include "workers/return_code_policy.h"
+
+namespace merlin {
+
+StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries) {
+  StepDecision d;
+  bool budget = static_cast<int>(attempt) < max_retries;
+  switch (static_cast<StepReturn>(exit_code)) {
+    case StepReturn::kSuccess:
+      d.write_finished = true;
+      return d;
+    case StepReturn::kRestart:
+    case StepReturn::kRetry:
+      if (budget) {
+        d.requeue = true;
+        d.next_kind = exit_code == 100 ? TaskKind::kRestart : TaskKind::kCmd;
+        d.what = exit_code == 100 ? "restart" : "retry";
+      } else {
+        d.outcome = Outcome::kSoftFail;
+        d.what = "retries exhausted";
+      }
+      return d;
+    case StepReturn::kHardFail:
+      d.outcome = Outcome::kHardFail;
+      d.stop_queue = true;
+      d.what = "hard fail";
+      return d;
+    case StepReturn::kStopWorkers:
+      d.outcome = Outcome::kStopped;
+      d.stop_all = true;
+      d.what = "stop workers";
+      return d;
+    case StepReturn::kRaiseError:
+      d.outcome = Outcome::kSoftFail;
+      d.what = "raise error";
+      return d;
+    case StepReturn::kSoftFail:
+    default:
+      d.outcome = Outcome::kSoftFail;
+      d.what = "soft fail";
+      return d;
+  }
+}
+
+}  // namespace merlin

@@ -1,0 +1,26 @@
+#pragma once
+/// Running one rendered task: the side effect at the end of the worker loop, behind a small
+/// interface (the real one spawns a shell; tests use a recording fake).
+#include "merlin/study/task_renderer.h"
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+struct ExecResult {
+  int exit_code = 0;   ///< the script's exit status; 128+N when killed by signal N
+  double seconds = 0;  ///< wall time
+};
+
+class StepExecutor {
+ public:
+  virtual ~StepExecutor() = default;
+  /// Writes the task's directory and script (idempotent: overwrites). Used alone by --dry.
+  virtual Result<void> prepare(const RenderedTask& task) = 0;
+  /// prepare(), then runs the script with the task's shell in its directory, stdout/stderr to
+  /// its .out/.err, the task's env added. Thread-safe.
+  virtual Result<ExecResult> run(const RenderedTask& task) = 0;
+  /// Writes the MERLIN_FINISHED marker in the task's directory.
+  virtual Result<void> mark_finished(const RenderedTask& task) = 0;
+};
+
+}  // namespace merlin

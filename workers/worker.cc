@@ -1,0 +1,189 @@
+#include "workers/worker.h"
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include "merlin/util/log.h"
+#include "workers/return_code_policy.h"
+
+namespace merlin {
+
+Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRenderer& renderer,
+               StepExecutor& executor, WorkerOptions options, Now now)
+    : broker_(broker),
+      store_(store),
+      plan_(plan),
+      renderer_(renderer),
+      executor_(executor),
+      options_(std::move(options)),
+      now_(std::move(now)) {
+  const auto& graph = plan.graph();
+  running_ = std::make_unique<std::atomic<std::uint32_t>[]>(graph.instances().size());
+  queues_ = options_.queues;
+  if (queues_.empty()) {
+    for (const auto& s : graph.steps())
+      if (std::find(queues_.begin(), queues_.end(), s.spec->run.task_queue) == queues_.end())
+        queues_.push_back(s.spec->run.task_queue);
+  }
+}
+
+std::vector<std::uint32_t> Worker::running() const {
+  std::vector<std::uint32_t> out(plan_.graph().instances().size());
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = running_[i].load();
+  return out;
+}
+
+std::vector<std::string> Worker::active_queues() {
+  std::lock_guard lock(mu_);
+  return queues_;
+}
+
+void Worker::fail(const Error& e) {
+  std::lock_guard lock(mu_);
+  if (!error_) error_ = e;
+  stop_ = true;
+}
+
+Result<WorkerReport> Worker::run() {
+  std::vector<std::thread> threads;
+  for (int i = 0; i < std::max(1, options_.slots); ++i)
+    threads.emplace_back([this] { slot_loop(); });
+  for (auto& t : threads) t.join();
+  if (error_) return *error_;
+  return report_;
+}
+
+void Worker::slot_loop() {
+  while (!stop_) {
+    auto queues = active_queues();
+    if (queues.empty()) break;
+    auto d = broker_.reserve(queues, options_.poll);
+    if (!d) {
+      fail(d.error());
+      break;
+    }
+    if (!*d) {
+      if (!options_.exit_when_idle) continue;
+      auto p = broker_.pending(queues);
+      if (!p) {
+        fail(p.error());
+        break;
+      }
+      if (*p == 0) break;  // quiescent: nothing queued, delayed or in flight
+      continue;
+    }
+    if (stop_) {  // drained while reserving: hand it back unexecuted
+      (void)broker_.release(**d);
+      break;
+    }
+    auto h = handle(**d);
+    if (!h) {
+      log::error("worker giving up error=\"{}\"", h.error().message);
+      (void)broker_.release(**d);
+      fail(h.error());
+    }
+  }
+}
+
+Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
+  std::map<std::string, std::vector<TaskMessage>> by_queue;
+  for (const auto& r : routed) by_queue[r.queue].push_back(r.message);
+  for (const auto& [q, msgs] : by_queue) {
+    auto p = broker_.publish(q, msgs);
+    if (!p) return p;
+  }
+  return ok();
+}
+
+Result<void> Worker::handle(const Delivery& d) {
+  const TaskMessage& m = d.message;
+  if (!m.is_leaf()) {
+    auto p = broker_.publish(d.queue, plan_.split(m));
+    if (!p) return p;
+    {
+      std::lock_guard lock(mu_);
+      report_.splits++;
+    }
+    return broker_.ack(d);
+  }
+  auto runnable = plan_.leaf_runnable(m, store_);
+  if (!runnable) return runnable.error();
+  if (!*runnable) {
+    {
+      std::lock_guard lock(mu_);
+      report_.skipped++;
+    }
+    return broker_.ack(d);
+  }
+
+  const auto& node = plan_.graph().step_of(m.instance);
+  RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
+  running_[m.instance.v]++;
+  auto r = executor_.run(task);
+  running_[m.instance.v]--;
+  ExecResult result;
+  if (r) {
+    result = *r;
+  } else {
+    log::error("cannot run step={} sample={} error=\"{}\"", node.name, m.lo, r.error().message);
+    result.exit_code = static_cast<int>(StepReturn::kSoftFail);
+  }
+  StepDecision dec = decide_return(result.exit_code, m.attempt, node.spec->run.max_retries);
+  {
+    std::lock_guard lock(mu_);
+    report_.executed++;
+  }
+
+  if (dec.requeue) {
+    log::warn("step {} step={} sample={} attempt={} code={}", dec.what, node.name, m.lo,
+              m.attempt + 1, result.exit_code);
+    TaskMessage next = m;
+    next.attempt++;
+    next.kind = dec.next_kind;
+    auto delay = std::chrono::duration_cast<Clock::duration>(
+        std::chrono::duration<double>(node.spec->run.retry_delay));
+    auto p = broker_.publish_at(d.queue, next, now_() + delay);
+    if (!p) return p;
+    {
+      std::lock_guard lock(mu_);
+      report_.requeued++;
+    }
+    return broker_.ack(d);
+  }
+
+  if (dec.write_finished) {
+    auto f = executor_.mark_finished(task);
+    if (!f) return f;
+  } else {
+    auto level = result.exit_code == static_cast<int>(StepReturn::kRaiseError) ? log::Level::kError
+                                                                               : log::Level::kWarn;
+    if (log::level() <= level)
+      log::write(level, fmt::format("step {} step={} sample={} code={} dir={}", dec.what, node.name,
+                                    m.lo, result.exit_code, task.dir));
+  }
+  auto c = store_.commit(m.instance, m.lo, dec.outcome, result.seconds);
+  if (!c) return c.error();
+  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
+  if (!follow) return follow.error();
+  auto p = publish_all(*follow);
+  if (!p) return p;
+  {
+    std::lock_guard lock(mu_);
+    if (dec.outcome == Outcome::kSuccess) report_.succeeded++;
+    if (dec.outcome == Outcome::kSoftFail || dec.outcome == Outcome::kHardFail) report_.failed++;
+    if (dec.stop_queue) {
+      report_.stopped_queues.insert(d.queue);
+      queues_.erase(std::remove(queues_.begin(), queues_.end(), d.queue), queues_.end());
+      log::error("hard fail: stopping workers of queue={} step={}", d.queue, node.name);
+    }
+    if (dec.stop_all) {
+      report_.stopped_by_step = true;
+      stop_ = true;
+      log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
+    }
+  }
+  return broker_.ack(d);
+}
+
+}  // namespace merlin

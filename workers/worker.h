@@ -1,0 +1,73 @@
+#pragma once
+/// The worker runtime: N slots, each looping reserve → (split | run → decide → commit →
+/// queue dependents) → ack. The same code runs `merlin run --local` (in-process broker) and
+/// distributed workers. Handlers are idempotent under redelivery: a leaf whose sample is
+/// already committed is skipped, commits are set-if-unset, follow-ups are published before ack.
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "merlin/broker/broker.h"
+#include "merlin/broker/state_store.h"
+#include "merlin/plan/plan.h"
+#include "merlin/study/task_renderer.h"
+#include "workers/step_executor.h"
+
+namespace merlin {
+
+struct WorkerOptions {
+  std::vector<std::string> queues;  ///< queues served; empty = every step's queue
+  int slots = 1;                    ///< tasks run concurrently
+  std::chrono::milliseconds poll{100};
+  bool exit_when_idle = true;  ///< stop once nothing is pending on the served queues
+};
+
+/// What a worker did, for the closing summary.
+struct WorkerReport {
+  std::uint64_t executed = 0, succeeded = 0, failed = 0, requeued = 0, skipped = 0, splits = 0;
+  bool stopped_by_step = false;          ///< MERLIN_STOP_WORKERS was returned
+  std::set<std::string> stopped_queues;  ///< by MERLIN_HARD_FAIL
+};
+
+class Worker {
+ public:
+  using Now = std::function<Clock::time_point()>;
+  Worker(
+      Broker& broker, StateStore& store, const Plan& plan, const TaskRenderer& renderer,
+      StepExecutor& executor, WorkerOptions options, Now now = [] { return Clock::now(); });
+
+  /// Runs the slots until idle (exit_when_idle), stopped, or an infrastructure error (returned).
+  Result<WorkerReport> run();
+  /// Drain: slots finish their current task and exit; reserved-but-unstarted tasks go back.
+  void request_stop() { stop_ = true; }
+  /// Tasks running now, per instance (for live status).
+  std::vector<std::uint32_t> running() const;
+
+ private:
+  void slot_loop();
+  Result<void> handle(const Delivery& d);
+  Result<void> publish_all(const std::vector<Routed>& routed);
+  std::vector<std::string> active_queues();
+  void fail(const Error& e);
+
+  Broker& broker_;
+  StateStore& store_;
+  const Plan& plan_;
+  const TaskRenderer& renderer_;
+  StepExecutor& executor_;
+  WorkerOptions options_;
+  Now now_;
+  std::atomic<bool> stop_{false};
+  std::unique_ptr<std::atomic<std::uint32_t>[]> running_;
+  std::mutex mu_;  ///< guards report_, queues_, error_
+  WorkerReport report_;
+  std::vector<std::string> queues_;
+  std::optional<Error> error_;
+};
+
+}  // namespace merlin
