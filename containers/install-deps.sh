@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what merlin needs to build and test, from Debian 12 packages. Idempotent: only
+# missing packages are installed. Run as root (or with sudo). Used by the README commands, by
+# .ci/run and by the container recipes.
+set -euo pipefail
+
+PKGS=(
+  build-essential cmake ninja-build pkg-config
+  libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
+  libgtest-dev libgmock-dev
+  time
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#PKGS[@]} packages present" >&2
+  exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+  echo "install-deps: missing ${missing[*]}; run as root (sudo $0)" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Keep package scripts from starting daemons (no systemd here).
+guard=0
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+  printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && guard=1
+fi
+rc=0
+{ apt-get -q -o DPkg::Lock::Timeout=600 update &&
+  apt-get -q -y -o DPkg::Lock::Timeout=600 install --no-install-recommends "${missing[@]}"; } \
+  >/tmp/merlin-install-deps.log 2>&1 || rc=$?
+[ $guard = 1 ] && rm -f /usr/sbin/policy-rc.d
+if [ $rc != 0 ]; then
+  tail -30 /tmp/merlin-install-deps.log >&2
+  echo "install-deps: apt-get failed (rc=$rc), full log in /tmp/merlin-install-deps.log" >&2
+  exit 1
+fi
+echo "install-deps: done" >&2
