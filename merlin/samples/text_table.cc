@@ -116,13 +116,13 @@ class TextTable final : public SampleTable {
     return out;
   }
 
+ private:
   std::string_view line_at(std::uint64_t start) const {
     const std::string_view all = file_.bytes();
     const std::size_t end = all.find('\n', start);
     return trim(all.substr(start, (end == std::string_view::npos ? all.size() : end) - start));
   }
 
- private:
   MappedFile file_;
   TextFormat format_;
   std::vector<std::uint64_t> starts_;  // byte offset of each sample's line
