@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Bad input through the real binary: a clear message, exit code 2, no crash, no hang, and no
+# workspace left behind.
+source "$(dirname "$0")/lib.sh"
+
+# expect_refused "description" "message fragment" merlin-args...
+expect_refused() {
+  local d=$1 frag=$2; shift 2
+  set +e
+  timeout 20 "$MERLIN" "$@" >out.txt 2>err.txt
+  local rc=$?
+  set -e
+  if [ $rc = 2 ] && grep -qF -- "$frag" err.txt; then pass "$d"; else
+    fail "$d (rc=$rc)"; head -5 err.txt; fi
+}
+no_workspace() { check "no workspace left: $1" test -z "$(find . -maxdepth 3 -type d -name "$1_*")"; }
+
+cat >ok.yaml <<'Y'
+description: {name: ok, description: d}
+env:
+  variables:
+    N: 1
+study:
+  - name: s
+    run:
+      cmd: echo $(V)
+merlin:
+  samples:
+    file: $(SPECROOT)/samples.csv
+    column_labels: [V]
+Y
+echo 1 >samples.csv
+
+expect_refused "missing spec file" "nope.yaml" run --local nope.yaml
+expect_refused "unknown option" "--bogus" run --local --bogus ok.yaml
+expect_refused "--vars without =" "KEY=VALUE" run --local --vars N ok.yaml
+expect_refused "--vars unknown key" "NOT_A_VAR" run --local --vars NOT_A_VAR=1 ok.yaml
+no_workspace ok
+
+printf 'description: {name: x, description: d}\nstudy:\n  - name: s\n    run: {cmd: "echo\n' >broken.yaml
+expect_refused "broken YAML gives file:line" "broken.yaml:" validate broken.yaml
+
+printf '\x00\x01\x02garbage\xff' >binary.yaml
+expect_refused "binary garbage" "binary.yaml" validate binary.yaml
+
+{ echo 'a: &a ["x","x","x","x","x","x","x","x","x","x"]'
+  for i in b c d e f g h i j k; do echo "$i: &$i [*a$( [ $i = b ] || true ),*a,*a,*a,*a,*a,*a,*a,*a,*a]" | sed "s/\*a/*$(echo $i | tr 'b-k' 'a-j')/g"; done
+  echo 'description: {name: bomb, description: d}'
+  echo 'study: [{name: s, run: {cmd: echo}}]'; } >bomb.yaml
+expect_refused "YAML bomb refused" "bomb.yaml" validate bomb.yaml
+
+head -c 20000000 /dev/zero | tr '\0' '#' >huge.yaml
+expect_refused "gigantic spec refused" "huge.yaml" validate huge.yaml
+
+sed 's/name: ok/name: ..\/escape/' ok.yaml >escape.yaml
+expect_refused "study name leaving OUTPUT_PATH" "escape" run --local escape.yaml
+check "nothing written outside" test ! -e ../escape_*
+
+echo 'x; rm -rf ~' >unsafe.csv
+expect_refused "shell metacharacters in a sample refused" "shell metacharacters" run --local --samplesfile unsafe.csv ok.yaml
+no_workspace ok
+
+printf '1,2\n' >wide.csv
+expect_refused "more columns than labels" "columns" run --local --samplesfile wide.csv ok.yaml
+no_workspace ok
+
+printf '1\n2,3\n' >ragged.csv
+expect_refused "ragged csv names the line" "ragged.csv:2" run --local --samplesfile ragged.csv ok.yaml
+no_workspace ok
+
+expect_refused "missing samples file" "missing.csv" run --local --samplesfile missing.csv ok.yaml
+mkdir notws
+expect_refused "status of a directory that is no workspace" "not a merlin workspace" status notws
+expect_refused "restart of a directory that is no workspace" "not a merlin workspace" restart notws
+expect_refused "bad status format" "--format" status notws --format xml
+
+# Sample values with metacharacters run when the spec opts in, and reach the step as env too.
+sed 's/column_labels: \[V\]/column_labels: [V]\n    allow_shell_metacharacters: true/; s/echo $(V)/echo "$V" > v.txt  # sampled: $(V)/' ok.yaml >optin.yaml
+echo 'a;b' >semi.csv
+"$MERLIN" run --local --no-progress --samplesfile semi.csv optin.yaml >/dev/null 2>&1
+check "opt-in runs with metacharacters" test $? = 0
+expect_eq "value exported as \$V" "a;b" "$(cat ok_*/s/v.txt 2>/dev/null)"
+finish
