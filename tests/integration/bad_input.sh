@@ -75,7 +75,20 @@ expect_refused "restart of a directory that is no workspace" "not a merlin works
 expect_refused "bad status format" "--format" status notws --format xml
 
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
-sed 's/column_labels: \[V\]/column_labels: [V]\n    allow_shell_metacharacters: true/; s/echo $(V)/echo "$V" > v.txt  # sampled: $(V)/' ok.yaml >optin.yaml
+cat >optin.yaml <<'Y'
+description: {name: ok, description: d}
+study:
+  - name: s
+    run:
+      cmd: |
+        echo "$V" > v.txt
+        test "$(V)" = "$V"
+merlin:
+  samples:
+    file: $(SPECROOT)/samples.csv
+    column_labels: [V]
+    allow_shell_metacharacters: true
+Y
 echo 'a;b' >semi.csv
 "$MERLIN" run --local --no-progress --samplesfile semi.csv optin.yaml >/dev/null 2>&1
 check "opt-in runs with metacharacters" test $? = 0
