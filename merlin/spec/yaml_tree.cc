@@ -16,6 +16,19 @@ SourceLocation location(const YAML::Mark& m) {
 // yaml-cpp tags plain (unquoted) scalars "?"; only a plain "<<" is a merge key.
 bool is_merge_key(const YAML::Node& key) { return key.Scalar() == "<<" && key.Tag() == "?"; }
 
+// yaml-cpp's message for a tab in indentation ("illegal map value") does not say why.
+std::string tab_hint(std::string_view text, int line) {
+  std::size_t pos = 0;
+  for (int i = 0; i < line && pos != std::string_view::npos; ++i) {
+    pos = text.find('\n', pos);
+    if (pos != std::string_view::npos) ++pos;
+  }
+  if (pos == std::string_view::npos || line < 0) return "";
+  for (; pos < text.size() && (text[pos] == ' ' || text[pos] == '\t'); ++pos)
+    if (text[pos] == '\t') return " (YAML does not allow tabs for indentation)";
+  return "";
+}
+
 class Converter {
  public:
   Converter(const YamlLimits& limits, DiagnosticList& diags) : limits_(limits), diags_(diags) {}
@@ -178,7 +191,7 @@ std::optional<YamlNode> parse_yaml_tree(std::string_view text, const YamlLimits&
   } catch (const YAML::DeepRecursion& e) {
     diags.error(location(e.mark), "YAML nested too deeply; refused");
   } catch (const YAML::ParserException& e) {
-    diags.error(location(e.mark), "YAML syntax error: " + e.msg);
+    diags.error(location(e.mark), "YAML syntax error: " + e.msg + tab_hint(text, e.mark.line));
   } catch (const YAML::Exception& e) {
     diags.error(location(e.mark), "cannot read YAML: " + e.msg);
   } catch (const std::exception& e) {
