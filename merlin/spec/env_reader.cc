@@ -38,8 +38,9 @@ void read_variables(const YamlNode& node, const std::string& block, std::vector<
     } else if (is_reserved_token(e.key) && e.key != "OUTPUT_PATH") {
       diags.error(e.key_where, what + " redefines a name Merlin reserves");
     }
-    if (auto value = variable_value(e, what, diags))
-      out.push_back(Variable{e.key, *value, e.key_where});
+    // A bad value is still a definition: keep the name so its uses are not reported too.
+    auto value = variable_value(e, what, diags);
+    out.push_back(Variable{e.key, value.value_or(""), e.key_where});
   }
 }
 

@@ -26,9 +26,11 @@ void check_parameter_lengths(const StudySpec& spec, DiagnosticList& diags) {
     if (first == nullptr) {
       first = &p;
     } else if (p.values.size() != first->values.size()) {
-      diags.error(p.where, "parameter '" + p.name + "' has " + std::to_string(p.values.size()) +
-                               " values but '" + first->name + "' has " +
-                               std::to_string(first->values.size()) +
+      auto count = [](std::size_t n) {
+        return std::to_string(n) + (n == 1 ? " value" : " values");
+      };
+      diags.error(p.where, "parameter '" + p.name + "' has " + count(p.values.size()) + " but '" +
+                               first->name + "' has " + count(first->values.size()) +
                                "; parameter lists are zipped, so they must have the same length");
     }
   }

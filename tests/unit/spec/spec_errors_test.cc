@@ -90,14 +90,15 @@ study:
 }
 
 TEST(SpecErrors, ParameterListsOfUnequalLength) {
-  EXPECT_EQ(errors_of(R"Y(description: {name: s}
+  EXPECT_EQ(
+      errors_of(R"Y(description: {name: s}
 study: [{name: a, run: {cmd: echo $(X) $(Y)}}]
 global.parameters:
   X: {values: [1, 2]}
   Y: {values: [1, 2, 3]}
 )Y"),
-            "spec.yaml:5:3: parameter 'Y' has 3 values but 'X' has 2; parameter lists are zipped, "
-            "so they must have the same length");
+      "spec.yaml:5:3: parameter 'Y' has 3 values but 'X' has 2 values; parameter lists are zipped, "
+      "so they must have the same length");
 }
 
 TEST(SpecErrors, ColumnLabelClashingWithAParameter) {
