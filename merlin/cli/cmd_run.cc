@@ -31,8 +31,10 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
                s.tokens.workspace.c_str(), static_cast<unsigned long long>(r.done),
                static_cast<unsigned long long>(r.total), static_cast<unsigned long long>(r.failed),
                r.seconds, r.seconds > 0 ? static_cast<double>(r.report.executed) / r.seconds : 0.0);
-  if (r.report.stopped_by_step)
-    std::fprintf(stderr, "stopped by MERLIN_STOP_WORKERS; `merlin restart %s` continues\n",
+  if (r.done < r.total)
+    std::fprintf(stderr, "%llu tasks not run%s; `merlin restart %s` continues\n",
+                 static_cast<unsigned long long>(r.total - r.done),
+                 r.report.stopped_by_step ? " (MERLIN_STOP_WORKERS)" : "",
                  s.tokens.workspace.c_str());
   for (const auto& q : r.report.stopped_queues)
     std::fprintf(stderr, "queue '%s' stopped by MERLIN_HARD_FAIL\n", q.c_str());
