@@ -20,6 +20,13 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
   return out;
 }
 
+void reclaim_spec(std::vector<std::string>& vars, std::string& spec) {
+  if (spec.empty() && !vars.empty() && vars.back().find('=') == std::string::npos) {
+    spec = vars.back();
+    vars.pop_back();
+  }
+}
+
 std::string current_dir() {
   std::error_code ec;
   auto p = std::filesystem::current_path(ec);

@@ -11,6 +11,9 @@ namespace merlin::cli {
 /// Parses "K=V" strings of --vars; an entry without '=' is bad input.
 Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
     const std::vector<std::string>& items);
+/// `--vars A=1 B=2 spec.yaml`: a greedy --vars swallows the spec. Moves a trailing word
+/// without '=' from `vars` to `spec` when `spec` is empty.
+void reclaim_spec(std::vector<std::string>& vars, std::string& spec);
 std::string current_dir();
 /// Now, as YYYYMMDD-HHMMSS.
 std::string now_timestamp();

@@ -44,6 +44,7 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
 
 int run(const RunArgs& a) {
   auto vars = parse_vars(a.vars);
+  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (!vars) return report_error(vars.error());
   if (!a.local && !a.dry) {
     std::fprintf(stderr,
@@ -85,7 +86,7 @@ Command run_command() {
   return {"run", "Expand a study and run it (--local: on this machine, no server)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<RunArgs>();
-            sub.add_option("spec", a->spec, "The study spec (YAML)")->required();
+            sub.add_option("spec", a->spec, "The study spec (YAML)");
             sub.add_flag("--local", a->local, "Run here with an in-process broker, no server");
             sub.add_flag("--dry", a->dry, "Lay out the workspace and scripts, run nothing");
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
@@ -93,7 +94,10 @@ Command run_command() {
                            "Samples file to use instead of merlin.samples.file (no generate)");
             sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
             sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
-            return [a] { return run(*a); };
+            return [a] {
+              reclaim_spec(a->vars, a->spec);
+              return run(*a);
+            };
           }};
 }
 

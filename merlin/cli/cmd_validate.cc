@@ -16,6 +16,7 @@ struct ValidateArgs {
 
 int validate(const ValidateArgs& a) {
   auto vars = parse_vars(a.vars);
+  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (!vars) return report_error(vars.error());
   spec::LoadOptions lo;
   lo.vars = *vars;
@@ -37,9 +38,12 @@ Command validate_command() {
   return {"validate", "Check a spec and report every problem, without running anything",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<ValidateArgs>();
-            sub.add_option("spec", a->spec, "The study spec (YAML)")->required();
+            sub.add_option("spec", a->spec, "The study spec (YAML)");
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
-            return [a] { return validate(*a); };
+            return [a] {
+              reclaim_spec(a->vars, a->spec);
+              return validate(*a);
+            };
           }};
 }
 

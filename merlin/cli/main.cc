@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
       "Runs LLNL Merlin / Maestro study specs: `merlin run --local spec.yaml` runs a study on "
       "this machine; `merlin status` shows its progress. Exit codes: 0 ok, 1 study failed, "
       "2 bad input."};
+  app.name("merlin");
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("merlin ") + MERLIN_VERSION);
   std::string level = "info";

@@ -31,6 +31,10 @@ merlin:
 Y
 echo 1 >samples.csv
 
+expect_refused "no spec at all" "spec file is required" run --local
+mkdir varsfirst && (cd varsfirst && "$MERLIN" run --local --no-progress --vars N=2 ../ok.yaml >/dev/null 2>&1)
+check "--vars KEY=VALUE before the spec leaves the spec alone" test $? = 0
+rm -rf varsfirst
 expect_refused "missing spec file" "nope.yaml" run --local nope.yaml
 expect_refused "unknown option" "--bogus" run --local --bogus ok.yaml
 expect_refused "--vars without =" "KEY=VALUE" run --local --vars N ok.yaml
