@@ -71,7 +71,8 @@ void read_spec(const YamlNode& root, StudySpec& spec, DiagnosticList& diags) {
   if (const YamlEntry* e = root.find("env")) read_env(e->value, spec, diags);
   if (const YamlEntry* b = root.find("batch")) read_batch(b->value, "'batch'", spec.batch, diags);
   if (const YamlEntry* s = root.find("study")) {
-    if (s->value.is_null()) diags.error(s->key_where, "'study' has no steps");
+    if (s->value.is_null() || (s->value.is_sequence() && s->value.items.empty()))
+      diags.error(s->key_where, "'study' has no steps");
     read_steps(s->value, spec, diags);
   } else {
     diags.error({}, "missing required block 'study'");

@@ -56,7 +56,7 @@ void read_step_batch(const YamlNode& node, const std::string& context, StepRun& 
   }
 }
 
-// One run key other than cmd/restart/depends/batch; returns false if the key is not handled.
+// One run key other than cmd/restart/depends/batch.
 void read_run_value(const YamlEntry& e, const std::string& context, StepRun& run,
                     DiagnosticList& diags) {
   const std::string& k = e.key;

@@ -41,6 +41,12 @@ TEST(SpecErrors, MissingRequiredBlocksAndKeys) {
             "spec.yaml:3:5: missing required key 'run' in step 'a'");
 }
 
+TEST(SpecErrors, StudyWithoutStepsIsAnError) {
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: []\n"),
+            "spec.yaml:2:1: 'study' has no steps");
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy:\n"), "spec.yaml:2:1: 'study' has no steps");
+}
+
 TEST(SpecErrors, WrongTypesNameWhatWasExpected) {
   EXPECT_EQ(errors_of("description: {name: s}\nstudy: {a: 1}\n"),
             "spec.yaml:2:8: 'study' must be a list of steps, got a map");
