@@ -34,6 +34,11 @@ std::vector<std::uint32_t> Worker::running() const {
   return out;
 }
 
+bool Worker::queue_active(const std::string& queue) {
+  std::lock_guard lock(mu_);
+  return std::find(queues_.begin(), queues_.end(), queue) != queues_.end();
+}
+
 std::vector<std::string> Worker::active_queues() {
   std::lock_guard lock(mu_);
   return queues_;
@@ -73,9 +78,10 @@ void Worker::slot_loop() {
       if (*p == 0) break;  // quiescent: nothing queued, delayed or in flight
       continue;
     }
-    if (stop_) {  // drained while reserving: hand it back unexecuted
+    if (stop_ || !queue_active((*d)->queue)) {  // stopped while reserving: hand it back
       (void)broker_.release(**d);
-      break;
+      if (stop_) break;
+      continue;
     }
     auto h = handle(**d);
     if (!h) {
@@ -162,16 +168,10 @@ Result<void> Worker::handle(const Delivery& d) {
       log::write(level, fmt::format("step {} step={} sample={} code={} dir={}", dec.what, node.name,
                                     m.lo, result.exit_code, task.dir));
   }
-  auto c = store_.commit(m.instance, m.lo, dec.outcome, result.seconds);
-  if (!c) return c.error();
-  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
-  if (!follow) return follow.error();
-  auto p = publish_all(*follow);
-  if (!p) return p;
-  {
+  // Stops take effect before the commit publishes dependents, so no other slot can start one
+  // (slots re-check after every reserve).
+  if (dec.stop_queue || dec.stop_all) {
     std::lock_guard lock(mu_);
-    if (dec.outcome == Outcome::kSuccess) report_.succeeded++;
-    if (dec.outcome == Outcome::kSoftFail || dec.outcome == Outcome::kHardFail) report_.failed++;
     if (dec.stop_queue) {
       report_.stopped_queues.insert(d.queue);
       queues_.erase(std::remove(queues_.begin(), queues_.end(), d.queue), queues_.end());
@@ -182,6 +182,17 @@ Result<void> Worker::handle(const Delivery& d) {
       stop_ = true;
       log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
     }
+  }
+  auto c = store_.commit(m.instance, m.lo, dec.outcome, result.seconds);
+  if (!c) return c.error();
+  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
+  if (!follow) return follow.error();
+  auto p = publish_all(*follow);
+  if (!p) return p;
+  {
+    std::lock_guard lock(mu_);
+    if (dec.outcome == Outcome::kSuccess) report_.succeeded++;
+    if (dec.outcome == Outcome::kSoftFail || dec.outcome == Outcome::kHardFail) report_.failed++;
   }
   return broker_.ack(d);
 }

@@ -53,6 +53,7 @@ class Worker {
   Result<void> handle(const Delivery& d);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
+  bool queue_active(const std::string& queue);
   void fail(const Error& e);
 
   Broker& broker_;
