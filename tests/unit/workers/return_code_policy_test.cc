@@ -1,0 +1,106 @@
+// Merlin's return-code protocol: what a worker does after a step exits with each code.
+#include "workers/return_code_policy.h"
+
+#include <gtest/gtest.h>
+
+namespace merlin {
+namespace {
+
+constexpr int kMaxRetries = 3;
+
+TEST(DecideReturn, SuccessCommitsSuccessAndWritesTheFinishedMarker) {
+  auto d = decide_return(0, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kSuccess);
+  EXPECT_TRUE(d.write_finished);
+  EXPECT_FALSE(d.stop_queue);
+  EXPECT_FALSE(d.stop_all);
+}
+
+TEST(DecideReturn, RestartRequeuesTheRestartCommand) {
+  auto d = decide_return(100, 0, kMaxRetries);
+  EXPECT_TRUE(d.requeue);
+  EXPECT_EQ(d.next_kind, TaskKind::kRestart);
+  EXPECT_FALSE(d.write_finished);
+  EXPECT_STREQ(d.what, "restart");
+}
+
+TEST(DecideReturn, SoftFailCommitsAFailureAndGoesOn) {
+  auto d = decide_return(101, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kSoftFail);
+  EXPECT_FALSE(d.write_finished);
+  EXPECT_FALSE(d.stop_queue);
+  EXPECT_FALSE(d.stop_all);
+}
+
+TEST(DecideReturn, HardFailCommitsAFailureAndStopsTheQueue) {
+  auto d = decide_return(102, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kHardFail);
+  EXPECT_TRUE(d.stop_queue);
+  EXPECT_FALSE(d.stop_all);
+  EXPECT_FALSE(d.write_finished);
+}
+
+TEST(DecideReturn, RetryRequeuesTheSameCommand) {
+  auto d = decide_return(104, 1, kMaxRetries);
+  EXPECT_TRUE(d.requeue);
+  EXPECT_EQ(d.next_kind, TaskKind::kCmd);
+  EXPECT_FALSE(d.write_finished);
+  EXPECT_STREQ(d.what, "retry");
+}
+
+TEST(DecideReturn, StopWorkersCommitsStoppedAndStopsEverything) {
+  auto d = decide_return(105, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kStopped);
+  EXPECT_TRUE(d.stop_all);
+  EXPECT_FALSE(d.stop_queue);
+}
+
+TEST(DecideReturn, RaiseErrorFailsTheSample) {
+  auto d = decide_return(106, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kSoftFail);
+  EXPECT_STREQ(d.what, "raise error");
+  EXPECT_FALSE(d.stop_queue);
+  EXPECT_FALSE(d.stop_all);
+}
+
+TEST(DecideReturn, AnyOtherNonZeroCodeIsASoftFail) {
+  for (int code : {1, 2, 103, 107, 127, 137, 255, -1}) {
+    auto d = decide_return(code, 0, kMaxRetries);
+    EXPECT_FALSE(d.requeue) << code;
+    EXPECT_EQ(d.outcome, Outcome::kSoftFail) << code;
+    EXPECT_FALSE(d.write_finished) << code;
+    EXPECT_FALSE(d.stop_queue) << code;
+    EXPECT_FALSE(d.stop_all) << code;
+  }
+}
+
+TEST(DecideReturn, RetryAndRestartRequeueWhileAttemptsAreBelowMaxRetries) {
+  for (int code : {100, 104}) {
+    for (std::uint32_t attempt = 0; attempt < kMaxRetries; ++attempt)
+      EXPECT_TRUE(decide_return(code, attempt, kMaxRetries).requeue)
+          << "code " << code << " attempt " << attempt;
+  }
+}
+
+TEST(DecideReturn, RetryAndRestartSoftFailOnceAttemptsReachMaxRetries) {
+  for (int code : {100, 104}) {
+    auto d = decide_return(code, kMaxRetries, kMaxRetries);
+    EXPECT_FALSE(d.requeue) << code;
+    EXPECT_EQ(d.outcome, Outcome::kSoftFail) << code;
+    EXPECT_STREQ(d.what, "retries exhausted") << code;
+    EXPECT_FALSE(decide_return(code, kMaxRetries + 5, kMaxRetries).requeue) << code;
+  }
+}
+
+TEST(DecideReturn, ZeroMaxRetriesNeverRequeues) {
+  EXPECT_FALSE(decide_return(104, 0, 0).requeue);
+  EXPECT_FALSE(decide_return(100, 0, 0).requeue);
+}
+
+}  // namespace
+}  // namespace merlin
