@@ -1,0 +1,56 @@
+// $(LAUNCHER) text from a step's resources, per batch type.
+#include "merlin/study/launcher.h"
+
+#include <gtest/gtest.h>
+
+namespace merlin {
+namespace {
+
+TEST(Launcher, RendersEachBatchType) {
+  LaunchResources r;
+  r.nodes = 2;
+  r.procs = 4;
+  r.batch_type = "flux";
+  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -c 1");
+  r.gpus = 1;
+  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -c 1 -g 1");
+  r.gpus = 0;
+  r.batch_type = "lsf";
+  EXPECT_EQ(render_launcher(r), "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1");
+  r.batch_type = "slurm";
+  r.nodes = 0;
+  r.procs = 0;
+  EXPECT_EQ(render_launcher(r), "") << "neither nodes nor procs";
+  r.nodes = 3;
+  EXPECT_EQ(render_launcher(r), "srun -n 3 -N 3") << "procs default to nodes";
+  EXPECT_EQ(render_vlauncher(r), "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES}");
+}
+
+TEST(Launcher, OverrideIgnoresUnknownParts) {
+  LaunchResources r;
+  r.nodes = 2;
+  r.procs = 8;
+  auto o = with_override(r, "[4p, 3x]");
+  EXPECT_EQ(o.nodes, 2);
+  EXPECT_EQ(o.procs, 4);
+}
+
+TEST(Launcher, LocalWithOneProcIsEmptyAndWithMoreIsMpirun) {
+  LaunchResources r;
+  r.procs = 1;
+  EXPECT_EQ(render_launcher(r), "");
+  r.procs = 4;
+  EXPECT_EQ(render_launcher(r), "mpirun -np 4");
+}
+
+TEST(Launcher, OverrideSetsNodesAndProcs) {
+  LaunchResources r;
+  r.batch_type = "slurm";
+  r.nodes = 2;
+  r.procs = 4;
+  EXPECT_EQ(render_launcher(with_override(r, "[1n, 2p]")), "srun -n 2 -N 1");
+  EXPECT_EQ(render_launcher(with_override(r, "[3n]")), "srun -n 4 -N 3");
+}
+
+}  // namespace
+}  // namespace merlin
