@@ -33,7 +33,7 @@ std::string current_dir() {
   return ec ? std::string(".") : p.string();
 }
 
-std::string now_timestamp() { return format_timestamp(static_cast<long long>(std::time(nullptr))); }
+long long now_epoch() { return static_cast<long long>(std::time(nullptr)); }
 
 int core_count() {
   unsigned n = std::thread::hardware_concurrency();

@@ -15,8 +15,8 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
 /// without '=' from `vars` to `spec` when `spec` is empty.
 void reclaim_spec(std::vector<std::string>& vars, std::string& spec);
 std::string current_dir();
-/// Now, as YYYYMMDD-HHMMSS.
-std::string now_timestamp();
+/// Seconds since the epoch, now.
+long long now_epoch();
 /// Number of cores (at least 1).
 int core_count();
 

@@ -17,16 +17,9 @@ struct RestartArgs {
 };
 
 int restart(const RestartArgs& a) {
-  auto rec = read_run_record(a.workspace);
-  if (!rec) return report_error(rec.error());
-  PrepareOptions po;
-  po.spec_path = rec->spec_path;
-  po.vars = rec->vars;
-  po.samples_file = rec->samples_file;
-  po.timestamp = rec->timestamp;
-  po.cwd = current_dir();
-  po.workspace = a.workspace;
-  po.create_workspace = false;
+  auto reopened = reopen_options(a.workspace, current_dir());
+  if (!reopened) return report_error(reopened.error());
+  PrepareOptions po = *reopened;
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   int jobs = a.jobs > 0 ? a.jobs : core_count();

@@ -57,7 +57,7 @@ int run(const RunArgs& a) {
   po.spec_path = a.spec;
   po.vars = *vars;
   po.samples_file = a.samples_file;
-  po.timestamp = now_timestamp();
+  po.epoch = now_epoch();
   po.cwd = current_dir();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());

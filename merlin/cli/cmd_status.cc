@@ -32,15 +32,9 @@ int status(const StatusArgs& a) {
     if (!latest) return report_error(latest.error());
     ws = *latest;
   }
-  auto rec = read_run_record(ws);
-  if (!rec) return report_error(rec.error());
-  PrepareOptions po;
-  po.spec_path = rec->spec_path;
-  po.vars = rec->vars;
-  po.timestamp = rec->timestamp;
-  po.cwd = current_dir();
-  po.workspace = ws;
-  po.create_workspace = false;
+  auto reopened = reopen_options(ws, current_dir());
+  if (!reopened) return report_error(reopened.error());
+  PrepareOptions po = *reopened;
   po.open_samples = false;  // the count is in run.env: status never reads the samples
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());

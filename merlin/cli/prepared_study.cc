@@ -29,9 +29,10 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
 }
 
 std::string record_text(const PrepareOptions& o, const PreparedStudy& s) {
+  // Reopening uses merlin_info/<stem>.orig.yaml with these, never the spec file outside.
   std::ostringstream out;
   out << "spec=" << fs::absolute(o.spec_path).lexically_normal().string() << "\n";
-  out << "timestamp=" << o.timestamp << "\n";
+  out << "timestamp=" << s.tokens.values.at("MERLIN_TIMESTAMP") << "\n";
   out << "samples_file=" << s.samples_path << "\n";
   out << "samples=" << s.sample_count << "\n";
   for (const auto& [k, v] : o.vars) out << "var." << k << "=" << v << "\n";
@@ -106,6 +107,7 @@ Result<void> write_info(const PrepareOptions& o, PreparedStudy& s) {
     std::string copy = info + "/" + fs::path(s.samples_path).filename().string();
     auto c = files::copy(s.samples_path, copy);
     if (!c) return c;
+    s.samples_path = copy;  // restart reads the copy: the original may change or go away
   }
   return files::write(info + "/run.env", record_text(o, s));
 }
@@ -121,14 +123,18 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   if (!loaded) return loaded.error();
   s->spec = std::move(loaded->spec);
   s->warnings = std::move(loaded->warnings);
-  StudyTokenOptions to{o.timestamp, o.cwd, o.workspace};
-  auto tokens = resolve_study_tokens(s->spec, to);
-  if (!tokens) return tokens.error();
-  s->tokens = std::move(*tokens);
+  StudyTokenOptions to{o.timestamp, o.cwd, o.workspace, o.spec_root, o.spec_stem};
+  for (int bump = 0;; ++bump) {
+    if (o.epoch > 0) to.timestamp = format_timestamp(o.epoch + bump);
+    auto tokens = resolve_study_tokens(s->spec, to);
+    if (!tokens) return tokens.error();
+    s->tokens = std::move(*tokens);
+    if (!o.create_workspace || !files::exists(s->tokens.workspace)) break;
+    if (o.epoch == 0 || bump >= 600)
+      return Error::runtime("workspace already exists: " + s->tokens.workspace);
+  }
 
   bool created = false;
-  if (o.create_workspace && files::exists(s->tokens.workspace))
-    return Error::runtime("workspace already exists: " + s->tokens.workspace);
   auto cleanup = [&](Error e) -> Result<std::unique_ptr<PreparedStudy>> {
     if (created) {
       std::error_code ec;
@@ -139,10 +145,12 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   if (o.open_samples) {
     auto r = open_samples(o, *s, &created);
     if (!r) return cleanup(r.error());
-  } else if (!o.workspace.empty()) {
-    auto rec = read_run_record(o.workspace);
-    if (!rec) return rec.error();
-    s->sample_count = rec->samples;
+    if (!o.workspace.empty() && s->sample_count != o.expect_samples)
+      return Error::bad_input(s->samples_path + " now has " + std::to_string(s->sample_count) +
+                              " samples, the run recorded " + std::to_string(o.expect_samples) +
+                              "; the workspace's samples must not change");
+  } else {
+    s->sample_count = o.expect_samples;
   }
   // The graph keeps pointers to spec and tokens: both live in *s, which never moves.
   auto graph = StudyGraph::build(s->spec, s->tokens, s->sample_count);
@@ -182,6 +190,24 @@ Result<RunRecord> read_run_record(const std::string& workspace) {
       r.vars.emplace_back(k.substr(4), v);
   }
   return r;
+}
+
+Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd) {
+  auto rec = read_run_record(workspace);
+  if (!rec) return rec.error();
+  fs::path original(rec->spec_path);
+  PrepareOptions po;
+  po.spec_path = workspace + "/merlin_info/" + original.stem().string() + ".orig.yaml";
+  po.spec_root = original.parent_path().string();
+  po.spec_stem = original.stem().string();
+  po.vars = rec->vars;
+  po.samples_file = rec->samples_file;
+  po.timestamp = rec->timestamp;
+  po.cwd = cwd;
+  po.workspace = workspace;
+  po.create_workspace = false;
+  po.expect_samples = rec->samples;
+  return po;
 }
 
 Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd) {

@@ -20,11 +20,17 @@ struct PrepareOptions {
   std::string spec_path;
   std::vector<std::pair<std::string, std::string>> vars;  ///< --vars
   std::string samples_file;                               ///< --samplesfile
-  std::string timestamp;                                  ///< of this run
+  std::string timestamp;  ///< of this run (YYYYMMDD-HHMMSS); see `epoch`
+  /// When set (a new run), the timestamp is made from it, moved on by a second while a
+  /// workspace of that name exists (two runs started in the same second).
+  long long epoch = 0;
   std::string cwd;
-  std::string workspace;         ///< restart/status: the existing workspace (nothing is created)
-  bool create_workspace = true;  ///< run: lay out merlin_info/ (removed again on failure)
-  bool open_samples = true;      ///< status needs only the count, stored in run.env
+  std::string workspace;  ///< restart/status: the existing workspace (nothing is created)
+  std::string spec_root;  ///< restart/status: $(SPECROOT) of the original spec
+  std::string spec_stem;  ///< restart/status: file stem of the original spec
+  std::uint64_t expect_samples = 0;  ///< restart/status: the row count recorded at run time
+  bool create_workspace = true;      ///< run: lay out merlin_info/ (removed again on failure)
+  bool open_samples = true;          ///< status needs only the count, stored in run.env
 };
 
 struct PreparedStudy {
@@ -50,6 +56,10 @@ struct RunRecord {
   std::uint64_t samples = 0;
 };
 Result<RunRecord> read_run_record(const std::string& workspace);
+
+/// Options to reopen an existing workspace from its merlin_info/ (restart, status): the spec
+/// copy, the recorded --vars, samples copy and timestamp.
+Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd);
 
 /// The newest `<name>_<timestamp>` workspace of `spec_path` under its OUTPUT_PATH.
 Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd);

@@ -48,8 +48,10 @@ Result<StudyTokens> resolve_study_tokens(const spec::StudySpec& spec,
   StudyTokens t;
   auto& v = t.values;
   fs::path spec_path = fs::path(absolute_from(options.cwd, spec.path));
-  t.spec_root = spec_path.parent_path().string();
-  t.spec_stem = spec_path.stem().string();
+  t.spec_root = options.spec_root_override.empty() ? spec_path.parent_path().string()
+                                                   : options.spec_root_override;
+  t.spec_stem =
+      options.spec_stem_override.empty() ? spec_path.stem().string() : options.spec_stem_override;
   v["SPECROOT"] = t.spec_root;
   v["MERLIN_TIMESTAMP"] = options.timestamp;
   for (const auto& c : spec::return_code_tokens()) v[c.name] = std::to_string(c.value);
@@ -73,7 +75,6 @@ Result<StudyTokens> resolve_study_tokens(const spec::StudySpec& spec,
                     : strip_trailing_slash(absolute_from(options.cwd, options.workspace_override));
   t.info_dir = t.workspace + "/merlin_info";
   v["MERLIN_WORKSPACE"] = t.workspace;
-  v["WORKSPACE"] = t.workspace;  // overridden per task; this is the study-level meaning
   v["MERLIN_INFO"] = t.info_dir;
   v["MERLIN_SPEC_ORIGINAL_TEMPLATE"] = t.info_dir + "/" + t.spec_stem + ".orig.yaml";
   v["MERLIN_SPEC_EXECUTED_RUN"] = t.info_dir + "/" + t.spec_stem + ".partial.yaml";

@@ -15,6 +15,10 @@ struct StudyTokenOptions {
   std::string cwd;        ///< where relative OUTPUT_PATHs start
   /// An existing workspace to use instead of OUTPUT_PATH/<name>_<timestamp> (restart).
   std::string workspace_override;
+  /// Restart/status load the spec copy in merlin_info/; these keep the original's
+  /// $(SPECROOT) and file stem.
+  std::string spec_root_override;
+  std::string spec_stem_override;
 };
 
 struct StudyTokens {
