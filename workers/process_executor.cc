@@ -1,6 +1,7 @@
 #include "workers/process_executor.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -69,14 +70,30 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   if (rc != 0)
     return Error::runtime("cannot start '" + shell + " " + task.script_path +
                           "': " + std::strerror(rc));
+  {
+    std::lock_guard lock(mu_);
+    running_.insert(pid);
+  }
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return Error::runtime(std::string("waitpid: ") + std::strerror(errno));
+  int waited;
+  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
+  }
+  {
+    std::lock_guard lock(mu_);
+    running_.erase(pid);
+  }
+  if (waited < 0) {
+    return Error::runtime(std::string("waitpid: ") + std::strerror(errno));
   }
   ExecResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
+}
+
+void ProcessExecutor::terminate_running() {
+  std::lock_guard lock(mu_);
+  for (pid_t pgid : running_) ::kill(-pgid, SIGTERM);
 }
 
 }  // namespace merlin

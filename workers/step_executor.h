@@ -21,6 +21,8 @@ class StepExecutor {
   virtual Result<ExecResult> run(const RenderedTask& task) = 0;
   /// Writes the MERLIN_FINISHED marker in the task's directory.
   virtual Result<void> mark_finished(const RenderedTask& task) = 0;
+  /// Asks every step running now to end (SIGTERM to its process group). Thread-safe.
+  virtual void terminate_running() {}
 };
 
 }  // namespace merlin

@@ -34,6 +34,12 @@ std::vector<std::uint32_t> Worker::running() const {
   return out;
 }
 
+void Worker::abort() {
+  abort_ = true;
+  stop_ = true;
+  executor_.terminate_running();
+}
+
 bool Worker::queue_active(const std::string& queue) {
   std::lock_guard lock(mu_);
   return std::find(queues_.begin(), queues_.end(), queue) != queues_.end();
@@ -128,6 +134,10 @@ Result<void> Worker::handle(const Delivery& d) {
   running_[m.instance.v]++;
   auto r = executor_.run(task);
   running_[m.instance.v]--;
+  if (abort_) {  // terminated by us: not the step's verdict, so nothing is committed
+    log::warn("step terminated step={} sample={}: it runs again on restart", node.name, m.lo);
+    return broker_.release(d);
+  }
   ExecResult result;
   if (r) {
     result = *r;

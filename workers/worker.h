@@ -45,6 +45,9 @@ class Worker {
   Result<WorkerReport> run();
   /// Drain: slots finish their current task and exit; reserved-but-unstarted tasks go back.
   void request_stop() { stop_ = true; }
+  /// Stop now: running steps are terminated and their tasks handed back uncommitted (a
+  /// restart runs them again).
+  void abort();
   /// Tasks running now, per instance (for live status).
   std::vector<std::uint32_t> running() const;
 
@@ -64,6 +67,7 @@ class Worker {
   WorkerOptions options_;
   Now now_;
   std::atomic<bool> stop_{false};
+  std::atomic<bool> abort_{false};
   std::unique_ptr<std::atomic<std::uint32_t>[]> running_;
   std::mutex mu_;  ///< guards report_, queues_, error_
   WorkerReport report_;

@@ -27,15 +27,15 @@ void print_warnings(const PreparedStudy& s) {
 int finish(const PreparedStudy& s, const LocalRunResult& r) {
   auto rows = step_status(*s.graph, r.progress, {});
   std::fputs(format_status(rows, StatusFormat::kTable).c_str(), stdout);
-  std::fprintf(stderr, "%s: %llu/%llu tasks done, %llu failed, in %.2f s (%.1f tasks/s)\n",
+  std::fprintf(stderr, "%s: %llu/%llu tasks finished, %llu failed, in %.2f s (%.1f tasks/s)\n",
                s.tokens.workspace.c_str(), static_cast<unsigned long long>(r.done),
                static_cast<unsigned long long>(r.total), static_cast<unsigned long long>(r.failed),
                r.seconds, r.seconds > 0 ? static_cast<double>(r.report.executed) / r.seconds : 0.0);
   if (r.done < r.total)
-    std::fprintf(stderr, "%llu tasks not run%s; `merlin restart %s` continues\n",
-                 static_cast<unsigned long long>(r.total - r.done),
-                 r.report.stopped_by_step ? " (MERLIN_STOP_WORKERS)" : "",
-                 s.tokens.workspace.c_str());
+    std::fprintf(
+        stderr, "%llu task%s not run%s; `merlin restart %s` continues\n",
+        static_cast<unsigned long long>(r.total - r.done), r.total - r.done == 1 ? "" : "s",
+        r.report.stopped_by_step ? " (MERLIN_STOP_WORKERS)" : "", s.tokens.workspace.c_str());
   for (const auto& q : r.report.stopped_queues)
     std::fprintf(stderr, "queue '%s' stopped by MERLIN_HARD_FAIL\n", q.c_str());
   bool complete = r.done == r.total;

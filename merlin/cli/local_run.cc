@@ -1,6 +1,8 @@
 #include "merlin/cli/local_run.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -29,10 +31,29 @@ std::vector<std::uint64_t> counts_of(const StudyGraph& g) {
   return c;
 }
 
-std::atomic<Worker*> g_worker{nullptr};
-extern "C" void on_signal(int) {
-  if (Worker* w = g_worker.load()) w->request_stop();
-}
+// First SIGINT/SIGTERM: drain (running steps finish). Second: terminate them. The handler
+// only counts; the reporter thread acts on the count.
+std::atomic<int> g_signals{0};
+extern "C" void on_signal(int) { g_signals.fetch_add(1); }
+
+// One run per workspace at a time: an flock on merlin_info/run.lock, released at exit or death.
+class WorkspaceLock {
+ public:
+  Result<void> acquire(const std::string& path) {
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) return Error::runtime("cannot open " + path);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      return Error::runtime("another merlin process is running this workspace (" + path +
+                            " is locked); wait for it or stop it first");
+    return ok();
+  }
+  ~WorkspaceLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+
+ private:
+  int fd_ = -1;
+};
 
 // Progress lines and the live-status file, once a second until stopped.
 class Reporter {
@@ -58,7 +79,21 @@ class Reporter {
     std::uint64_t total = s_.graph->total_tasks();
     int tick = 0;
     std::unique_lock lock(mu_);
-    while (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return stop_; })) {
+    int seen_signals = 0;
+    auto last_report = Clock::now();
+    while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
+      int sig = g_signals.load();
+      if (sig != seen_signals) {
+        seen_signals = sig;
+        if (sig == 1) {
+          worker_.request_stop();
+          fprintf(stderr, "\nstopping: running steps finish first (interrupt again to end them)\n");
+        } else {
+          worker_.abort();
+        }
+      }
+      if (Clock::now() - last_report < std::chrono::seconds(1)) continue;
+      last_report = Clock::now();
       auto p = store_.progress();
       if (!p) continue;
       std::uint64_t done = 0;
@@ -117,6 +152,9 @@ std::vector<std::uint32_t> live_running(const PreparedStudy& s) {
 Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   const auto& graph = *s.graph;
   auto instances = static_cast<std::uint32_t>(graph.instances().size());
+  WorkspaceLock lock;
+  auto locked = lock.acquire(s.tokens.info_dir + "/run.lock");
+  if (!locked) return locked.error();
   JournalWriter journal;
   auto opened = journal.open(journal_path(s), instances);
   if (!opened) return opened.error();
@@ -124,11 +162,16 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     return journal.append({i, x, out, static_cast<float>(sec)});
   });
   if (o.resume) {
+    // Failed samples are run again: restart finishes the study, as Merlin's re-runs every
+    // task without MERLIN_FINISHED.
+    std::uint64_t kept = 0;
     auto n = read_journal(journal_path(s), instances, [&](const JournalRecord& r) {
+      if (r.outcome == Outcome::kSoftFail || r.outcome == Outcome::kHardFail) return;
       store.restore(r.instance, r.sample, r.outcome, r.seconds);
+      ++kept;
     });
     if (!n) return n.error();
-    log::info("restart: {} finished tasks found in the journal", *n);
+    log::info("restart: {} finished tasks kept from the journal, failed ones run again", kept);
   }
 
   LocalBroker broker;
@@ -145,7 +188,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   wo.slots = o.slots;
   Worker worker(broker, store, plan, *s.renderer, executor, wo);
   auto start = Clock::now();
-  g_worker = &worker;
+  g_signals = 0;
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, nullptr);
@@ -155,7 +198,6 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     Reporter reporter(s, store, worker, o.progress);
     report = worker.run();
   }
-  g_worker = nullptr;
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   if (!report) return report.error();

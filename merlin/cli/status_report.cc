@@ -29,8 +29,10 @@ std::vector<StepStatus> step_status(const StudyGraph& graph,
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto& r = rows[i];
-    r.queued = r.total - std::min(r.total, r.done + r.running);
-    r.mean_seconds = r.done > 0 ? seconds[i] / static_cast<double>(r.done) : 0;
+    r.done -= r.failed;  // DONE counts successes; FAILED the rest of the finished
+    r.queued = r.total - std::min(r.total, r.done + r.failed + r.running);
+    std::uint64_t finished = r.done + r.failed;
+    r.mean_seconds = finished > 0 ? seconds[i] / static_cast<double>(finished) : 0;
   }
   return rows;
 }

@@ -13,8 +13,12 @@ namespace merlin::cli {
 struct StepStatus {
   std::string step;
   std::uint32_t instances = 0;
-  std::uint64_t total = 0, done = 0, failed = 0, running = 0, queued = 0;
-  double mean_seconds = 0;  ///< over done samples
+  std::uint64_t total = 0;
+  std::uint64_t done = 0;     ///< finished successfully
+  std::uint64_t failed = 0;   ///< finished with a failure (soft or hard)
+  std::uint64_t running = 0;  ///< running now (a live local run)
+  std::uint64_t queued = 0;   ///< not finished, not running
+  double mean_seconds = 0;    ///< over finished samples
 };
 
 /// `running` may be empty (nothing is running).

@@ -12,15 +12,15 @@ ws=$(ls -d rc_*)
 st=$("$MERLIN" status "$ws" --format csv)
 row() { echo "$st" | awk -F, -v s="$1" '$1 == s {print $4 "/" $3 " failed=" $5}'; }
 expect_eq "ok done" "1/1 failed=0" "$(row ok)"
-expect_eq "soft fail recorded" "1/1 failed=1" "$(row soft)"
+expect_eq "soft fail recorded" "0/1 failed=1" "$(row soft)"
 expect_eq "soft fail lets dependents run" "ran" "$(cat "$ws/after_soft/ran.txt")"
 expect_eq "retry ran twice then succeeded" "2 failed=0" "$(wc -l <"$ws/retry/runs.txt" | tr -d ' ') $(row retry | cut -d' ' -f2)"
 check "retry wrote MERLIN_FINISHED" test -f "$ws/retry/MERLIN_FINISHED"
 expect_eq "restart ran the restart command" "restarted" "$(cat "$ws/restart/restarted.txt")"
 check "restart script written" test -f "$ws/restart/restart.restart.sh"
 expect_eq "exhausted retries: 1 + max_retries runs" "3" "$(wc -l <"$ws/exhaust/runs.txt" | tr -d ' ')"
-expect_eq "exhausted retries soft-fail" "1/1 failed=1" "$(row exhaust)"
-expect_eq "unknown non-zero code is a soft fail" "1/1 failed=1" "$(row other_code)"
+expect_eq "exhausted retries soft-fail" "0/1 failed=1" "$(row exhaust)"
+expect_eq "unknown non-zero code is a soft fail" "0/1 failed=1" "$(row other_code)"
 check "failure logged with the step" grep -q 'step=soft' err.txt
 
 set +e

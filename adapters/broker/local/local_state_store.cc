@@ -19,7 +19,17 @@ bool LocalStateStore::record_locked(InstanceId id, SampleId sample, Outcome outc
 
 void LocalStateStore::restore(InstanceId id, SampleId sample, Outcome outcome, double seconds) {
   std::lock_guard lock(mu_);
-  if (id.v < entries_.size()) record_locked(id, sample, outcome, seconds);
+  if (id.v >= entries_.size()) return;
+  bool failure = outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail;
+  if (record_locked(id, sample, outcome, seconds)) {
+    if (failure) failed_.emplace(id.v, sample);
+    return;
+  }
+  auto it = failed_.find({id.v, sample});
+  if (!failure && it != failed_.end()) {
+    failed_.erase(it);
+    entries_[id.v].progress.failed -= 1;
+  }
 }
 
 Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,

@@ -4,6 +4,8 @@
 /// optional sink (the workspace journal) before the commit returns, so a restart replays it.
 #include <functional>
 #include <mutex>
+#include <set>
+#include <utility>
 #include <vector>
 
 #include "merlin/broker/state_store.h"
@@ -19,7 +21,8 @@ class LocalStateStore : public StateStore {
   /// `counts[i]` is the number of samples of instance i.
   explicit LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink = nullptr);
 
-  /// Replays a recorded commit (restart) without calling the sink.
+  /// Replays a recorded commit without calling the sink. A success recorded after a failure
+  /// of the same sample (a restart re-ran it) replaces the failure.
   void restore(InstanceId instance, SampleId sample, Outcome outcome, double seconds);
 
   Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
@@ -39,6 +42,7 @@ class LocalStateStore : public StateStore {
 
   std::mutex mu_;
   std::vector<Entry> entries_;
+  std::set<std::pair<std::uint32_t, SampleId>> failed_;  ///< O(failures), for restore
   CommitSink sink_;
 };
 
