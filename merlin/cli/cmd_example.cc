@@ -34,6 +34,8 @@ int example(const ExampleArgs& a) {
     return report_error(
         Error::bad_input("no example '" + a.name + "' (see `merlin example list`)"));
   fs::path to = fs::path(a.path) / a.name;
+  if (fs::exists(to))
+    return report_error(Error::bad_input(to.string() + " exists already; remove it or use --path"));
   std::error_code ec;
   fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
   if (ec)

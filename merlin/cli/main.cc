@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
       "2 bad input."};
   app.name("merlin");
   app.require_subcommand(1);
+  app.fallthrough();  // --log-level also after the subcommand
   app.set_version_flag("--version", std::string("merlin ") + MERLIN_VERSION);
   std::string level = "info";
   app.add_option("--log-level", level, "debug, info, warn, error or off")->capture_default_str();
@@ -35,6 +36,23 @@ int main(int argc, char** argv) {
     auto* sub = app.add_subcommand(c.name, c.help);
     auto act = c.setup(*sub);
     sub->callback([&action, act] { action = act; });
+  }
+  // Merlin commands that need the broker-backed mode: named, so users get a clear answer.
+  for (const char* name : {"run-workers", "queue-info", "query-workers", "stop-workers", "purge",
+                           "monitor", "info", "config", "server", "detailed-status"}) {
+    auto* sub = app.add_subcommand(name, "(broker mode: not in this build yet)");
+    sub->allow_extras();
+    sub->group("");  // hidden from --help until it exists
+    std::string n = name;
+    sub->callback([&action, n] {
+      action = [n] {
+        std::fprintf(stderr,
+                     "merlin: '%s' belongs to the broker-backed mode (Redis), which this build "
+                     "does not have yet; `merlin run --local` runs a study without a server\n",
+                     n.c_str());
+        return kExitFailed;
+      };
+    });
   }
   try {
     app.parse(argc, argv);

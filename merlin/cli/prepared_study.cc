@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -82,12 +83,19 @@ Result<void> check_shell_safety(const PreparedStudy& s) {
   std::string label = bad->col < s.spec.samples->column_labels.size()
                           ? s.spec.samples->column_labels[bad->col]
                           : std::to_string(bad->col);
-  return Error::bad_input(s.samples_path + ": sample " + std::to_string(bad->row) + " column '" +
-                          label + "' has shell metacharacters: '" + bad->value +
-                          "'. Values are pasted into shell commands; quote-free values only, or "
-                          "set merlin.samples.allow_shell_metacharacters: true (the value is "
-                          "also exported as $" +
-                          label + ")");
+  bool exported = !label.empty() && !std::isdigit(static_cast<unsigned char>(label[0])) &&
+                  std::all_of(label.begin(), label.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                  });
+  return Error::bad_input(
+      s.samples_path + ": sample " + std::to_string(bad->row) + " (row " +
+      std::to_string(bad->row + 1) + "), column '" + label + "', has shell metacharacters: '" +
+      bad->value +
+      "'. Sample values are pasted into shell commands unquoted, so only plain values are "
+      "accepted; to run anyway set merlin.samples.allow_shell_metacharacters: true" +
+      (exported ? " and use \"$" + label + "\" (exported to the step) instead of $(" + label + ")"
+                : std::string()) +
+      " (see docs/sample-safety.md)");
 }
 
 Result<void> write_info(const PrepareOptions& o, PreparedStudy& s) {

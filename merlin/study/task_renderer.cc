@@ -163,6 +163,12 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   } else {
     body = text;
   }
+  // $(VLAUNCHER) reads these at run time; a script may override them before it.
+  const auto& run = node.spec->run;
+  t.env.emplace_back("MERLIN_NODES", run.nodes.empty() ? "1" : run.nodes);
+  t.env.emplace_back("MERLIN_PROCS", run.procs.empty() ? "1" : run.procs);
+  t.env.emplace_back("MERLIN_CORES", run.cores_per_task.empty() ? "1" : run.cores_per_task);
+  t.env.emplace_back("MERLIN_GPUS", run.gpus.empty() ? "0" : run.gpus);
   t.env.emplace_back("MERLIN_WORKSPACE", graph_.tokens().workspace);
   t.env.emplace_back("WORKSPACE", t.dir);
   t.script_text = "#!" + node.shell + "\n\n" + body;

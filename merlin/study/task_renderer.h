@@ -21,7 +21,8 @@ struct RenderedTask {
   std::string script_text;  ///< "#!<shell>\n\n<command>"
   std::string shell;
   /// Exported to the step: every column label that is a shell identifier, plus
-  /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE.
+  /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE, and the step's
+  /// resources for $(VLAUNCHER): MERLIN_NODES, MERLIN_PROCS, MERLIN_CORES, MERLIN_GPUS.
   std::vector<std::pair<std::string, std::string>> env;
 };
 
