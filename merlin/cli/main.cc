@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
   for (const char* name : {"run-workers", "queue-info", "query-workers", "stop-workers", "purge",
                            "monitor", "info", "config", "server", "detailed-status"}) {
     auto* sub = app.add_subcommand(name, "(broker mode: not in this build yet)");
-    sub->allow_extras();
+    sub->prefix_command();  // every argument after it is left alone
     sub->group("");  // hidden from --help until it exists
     std::string n = name;
     sub->callback([&action, n] {
