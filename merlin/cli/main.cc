@@ -42,6 +42,8 @@ int main(int argc, char** argv) {
                            "monitor", "info", "config", "server", "detailed-status"}) {
     auto* sub = app.add_subcommand(name, "(broker mode: not in this build yet)");
     sub->prefix_command();  // every argument after it is left alone
+    sub->fallthrough(false);
+    sub->allow_extras();
     sub->group("");  // hidden from --help until it exists
     std::string n = name;
     sub->callback([&action, n] {
