@@ -384,10 +384,9 @@ TEST(TaskRenderer, OtherWorkspaceAcrossAFunnelIsTheStepRootToGlobBelow) {
   EXPECT_EQ(body_of(*s, "collect", 0), "echo /ws/sim /ws/post /ws");
 }
 
-// $(WORKSPACE) in a step's command is that task's own directory (Maestro's meaning; the
-// renderer and the task's env say so too). StudyGraph::build substitutes the study-level
-// tokens first, and StudyTokens maps WORKSPACE to the study workspace, so every step's
-// $(WORKSPACE) becomes "/ws" before the renderer sees it.
+// $(WORKSPACE) in a step's command is that task's own directory (Maestro's meaning).
+// Regression: StudyTokens used to map WORKSPACE to the study workspace, and StudyGraph
+// substituted it before the renderer could, so every step's $(WORKSPACE) became "/ws".
 constexpr const char* kOwnWorkspace = R"Y(
 description: {name: own, description: d}
 global.parameters:
@@ -411,14 +410,14 @@ merlin:
     column_labels: [A]
 )Y";
 
-TEST(TaskRenderer, DISABLED_WorkspaceOfAnUnsampledStepIsItsInstanceDirectory) {
+TEST(TaskRenderer, WorkspaceOfAnUnsampledStepIsItsInstanceDirectory) {
   auto s = make_study(kOwnWorkspace, 10);
   ASSERT_TRUE(s);
   EXPECT_EQ(body_of(*s, "setup", 0), "echo /ws/setup");
   EXPECT_EQ(body_of(*s, "sim", 1), "echo 2 /ws/sim/X.2");
 }
 
-TEST(TaskRenderer, DISABLED_WorkspaceOfASampledStepIsItsSampleDirectory) {
+TEST(TaskRenderer, WorkspaceOfASampledStepIsItsSampleDirectory) {
   auto s = make_study(kOwnWorkspace, 10);
   ASSERT_TRUE(s);
   EXPECT_EQ(body_of(*s, "per_sample", 1, 4), "echo /ws/per_sample/X.2/04 4");
