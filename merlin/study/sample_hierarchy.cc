@@ -64,8 +64,11 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> SampleHierarchy::split(
   }
   // The child width: the largest directory size that still splits the range into >= 2 parts,
   // so that a range aligned to a directory splits into its sub-directories.
+  // A misaligned range of exactly L^k would need L + 1 pieces at width L^(k-1): go one up.
   std::uint64_t width = 1;
   while (width * base_ < hi - lo) width *= base_;
+  auto pieces = [&](std::uint64_t w) { return (hi - 1) / w - lo / w + 1; };
+  if (pieces(width) > static_cast<std::uint64_t>(base_)) width *= base_;
   for (std::uint64_t a = lo; a < hi;) {
     std::uint64_t b = std::min(hi, (a / width + 1) * width);
     out.emplace_back(a, b);

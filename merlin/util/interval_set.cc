@@ -12,6 +12,8 @@ bool IntervalSet::contains(std::uint64_t x) const {
 }
 
 bool IntervalSet::insert(std::uint64_t x) {
+  // Intervals are half-open, so the largest value has no room: ids never get near it.
+  if (x == UINT64_MAX) return false;
   auto next = runs_.upper_bound(x);
   if (next != runs_.begin()) {
     auto prev = std::prev(next);

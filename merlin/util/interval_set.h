@@ -8,7 +8,7 @@ namespace merlin {
 
 class IntervalSet {
  public:
-  /// Inserts x; returns false if it was already present.
+  /// Inserts x; returns false if it was already present (or is UINT64_MAX, not representable).
   bool insert(std::uint64_t x);
   bool contains(std::uint64_t x) const;
   std::uint64_t size() const { return size_; }

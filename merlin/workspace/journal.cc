@@ -39,7 +39,10 @@ Result<void> JournalWriter::open(const std::string& path, std::uint32_t instance
   if (fd_ < 0) return Error::runtime(errno_text("cannot open journal", path));
   struct stat st {};
   if (::fstat(fd_, &st) != 0) return Error::runtime(errno_text("cannot stat journal", path));
-  if (st.st_size == 0) {
+  if (static_cast<std::size_t>(st.st_size) < kHeader) {
+    // New, or a header torn by a crash: start afresh (no record can have followed it).
+    if (st.st_size > 0 && ::ftruncate(fd_, 0) != 0)
+      return Error::runtime(errno_text("cannot repair journal", path));
     unsigned char h[kHeader] = {};
     std::memcpy(h, kMagic, 8);
     std::memcpy(h + 8, &instances, 4);

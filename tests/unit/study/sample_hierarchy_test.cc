@@ -178,7 +178,7 @@ TEST(SampleHierarchy, SplittingRecursivelyReachesEverySampleOnceInOrder) {
 // The header promises "at most L child ranges" for any [lo, hi). A misaligned range exactly
 // L^k wide straddles L+1 directories of width L^(k-1) and comes back in L+1 pieces. Ranges
 // produced by the plan are always aligned, so this only matters to other callers.
-TEST(SampleHierarchy, DISABLED_MisalignedRangeSplitsIntoAtMostLChildren) {
+TEST(SampleHierarchy, MisalignedRangeSplitsIntoAtMostLChildren) {
   SampleHierarchy h(1000, 25);
   auto parts = h.split(1, 626);
   expect_exact_cover(parts, 1, 626);

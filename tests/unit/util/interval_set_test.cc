@@ -86,14 +86,16 @@ TEST(IntervalSet, DistantValuesStaySeparateRuns) {
   EXPECT_TRUE(s.contains(1000000));
 }
 
-// `x + 1` wraps to 0 for the largest value, so the run [max, 0) is empty and the value reads as
-// absent. Sample ids never get there; the type's contract ("a set of integers") says they could.
-TEST(IntervalSet, DISABLED_LargestValueIsContainedAfterInsert) {
+// Half-open runs cannot hold the largest value: it is refused rather than silently lost
+// (regression: it used to be accepted and then read as absent).
+TEST(IntervalSet, LargestValueIsRefusedNotSilentlyLost) {
   IntervalSet s;
   const auto max = std::numeric_limits<std::uint64_t>::max();
-  EXPECT_TRUE(s.insert(max));
-  EXPECT_TRUE(s.contains(max));
   EXPECT_FALSE(s.insert(max));
+  EXPECT_FALSE(s.contains(max));
+  EXPECT_EQ(s.size(), 0u);
+  EXPECT_TRUE(s.insert(max - 1));
+  EXPECT_TRUE(s.contains(max - 1));
 }
 
 }  // namespace
