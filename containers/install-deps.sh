@@ -8,6 +8,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   libgtest-dev libgmock-dev
+  libhiredis-dev redis-server
   time
 )
 

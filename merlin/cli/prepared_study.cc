@@ -1,6 +1,10 @@
 #include "merlin/cli/prepared_study.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include <algorithm>
 #include <cctype>
@@ -132,17 +136,27 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   s->spec = std::move(loaded->spec);
   s->warnings = std::move(loaded->warnings);
   StudyTokenOptions to{o.timestamp, o.cwd, o.workspace, o.spec_root, o.spec_stem};
+  bool created = false;
   for (int bump = 0;; ++bump) {
     if (o.epoch > 0) to.timestamp = format_timestamp(o.epoch + bump);
     auto tokens = resolve_study_tokens(s->spec, to);
     if (!tokens) return tokens.error();
     s->tokens = std::move(*tokens);
-    if (!o.create_workspace || !files::exists(s->tokens.workspace)) break;
+    if (!o.create_workspace) break;
+    // mkdir is the claim: of two runs started in the same second, one gets the name and the
+    // other moves on a second.
+    auto parent = files::make_dirs(s->tokens.output_path);
+    if (!parent) return parent.error();
+    if (::mkdir(s->tokens.workspace.c_str(), 0755) == 0) {
+      created = true;
+      break;
+    }
+    if (errno != EEXIST)
+      return Error::runtime("cannot create " + s->tokens.workspace + ": " + std::strerror(errno));
     if (o.epoch == 0 || bump >= 600)
       return Error::runtime("workspace already exists: " + s->tokens.workspace);
   }
 
-  bool created = false;
   auto cleanup = [&](Error e) -> Result<std::unique_ptr<PreparedStudy>> {
     if (created) {
       std::error_code ec;
@@ -167,7 +181,6 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   auto safe = check_shell_safety(*s);
   if (!safe) return cleanup(safe.error());
   if (o.create_workspace) {
-    created = created || !files::exists(s->tokens.workspace);
     auto w = write_info(o, *s);
     if (!w) return cleanup(w.error());
   }

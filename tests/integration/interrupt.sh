@@ -33,6 +33,9 @@ set -e
 expect_eq "restart of a running workspace refused" 1 "$rc"
 check "the refusal says why" grep -q "another merlin process is running this workspace" restart.err
 kill -INT $pid
+# Signals of one kind coalesce: wait (bounded) until merlin has seen the first one.
+for _ in $(seq 100); do grep -q "stopping: running steps finish first" run.err && break; sleep 0.1; done
+check "first interrupt acknowledged" grep -q "stopping: running steps finish first" run.err
 check "first interrupt: still running (draining)" kill -0 $pid
 kill -INT $pid
 set +e
