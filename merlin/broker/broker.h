@@ -35,6 +35,11 @@ class Broker {
   virtual Result<void> ack(const Delivery& d) = 0;
   /// Gives the message back to its queue, unexecuted.
   virtual Result<void> release(const Delivery& d) = 0;
+  /// Renews the reservation of `d`: a broker with leases (Redis) hands a message reserved
+  /// longer than its lease to another worker, so a worker running a long task calls this
+  /// well within the lease (say every lease/3). Harmless after ack. Brokers without leases
+  /// (local) need nothing: the default does nothing.
+  virtual Result<void> extend_lease(const Delivery& d) { return ok(); }
   /// Messages queued or delayed in `queues`, plus every reserved (not yet acked) message:
   /// zero means nothing more can arrive on those queues.
   virtual Result<std::uint64_t> pending(const std::vector<std::string>& queues) = 0;

@@ -1,0 +1,219 @@
+#include "adapters/broker/redis/redis_broker.h"
+
+#include <algorithm>
+
+#include "adapters/broker/redis/redis_lua.h"
+#include "merlin/util/log.h"
+
+namespace merlin {
+namespace {
+
+using std::chrono::milliseconds;
+
+std::int64_t system_ms() {
+  return std::chrono::duration_cast<milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// "<queue>|<stream id>": stream ids never hold '|', queue names may.
+bool split_receipt(const std::string& receipt, std::string* queue, std::string* id) {
+  auto bar = receipt.rfind('|');
+  if (bar == std::string::npos) return false;
+  *queue = receipt.substr(0, bar);
+  *id = receipt.substr(bar + 1);
+  return true;
+}
+
+}  // namespace
+
+RedisBroker::RedisBroker(RedisSettings settings)
+    : pool_(std::move(settings)),
+      keys_(pool_.settings().study_key),
+      take_script_(redis_lua::kTake),
+      release_script_(redis_lua::kRelease),
+      pending_script_(redis_lua::kPending) {}
+
+std::string RedisBroker::unique_tag() {
+  return settings().consumer + "-" + std::to_string(seq_++) + "-" + std::to_string(system_ms());
+}
+
+Result<void> RedisBroker::publish(const std::string& queue, const std::vector<TaskMessage>& msgs) {
+  if (msgs.empty()) return ok();
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  std::vector<RedisCommand> cmds{{"SADD", keys_.queues(), queue}};
+  for (const auto& m : msgs) cmds.push_back({"XADD", keys_.queue(queue), "*", "m", encode(m)});
+  auto r = (*c)->transaction(cmds);
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<void> RedisBroker::publish_at(const std::string& queue, const TaskMessage& msg,
+                                     Clock::time_point due) {
+  // The delayed set is ordered by wall-clock ms so that every host agrees; convert the
+  // steady-clock due time at the call, rounding up so the message is never early.
+  auto in = std::max(Clock::duration::zero(), due - Clock::now());
+  auto due_ms = system_ms() + std::chrono::ceil<milliseconds>(in).count();
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->transaction({{"SADD", keys_.queues(), queue},
+                              {"ZADD", keys_.delayed(), std::to_string(due_ms),
+                               queue + "|" + unique_tag() + "|" + encode(msg)},
+                              {"HINCRBY", keys_.delayed_n(), queue, "1"}});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
+    RedisConnection& c, const std::vector<std::string>& queues, std::int64_t* next_due_ms) {
+  auto now = system_ms();
+  auto lease = settings().lease.count();
+  // Scanning for expired leases walks the pending lists; a few times per lease is enough.
+  bool claim = now - last_claim_ms_.load() >= std::max<std::int64_t>(1, lease / 4);
+  if (claim) last_claim_ms_ = now;
+  std::vector<std::string> args{keys_.prefix, std::to_string(now), std::to_string(lease),
+                                settings().consumer, claim ? "1" : "0"};
+  args.insert(args.end(), queues.begin(), queues.end());
+  auto r = take_script_.run(c, {}, args);
+  if (!r) return r.error();
+  const auto& e = r->elements;
+  if (e.size() < 2) return Error::runtime(c.describe("unexpected reply from the take script"));
+  auto index = e[0].as_integer().value_or(-1);
+  if (index < 0) {
+    *next_due_ms = e[1].as_integer().value_or(-1);
+    return std::optional<Taken>();
+  }
+  if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
+    return Error::runtime(c.describe("unexpected reply from the take script"));
+  return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text()});
+}
+
+Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
+    RedisConnection& c, const std::vector<std::string>& queues, milliseconds block) {
+  RedisCommand argv{"XREADGROUP", "GROUP", kRedisGroup, settings().consumer,
+                    "COUNT",      "1",     "BLOCK",     std::to_string(block.count()),
+                    "STREAMS"};
+  for (const auto& q : queues) argv.push_back(keys_.queue(q));
+  for (std::size_t i = 0; i < queues.size(); ++i) argv.push_back(">");
+  auto r = c.command(argv, block);
+  if (!r) {
+    // A group vanished (purge) under us: the take script recreates it on the next round.
+    if (r.error().message.find("NOGROUP") != std::string::npos) return std::optional<Taken>();
+    return r.error();
+  }
+  std::vector<Taken> got;  // at most one per stream
+  for (const auto& stream : r->elements) {
+    if (stream.elements.size() < 2 || stream.elements[1].elements.empty()) continue;
+    const auto& entry = stream.elements[1].elements[0];
+    if (entry.elements.size() < 2) continue;
+    auto it = std::find_if(queues.begin(), queues.end(), [&](const std::string& q) {
+      return keys_.queue(q) == stream.elements[0].text();
+    });
+    if (it == queues.end()) continue;
+    Taken t{*it, entry.elements[0].text(), ""};
+    const auto& fields = entry.elements[1].elements;
+    for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
+      if (fields[f].text() == "m") t.text = fields[f + 1].text();
+    got.push_back(std::move(t));
+  }
+  if (got.empty()) return std::optional<Taken>();
+  // Keep the one from the earliest queue in the caller's order; hand the others back.
+  std::stable_sort(got.begin(), got.end(), [&](const Taken& a, const Taken& b) {
+    return std::find(queues.begin(), queues.end(), a.queue) <
+           std::find(queues.begin(), queues.end(), b.queue);
+  });
+  for (std::size_t i = 1; i < got.size(); ++i) {
+    auto rel = release_script_.run(c, {keys_.queue(got[i].queue)},
+                                   {got[i].id, got[i].text, settings().consumer});
+    if (!rel) return rel.error();
+  }
+  return std::optional<Taken>(std::move(got.front()));
+}
+
+Result<void> RedisBroker::dead_letter(RedisConnection& c, const Taken& t) {
+  log::error("dead-lettered an undecodable message queue={} id={} text=\"{}\" key={}", t.queue,
+             t.id, t.text, keys_.dead());
+  auto s = keys_.queue(t.queue);
+  auto r = c.transaction({{"XADD", keys_.dead(), "*", "queue", t.queue, "id", t.id, "m", t.text},
+                          {"XACK", s, kRedisGroup, t.id},
+                          {"XDEL", s, t.id}});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::string>& queues,
+                                                     milliseconds wait) {
+  if (queues.empty()) return std::optional<Delivery>();
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto deadline = Clock::now() + wait;
+  while (true) {
+    std::int64_t next_due = -1;
+    auto t = take_now(**c, queues, &next_due);
+    if (!t) return t.error();
+    if (!*t) {
+      auto now = Clock::now();
+      if (now >= deadline) return std::optional<Delivery>();
+      auto block = std::chrono::ceil<milliseconds>(deadline - now);
+      block = std::min(block, std::max(milliseconds(1), settings().lease / 4));
+      if (next_due >= 0)
+        block = std::min(block, milliseconds(std::max<std::int64_t>(1, next_due - system_ms())));
+      t = take_blocking(**c, queues, block);
+      if (!t) return t.error();
+      if (!*t) continue;
+    }
+    auto m = decode((*t)->text);
+    if (m) return std::optional<Delivery>(Delivery{(*t)->queue, *m, (*t)->queue + "|" + (*t)->id});
+    auto d = dead_letter(**c, **t);
+    if (!d) return d.error();
+  }
+}
+
+Result<void> RedisBroker::ack(const Delivery& d) {
+  std::string queue, id;
+  if (!split_receipt(d.receipt, &queue, &id))
+    return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto s = keys_.queue(queue);
+  auto r = (*c)->transaction({{"XACK", s, kRedisGroup, id}, {"XDEL", s, id}});
+  if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
+  return ok();  // NOGROUP: the study was purged, nothing left to forget
+}
+
+Result<void> RedisBroker::release(const Delivery& d) {
+  std::string queue, id;
+  if (!split_receipt(d.receipt, &queue, &id))
+    return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r =
+      release_script_.run(**c, {keys_.queue(queue)}, {id, encode(d.message), settings().consumer});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<void> RedisBroker::extend_lease(const Delivery& d) {
+  std::string queue, id;
+  if (!split_receipt(d.receipt, &queue, &id))
+    return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command(
+      {"XCLAIM", keys_.queue(queue), kRedisGroup, settings().consumer, "0", id, "JUSTID"});
+  if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
+  return ok();
+}
+
+Result<std::uint64_t> RedisBroker::pending(const std::vector<std::string>& queues) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  std::vector<std::string> args{keys_.prefix};
+  args.insert(args.end(), queues.begin(), queues.end());
+  auto r = pending_script_.run(**c, {}, args);
+  if (!r) return r.error();
+  return static_cast<std::uint64_t>(std::max(0LL, r->as_integer().value_or(0)));
+}
+
+}  // namespace merlin

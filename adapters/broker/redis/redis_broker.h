@@ -1,0 +1,65 @@
+#pragma once
+/// The Broker on Redis Streams: one Stream per queue ("merlin:<study>:q:<queue>") read through
+/// one consumer group ("workers"), so a reserved message stays in the group's pending list
+/// until `ack` (XACK + XDEL: the Stream holds only queued and in-flight messages, and Redis
+/// memory stays O(in flight)). A message idle longer than the lease is taken over by the next
+/// reserving worker (XAUTOCLAIM): a killed worker's tasks run again elsewhere; a running task
+/// keeps its lease with `extend_lease`. Delayed messages wait in one sorted set by due time
+/// (epoch ms, this host's system clock) and any reserve moves the due ones to their Streams.
+/// Messages that do not decode go to the Stream "merlin:<study>:dead" and are acked.
+///
+/// Ordering: FIFO per queue (the local broker is LIFO across batches); a released message
+/// joins the back. Thread-safe: each call borrows a pooled connection.
+#include <atomic>
+#include <chrono>
+#include <memory>
+
+#include "adapters/broker/redis/redis_pool.h"
+#include "adapters/broker/redis/redis_script.h"
+#include "merlin/broker/broker.h"
+
+namespace merlin {
+
+class RedisBroker : public Broker {
+ public:
+  explicit RedisBroker(RedisSettings settings);
+
+  /// Appends `msgs` in one MULTI/EXEC: all or nothing.
+  Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) override;
+  Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
+                          Clock::time_point due) override;
+  /// Takes over expired leases first, then new messages, queues in the order given. Waits in
+  /// XREADGROUP BLOCK, no longer than until the next delayed message is due.
+  Result<std::optional<Delivery>> reserve(const std::vector<std::string>& queues,
+                                          std::chrono::milliseconds wait) override;
+  Result<void> ack(const Delivery& d) override;
+  /// Re-appends the message and acks the old entry, atomically; a no-op once acked.
+  Result<void> release(const Delivery& d) override;
+  /// XCLAIM ... JUSTID by this consumer: resets the message's idle time.
+  Result<void> extend_lease(const Delivery& d) override;
+  /// Queued + in-flight + delayed messages of `queues`, plus in-flight messages of every other
+  /// queue of the study (they may still publish into `queues`), in one script.
+  Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
+
+  const RedisSettings& settings() const { return pool_.settings(); }
+
+ private:
+  struct Taken {
+    std::string queue, id, text;
+  };
+  Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
+                                        std::int64_t* next_due_ms);
+  Result<std::optional<Taken>> take_blocking(RedisConnection& c,
+                                             const std::vector<std::string>& queues,
+                                             std::chrono::milliseconds block);
+  Result<void> dead_letter(RedisConnection& c, const Taken& t);
+  std::string unique_tag();
+
+  RedisPool pool_;
+  RedisKeys keys_;
+  RedisScript take_script_, release_script_, pending_script_;
+  std::atomic<std::uint64_t> seq_{0};
+  std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last takeover scan
+};
+
+}  // namespace merlin

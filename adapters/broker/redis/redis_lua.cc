@@ -1,0 +1,105 @@
+#include "adapters/broker/redis/redis_lua.h"
+
+namespace merlin::redis_lua {
+
+// ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
+// queue names... Returns {queue index (0-based), stream id, text} or {-1, next due ms or ''}.
+// Keys are computed from the prefix (standalone Redis only).
+const char* const kTake = R"lua(
+local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local claim = ARGV[5] == '1'
+local group = 'workers'
+local delayed = prefix .. 'delayed'
+for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 100)) do
+  local q, body = string.match(member, '^(.*)|[^|]*|([^|]*)$')
+  if q then
+    redis.call('XADD', prefix .. 'q:' .. q, '*', 'm', body)
+    redis.call('HINCRBY', prefix .. 'delayed_n', q, -1)
+  else
+    redis.call('XADD', prefix .. 'dead', '*', 'm', member)
+  end
+  redis.call('ZREM', delayed, member)
+end
+local function body_of(fields)
+  for i = 1, #fields, 2 do
+    if fields[i] == 'm' then return fields[i + 1] end
+  end
+  return ''
+end
+for i = 6, #ARGV do
+  local s = prefix .. 'q:' .. ARGV[i]
+  if claim then
+    -- Walk the pending list with the cursor: leases renewed by extend_lease make idle time
+    -- independent of id order, so the first expired entry may be anywhere.
+    local cursor = '0-0'
+    for _ = 1, 100 do
+      local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
+      if not ok then break end
+      local e = r[2][1]
+      if e then return {i - 6, e[1], body_of(e[2])} end
+      cursor = r[1]
+      if cursor == '0-0' then break end
+    end
+  end
+  local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS',
+                      s, '>')
+  if not ok then
+    redis.call('XGROUP', 'CREATE', s, group, '0', 'MKSTREAM')
+    r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS', s, '>')
+  end
+  if r and r[1] and r[1][2][1] then
+    local e = r[1][2][1]
+    return {i - 6, e[1], body_of(e[2])}
+  end
+end
+local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
+return {-1, nxt[2] or ''}
+)lua";
+
+// KEYS: stream. ARGV: id, text, consumer. Returns 1 if re-queued, 0 if it was no longer
+// pending for this consumer (acked, or taken over by another worker: not ours to give back).
+const char* const kRelease = R"lua(
+local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1, ARGV[3])
+if not ok or not p[1] then return 0 end
+redis.call('XACK', KEYS[1], 'workers', ARGV[1])
+redis.call('XDEL', KEYS[1], ARGV[1])
+redis.call('XADD', KEYS[1], '*', 'm', ARGV[2])
+return 1
+)lua";
+
+// ARGV: prefix, queue names... After XDEL on ack a Stream's length is queued + in flight.
+const char* const kPending = R"lua(
+local prefix = ARGV[1]
+local named, n = {}, 0
+for i = 2, #ARGV do
+  local q = ARGV[i]
+  if not named[q] then
+    named[q] = true
+    n = n + redis.call('XLEN', prefix .. 'q:' .. q)
+    n = n + tonumber(redis.call('HGET', prefix .. 'delayed_n', q) or '0')
+  end
+end
+for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
+  if not named[q] then
+    local ok, r = pcall(redis.call, 'XPENDING', prefix .. 'q:' .. q, 'workers')
+    if ok then n = n + r[1] end
+  end
+end
+return n
+)lua";
+
+// KEYS: done bitmap, remaining, failed, secs hashes. ARGV: instance, sample, failed ('1'/'0'),
+// seconds. Returns {newly done (1/0), remaining}.
+const char* const kCommit = R"lua(
+local left = redis.call('HGET', KEYS[2], ARGV[1])
+if not left then
+  return redis.error_reply('merlin: instance ' .. ARGV[1] .. ' was not initialised')
+end
+if redis.call('SETBIT', KEYS[1], ARGV[2], 1) == 1 then return {0, tonumber(left)} end
+local rem = redis.call('HINCRBY', KEYS[2], ARGV[1], -1)
+if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[3], ARGV[1], 1) end
+if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV[4]) end
+return {1, rem}
+)lua";
+
+}  // namespace merlin::redis_lua

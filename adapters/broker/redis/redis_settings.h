@@ -1,0 +1,54 @@
+#pragma once
+/// Where a study's Redis lives and how this process names itself there. Every key of a study
+/// is "merlin:<study_key>:...", so several studies share one server (and `purge_study` drops
+/// exactly one). Standalone Redis only: the Lua scripts touch keys they compute themselves,
+/// which Redis Cluster does not allow.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace merlin {
+
+struct RedisSettings {
+  std::string host = "127.0.0.1";
+  int port = 6379;
+  std::string username;  ///< ACL user (Redis 6+); empty: AUTH with the password alone
+  std::string password;  ///< empty: no AUTH
+  int db = 0;            ///< SELECTed after connecting
+  std::string study_key = "default";
+  std::string consumer = "worker";  ///< unique per worker process (consumer-group member name)
+  /// A reserved message idle this long is taken over by another worker (`extend_lease` renews).
+  std::chrono::milliseconds lease{60'000};
+  std::chrono::milliseconds connect_timeout{2'000};
+  std::chrono::milliseconds command_timeout{10'000};  ///< blocking reads add their wait to it
+  /// Total time spent reconnecting (exponential backoff, 50 ms doubling to 1 s) before a
+  /// command fails with kUnavailable.
+  std::chrono::milliseconds reconnect_budget{30'000};
+
+  std::string address() const { return host + ":" + std::to_string(port); }
+};
+
+/// The key names of one study, in one place.
+struct RedisKeys {
+  std::string prefix;  ///< "merlin:<study_key>:"
+  explicit RedisKeys(const std::string& study_key) : prefix("merlin:" + study_key + ":") {}
+
+  std::string queue(const std::string& q) const { return prefix + "q:" + q; }  ///< a Stream
+  std::string queues() const { return prefix + "queues"; }        ///< set of queue names seen
+  std::string delayed() const { return prefix + "delayed"; }      ///< zset by due epoch ms
+  std::string delayed_n() const { return prefix + "delayed_n"; }  ///< hash queue -> delayed count
+  std::string dead() const { return prefix + "dead"; }            ///< Stream of undecodable text
+  std::string done(std::uint32_t instance) const {
+    return prefix + "done:" + std::to_string(instance);  ///< bitmap by sample id
+  }
+  std::string total() const { return prefix + "total"; }          ///< hash inst -> samples
+  std::string remaining() const { return prefix + "remaining"; }  ///< hash inst -> not done
+  std::string failed() const { return prefix + "failed"; }        ///< hash inst -> failures
+  std::string secs() const { return prefix + "secs"; }            ///< hash inst -> run seconds
+  std::string released() const { return prefix + "released"; }    ///< hash inst -> 1 once
+};
+
+/// The consumer group every worker of a study joins.
+inline constexpr const char* kRedisGroup = "workers";
+
+}  // namespace merlin

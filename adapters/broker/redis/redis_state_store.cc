@@ -1,0 +1,132 @@
+#include "adapters/broker/redis/redis_state_store.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "adapters/broker/redis/redis_lua.h"
+
+namespace merlin {
+namespace {
+
+// HGETALL as (instance index, value text) pairs; fields that are not instance numbers are
+// skipped.
+template <typename F>
+void for_each_field(const RedisReply& r, F&& f) {
+  for (std::size_t i = 0; i + 1 < r.elements.size(); i += 2) {
+    const auto& k = r.elements[i].text();
+    std::uint32_t inst = 0;
+    auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), inst);
+    if (ec == std::errc() && p == k.data() + k.size()) f(inst, r.elements[i + 1].text());
+  }
+}
+
+std::uint64_t to_u64(const std::string& s) {
+  std::uint64_t v = 0;
+  std::from_chars(s.data(), s.data() + s.size(), v);
+  return v;
+}
+
+// Shortest text that reads back as the same double (HINCRBYFLOAT rejects nan/inf).
+std::string fmt_seconds(double s) { return std::isfinite(s) ? fmt::format("{}", s) : "0"; }
+
+}  // namespace
+
+RedisStateStore::RedisStateStore(RedisSettings settings)
+    : pool_(std::move(settings)),
+      keys_(pool_.settings().study_key),
+      commit_script_(redis_lua::kCommit) {}
+
+Result<void> RedisStateStore::init(const std::vector<std::uint64_t>& counts) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  std::vector<RedisCommand> cmds;
+  cmds.reserve(2 * counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    auto f = std::to_string(i), n = std::to_string(counts[i]);
+    cmds.push_back({"HSETNX", keys_.total(), f, n});
+    cmds.push_back({"HSETNX", keys_.remaining(), f, n});
+  }
+  auto r = (*c)->transaction(cmds);
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
+                                             double seconds) {
+  if (sample > 0xFFFFFFFFull)
+    return Error::runtime("redis state store: sample " + std::to_string(sample) +
+                          " is beyond the 2^32 samples a Redis bitmap holds");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  bool failed = outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail;
+  auto r = commit_script_.run(
+      **c, {keys_.done(id.v), keys_.remaining(), keys_.failed(), keys_.secs()},
+      {std::to_string(id.v), std::to_string(sample), failed ? "1" : "0", fmt_seconds(seconds)});
+  if (!r) return r.error();
+  if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected commit reply"));
+  CommitResult out;
+  out.newly_done = r->elements[0].as_integer().value_or(0) == 1;
+  out.remaining =
+      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
+  return out;
+}
+
+Result<bool> RedisStateStore::is_done(InstanceId id, SampleId sample) {
+  if (sample > 0xFFFFFFFFull) return false;
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"GETBIT", keys_.done(id.v), std::to_string(sample)});
+  if (!r) return r.error();
+  return r->as_integer().value_or(0) == 1;
+}
+
+Result<bool> RedisStateStore::is_complete(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"HGET", keys_.remaining(), std::to_string(id.v)});
+  if (!r) return r.error();
+  auto n = r->as_integer();
+  return n.has_value() && *n <= 0;
+}
+
+Result<bool> RedisStateStore::claim_release(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"HSETNX", keys_.released(), std::to_string(id.v), "1"});
+  if (!r) return r.error();
+  return r->as_integer().value_or(0) == 1;
+}
+
+Result<std::vector<InstanceProgress>> RedisStateStore::progress() {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->pipeline({{"HGETALL", keys_.total()},
+                           {"HGETALL", keys_.remaining()},
+                           {"HGETALL", keys_.failed()},
+                           {"HGETALL", keys_.secs()}});
+  if (!r) return r.error();
+  for (const auto& reply : *r)
+    if (reply.is_error()) return Error::runtime((*c)->describe(reply.text()));
+  std::vector<InstanceProgress> out;
+  for_each_field((*r)[0], [&](std::uint32_t i, const std::string& v) {
+    if (i >= out.size()) out.resize(i + 1);
+    out[i].total = to_u64(v);
+    out[i].done = out[i].total;  // until `remaining` says otherwise
+  });
+  for_each_field((*r)[1], [&](std::uint32_t i, const std::string& v) {
+    if (i < out.size()) out[i].done = out[i].total - std::min(out[i].total, to_u64(v));
+  });
+  for_each_field((*r)[2], [&](std::uint32_t i, const std::string& v) {
+    if (i < out.size()) out[i].failed = to_u64(v);
+  });
+  for_each_field((*r)[3], [&](std::uint32_t i, const std::string& v) {
+    if (i < out.size()) out[i].seconds = std::strtod(v.c_str(), nullptr);
+  });
+  return out;
+}
+
+}  // namespace merlin

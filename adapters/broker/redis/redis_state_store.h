@@ -1,0 +1,41 @@
+#pragma once
+/// The StateStore on Redis, shared by every worker of a study. Per instance a done bitmap
+/// ("merlin:<study>:done:<inst>", one bit per sample: 125 kB per million samples), and fields
+/// of the hashes total, remaining, failed, secs and released. `commit` is one Lua script
+/// (SETBIT returns the old bit; only a 0 → 1 change decrements `remaining` and adds the
+/// failure and seconds), so a duplicate completion never double-counts and exactly one commit
+/// sees remaining reach 0. Samples ids must be < 2^32 (Redis bitmaps stop at 512 MB).
+/// Thread-safe: each call borrows a pooled connection.
+#include "adapters/broker/redis/redis_pool.h"
+#include "adapters/broker/redis/redis_script.h"
+#include "merlin/broker/state_store.h"
+
+namespace merlin {
+
+class RedisStateStore : public StateStore {
+ public:
+  explicit RedisStateStore(RedisSettings settings);
+
+  /// Records `counts[i]` samples for instance i (HSETNX: re-running `init` for the same study,
+  /// from another worker or after a restart, keeps the progress made). Call before `commit`.
+  Result<void> init(const std::vector<std::uint64_t>& counts);
+
+  /// Fails (kRuntime) for an instance that `init` did not record.
+  Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
+                              double seconds) override;
+  Result<bool> is_done(InstanceId instance, SampleId sample) override;
+  /// Remaining == 0; false for an unknown instance.
+  Result<bool> is_complete(InstanceId instance) override;
+  Result<bool> claim_release(InstanceId instance) override;
+  /// One HGETALL per hash: O(instances), independent of the number of samples.
+  Result<std::vector<InstanceProgress>> progress() override;
+
+  const RedisSettings& settings() const { return pool_.settings(); }
+
+ private:
+  RedisPool pool_;
+  RedisKeys keys_;
+  RedisScript commit_script_;
+};
+
+}  // namespace merlin

@@ -1,0 +1,99 @@
+#include "tests/contract/backend.h"
+
+#include "adapters/broker/local/local_broker.h"
+#include "adapters/broker/local/local_state_store.h"
+
+#ifdef MERLIN_WITH_REDIS
+#include "adapters/broker/redis/redis_broker.h"
+#include "adapters/broker/redis/redis_connection.h"
+#include "adapters/broker/redis/redis_purge.h"
+#include "adapters/broker/redis/redis_state_store.h"
+#include "tests/fakes/redis_server.h"
+#endif
+
+namespace merlin::testing {
+namespace {
+
+class LocalBackend : public Backend {
+ public:
+  std::string setup() override { return ""; }
+  std::shared_ptr<Broker> broker(const std::string&) override {
+    if (!broker_) broker_ = std::make_shared<LocalBroker>();
+    return broker_;
+  }
+  std::shared_ptr<StateStore> store(const std::vector<std::uint64_t>& counts) override {
+    if (!store_) store_ = std::make_shared<LocalStateStore>(counts);
+    return store_;
+  }
+  std::uint64_t purge() override {
+    broker_.reset();
+    store_.reset();
+    return 1;
+  }
+  bool has_leases() const override { return false; }
+  bool inject_raw(const std::string&, const std::string&) override { return false; }
+
+ private:
+  std::shared_ptr<LocalBroker> broker_;
+  std::shared_ptr<LocalStateStore> store_;
+};
+
+#ifdef MERLIN_WITH_REDIS
+class RedisBackend : public Backend {
+ public:
+  std::string setup() override {
+    auto why = server_.start();
+    if (!why.empty()) return why;
+    static int studies = 0;  // a fresh namespace per test, as several studies would share
+    settings_.port = server_.port();
+    settings_.study_key = "contract" + std::to_string(++studies);
+    settings_.lease = lease();
+    settings_.reconnect_budget = std::chrono::milliseconds(5000);
+    return "";
+  }
+  std::shared_ptr<Broker> broker(const std::string& consumer) override {
+    auto s = settings_;
+    s.consumer = consumer;
+    return std::make_shared<RedisBroker>(s);
+  }
+  std::shared_ptr<StateStore> store(const std::vector<std::uint64_t>& counts) override {
+    auto s = std::make_shared<RedisStateStore>(settings_);
+    auto r = s->init(counts);
+    return r ? s : nullptr;
+  }
+  std::uint64_t purge() override {
+    auto r = purge_study(settings_);
+    return r ? *r : 0;
+  }
+  bool has_leases() const override { return true; }
+  bool inject_raw(const std::string& queue, const std::string& text) override {
+    auto c = RedisConnection::open(settings_);
+    if (!c) return false;
+    auto r = (*c)->command({"XADD", RedisKeys(settings_.study_key).queue(queue), "*", "m", text});
+    return r.ok();
+  }
+
+ private:
+  RedisServer server_;
+  RedisSettings settings_;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<Backend> make_backend(const std::string& name) {
+#ifdef MERLIN_WITH_REDIS
+  if (name == "redis") return std::make_unique<RedisBackend>();
+#endif
+  return std::make_unique<LocalBackend>();
+}
+
+std::vector<std::string> backend_names() {
+#ifdef MERLIN_WITH_REDIS
+  return {"local", "redis"};
+#else
+  return {"local"};
+#endif
+}
+
+}  // namespace merlin::testing

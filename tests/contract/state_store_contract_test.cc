@@ -1,0 +1,105 @@
+// The StateStore contract: set-if-unset commits, counts, release claims, progress.
+#include <atomic>
+#include <thread>
+
+#include "tests/contract/contract_fixture.h"
+
+namespace merlin::testing {
+namespace {
+
+const InstanceId kI0{0}, kI1{1};
+
+TEST_P(Contract, CommitMarksTheSampleDoneAndCountsDown) {
+  auto s = backend_->store({3, 1});
+  ASSERT_TRUE(s);
+  auto c = s->commit(kI0, 1, Outcome::kSuccess, 2.0);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE(c->newly_done);
+  EXPECT_EQ(c->remaining, 2u);
+  EXPECT_TRUE(*s->is_done(kI0, 1));
+  EXPECT_FALSE(*s->is_done(kI0, 0));
+  EXPECT_FALSE(*s->is_complete(kI0));
+  EXPECT_FALSE(*s->is_done(kI1, 1)) << "instances are independent";
+}
+
+TEST_P(Contract, DuplicateCommitIsNotNewAndDoesNotCountTwice) {
+  auto s = backend_->store({3});
+  ASSERT_TRUE(s->commit(kI0, 1, Outcome::kSuccess, 2.0).ok());
+  auto again = s->commit(kI0, 1, Outcome::kSoftFail, 5.0);
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->newly_done);
+  EXPECT_EQ(again->remaining, 2u) << "unchanged";
+  auto p = s->progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)[0].done, 1u);
+  EXPECT_EQ((*p)[0].failed, 0u) << "the first outcome stands";
+  EXPECT_DOUBLE_EQ((*p)[0].seconds, 2.0);
+}
+
+TEST_P(Contract, LastCommitCompletesTheInstance) {
+  auto s = backend_->store({2});
+  EXPECT_EQ(s->commit(kI0, 0, Outcome::kSuccess, 0)->remaining, 1u);
+  auto last = s->commit(kI0, 1, Outcome::kSuccess, 0);
+  EXPECT_TRUE(last->newly_done);
+  EXPECT_EQ(last->remaining, 0u);
+  EXPECT_TRUE(*s->is_complete(kI0));
+}
+
+TEST_P(Contract, ProgressCountsFailuresButNotStops) {
+  auto s = backend_->store({5});
+  (void)s->commit(kI0, 0, Outcome::kSuccess, 1.0);
+  (void)s->commit(kI0, 1, Outcome::kSoftFail, 1.0);
+  (void)s->commit(kI0, 2, Outcome::kHardFail, 1.0);
+  (void)s->commit(kI0, 3, Outcome::kStopped, 1.5);
+  auto p = s->progress();
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(p->size(), 1u);
+  EXPECT_EQ((*p)[0].total, 5u);
+  EXPECT_EQ((*p)[0].done, 4u);
+  EXPECT_EQ((*p)[0].failed, 2u);
+  EXPECT_DOUBLE_EQ((*p)[0].seconds, 4.5);
+}
+
+TEST_P(Contract, ClaimReleaseIsTrueForExactlyOneOfManyCallers) {
+  auto s = backend_->store({1, 1});
+  std::atomic<int> winners{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        auto c = s->claim_release(kI0);
+        if (c.ok() && *c) ++winners;
+      }
+    });
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(winners.load(), 1);
+  EXPECT_TRUE(*s->claim_release(kI1)) << "instances are independent";
+}
+
+TEST_P(Contract, ExactlyOneOfFourConcurrentCommittersReachesZero) {
+  constexpr SampleId kSamples = 500;
+  auto s = backend_->store({kSamples});
+  std::atomic<int> newly{0}, reached_zero{0}, errors{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (SampleId i = 0; i < kSamples; ++i) {
+        SampleId x = (i * 7 + static_cast<SampleId>(t) * 13) % kSamples;  // differing orders
+        auto c = s->commit(kI0, x, Outcome::kSuccess, 0);
+        if (!c.ok()) ++errors;
+        if (c.ok() && c->newly_done) {
+          ++newly;
+          if (c->remaining == 0) ++reached_zero;
+        }
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_EQ(newly.load(), static_cast<int>(kSamples));
+  EXPECT_EQ(reached_zero.load(), 1) << "exactly one commit completes the instance";
+  EXPECT_TRUE(*s->is_complete(kI0));
+}
+
+}  // namespace
+}  // namespace merlin::testing
