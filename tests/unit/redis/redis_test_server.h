@@ -1,0 +1,25 @@
+#pragma once
+/// A fixture with a private redis-server and settings pointing at it, for the Redis-only tests.
+#include <gtest/gtest.h>
+
+#include "adapters/broker/redis/redis_settings.h"
+#include "tests/fakes/redis_server.h"
+
+namespace merlin::testing {
+
+class RedisFixture : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto why = server_.start();
+    if (!why.empty()) GTEST_SKIP() << why;
+    settings_.port = server_.port();
+    settings_.study_key = "unit";
+    settings_.lease = std::chrono::milliseconds(200);
+    settings_.reconnect_budget = std::chrono::milliseconds(10'000);
+  }
+
+  RedisServer server_;
+  RedisSettings settings_;
+};
+
+}  // namespace merlin::testing
