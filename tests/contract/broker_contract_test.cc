@@ -133,6 +133,16 @@ TEST_P(Contract, DelayedMessageGoesToItsOwnQueue) {
   EXPECT_EQ(d->queue, "retry");
 }
 
+TEST_P(Contract, TheSameMessageDelayedTwiceIsDeliveredTwice) {
+  auto b = backend_->broker();
+  auto due = Clock::now();
+  ASSERT_TRUE(b->publish_at("q", msg(1), due).ok());
+  ASSERT_TRUE(b->publish_at("q", msg(1), due).ok());
+  EXPECT_EQ(pending(*b, {"q"}), 2u);
+  EXPECT_TRUE(take(*b).has_value());
+  EXPECT_TRUE(take(*b).has_value());
+}
+
 TEST_P(Contract, PublishIsAllOrNothingAndEachMessageIsDeliveredOnce) {
   constexpr int kMessages = 200;
   std::vector<TaskMessage> all;

@@ -1,6 +1,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 
 #include <algorithm>
+#include <random>
 
 #include "adapters/broker/redis/redis_lua.h"
 #include "merlin/util/log.h"
@@ -32,10 +33,13 @@ RedisBroker::RedisBroker(RedisSettings settings)
       keys_(pool_.settings().study_key),
       take_script_(redis_lua::kTake),
       release_script_(redis_lua::kRelease),
-      pending_script_(redis_lua::kPending) {}
+      pending_script_(redis_lua::kPending),
+      nonce_(std::random_device{}()) {}
 
 std::string RedisBroker::unique_tag() {
-  return settings().consumer + "-" + std::to_string(seq_++) + "-" + std::to_string(system_ms());
+  // Two delayed copies of one message must stay two members of the sorted set, even from
+  // workers that were (wrongly) given the same consumer name: add a per-instance nonce.
+  return settings().consumer + "-" + std::to_string(nonce_) + "-" + std::to_string(seq_++);
 }
 
 Result<void> RedisBroker::publish(const std::string& queue, const std::vector<TaskMessage>& msgs) {

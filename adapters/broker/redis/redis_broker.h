@@ -58,6 +58,7 @@ class RedisBroker : public Broker {
   RedisPool pool_;
   RedisKeys keys_;
   RedisScript take_script_, release_script_, pending_script_;
+  std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last takeover scan
 };
