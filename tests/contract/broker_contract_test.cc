@@ -65,6 +65,22 @@ TEST_P(Contract, WaitingReserveWakesWhenAMessageIsPublished) {
   EXPECT_LT(Clock::now() - start, milliseconds(5000)) << "woken, not timed out";
 }
 
+TEST_P(Contract, WaitingReserveOnSeveralQueuesWakesForAnyOfThem) {
+  auto b = backend_->broker("a");
+  auto p = backend_->broker("b");
+  std::thread publisher([&] {
+    std::this_thread::sleep_for(milliseconds(50));
+    EXPECT_TRUE(p->publish("y", {msg(8)}).ok());
+  });
+  auto d = take(*b, {"x", "y", "z"}, milliseconds(20'000));
+  publisher.join();
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->queue, "y");
+  EXPECT_EQ(d->message, msg(8));
+  ASSERT_TRUE(b->ack(*d).ok());
+  EXPECT_EQ(pending(*b, {"x", "y", "z"}), 0u);
+}
+
 TEST_P(Contract, ReleasedMessageIsDeliveredAgain) {
   auto b = backend_->broker();
   ASSERT_TRUE(b->publish("q", {msg(1)}).ok());
