@@ -91,16 +91,25 @@ std::string unquote(const RawCell& cell) {
   return out;
 }
 
+// One offset per kStride sample rows: a lookup scans at most kStride - 1 lines forward, and the
+// index costs 8 / kStride bytes per row instead of 8 (memory flat in the number of samples).
+constexpr std::size_t kStride = 64;
+
 class TextTable final : public SampleTable {
  public:
-  TextTable(MappedFile file, TextFormat format, std::vector<std::uint64_t> starts, std::size_t cols)
-      : file_(std::move(file)), format_(format), starts_(std::move(starts)), cols_(cols) {}
+  TextTable(MappedFile file, TextFormat format, std::vector<std::uint64_t> index, std::size_t rows,
+            std::size_t cols)
+      : file_(std::move(file)),
+        format_(format),
+        index_(std::move(index)),
+        rows_(rows),
+        cols_(cols) {}
 
-  std::size_t rows() const override { return starts_.size(); }
+  std::size_t rows() const override { return rows_; }
   std::size_t columns() const override { return cols_; }
 
   std::string value(std::size_t row, std::size_t col) const override {
-    const std::string_view line = line_at(starts_[row]);
+    const std::string_view line = sample_line(row);
     std::string out;
     std::size_t i = 0;
     const auto pick = [&](const RawCell& cell) {
@@ -117,15 +126,27 @@ class TextTable final : public SampleTable {
   }
 
  private:
-  std::string_view line_at(std::uint64_t start) const {
+  // The trimmed text of sample `row`: from the indexed row before it, skip non-blank lines.
+  std::string_view sample_line(std::size_t row) const {
     const std::string_view all = file_.bytes();
-    const std::size_t end = all.find('\n', start);
-    return trim(all.substr(start, (end == std::string_view::npos ? all.size() : end) - start));
+    std::size_t pos = index_[row / kStride];
+    std::size_t skip = row % kStride;
+    while (true) {
+      const std::size_t nl = all.find('\n', pos);
+      const std::size_t end = nl == std::string_view::npos ? all.size() : nl;
+      const std::string_view line = trim(all.substr(pos, end - pos));
+      if (!line.empty()) {
+        if (skip == 0) return line;
+        --skip;
+      }
+      pos = end + 1;
+    }
   }
 
   MappedFile file_;
   TextFormat format_;
-  std::vector<std::uint64_t> starts_;  // byte offset of each sample's line
+  std::vector<std::uint64_t> index_;  // byte offset of sample rows 0, kStride, 2 kStride, ...
+  std::size_t rows_;
   std::size_t cols_;
 };
 
@@ -136,7 +157,8 @@ Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, Te
   if (!file) return file.error();
   const std::string_view all = file->bytes();
 
-  std::vector<std::uint64_t> starts;
+  std::vector<std::uint64_t> index;
+  std::size_t rows = 0;
   std::size_t expected = 0;
   std::size_t line_no = 0;
   for (std::size_t pos = 0; pos < all.size();) {
@@ -158,23 +180,24 @@ Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, Te
       } else {
         for_each_tab_cell(line, counter);
       }
-      if (starts.empty()) {
+      if (rows == 0) {
         expected = count;
       } else if (count != expected) {
         return Error::bad_input(path + ":" + std::to_string(line_no) + ": row has " +
                                 std::to_string(count) + " columns, expected " +
                                 std::to_string(expected));
       }
-      starts.push_back(pos);
+      if (rows % kStride == 0) index.push_back(pos);
+      ++rows;
     }
     pos = end + 1;
   }
-  if (starts.empty()) {
+  if (rows == 0) {
     return Error::bad_input(path + ": no samples (the file is empty or has only blank lines)");
   }
-  starts.shrink_to_fit();
-  return std::unique_ptr<SampleTable>(
-      std::make_unique<TextTable>(std::move(file.value()), format, std::move(starts), expected));
+  index.shrink_to_fit();
+  return std::unique_ptr<SampleTable>(std::make_unique<TextTable>(
+      std::move(file.value()), format, std::move(index), rows, expected));
 }
 
 }  // namespace merlin::samples

@@ -25,7 +25,7 @@ namespace merlin::samples {
 
 enum class TextFormat { kCsv, kTab };
 
-/// Memory-maps `path` and indexes its line starts in one pass (8 bytes per row), checking
+/// Memory-maps `path` and indexes every 64th line start in one pass (1/8 byte per row), checking
 /// every row's cell count. Errors (kBadInput): `path:LINE: row has 3 columns, expected 2`,
 /// `path:LINE: unterminated quote`, `path: no samples` (empty or blank file), I/O errors.
 Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, TextFormat format);
