@@ -24,7 +24,10 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   const std::string& info = s.tokens.info_dir;
   auto w = files::write(info + "/cmd.sh", "#!/bin/bash\n\n" + cmd, 0755);
   if (!w) return w;
-  std::string line = "cd '" + info + "' && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
+  std::string quoted = "'";
+  for (char c : info) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  std::string line = "cd " + quoted + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
   log::info("generating samples cmd={}/cmd.sh", info);
   int rc = std::system(line.c_str());
   if (rc != 0)

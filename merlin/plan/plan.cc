@@ -45,6 +45,8 @@ Result<bool> Plan::sample_parents_done(const Instance& inst, SampleId s, StateSt
 
 Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
   std::vector<Routed> out;
+  auto progress = store.progress();  // once: O(instances), not per instance
+  if (!progress) return progress.error();
   for (const auto& inst : graph_.instances()) {
     auto complete = store.is_complete(inst.id);
     if (!complete) return complete.error();
@@ -54,8 +56,6 @@ Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
     if (!*ready) continue;
     if (has_per_sample_parent(inst)) {
       // Only worth a gated sweep if some per-sample parent made progress already (restart).
-      auto progress = store.progress();
-      if (!progress) return progress.error();
       bool any = false;
       for (const auto& e : inst.parents)
         any |= e.kind == EdgeKind::kPerSample && (*progress)[e.instance.v].done > 0;
