@@ -59,13 +59,36 @@ void Worker::fail(const Error& e) {
 Result<WorkerReport> Worker::run() {
   std::vector<std::thread> threads;
   for (int i = 0; i < std::max(1, options_.slots); ++i)
-    threads.emplace_back([this] { slot_loop(); });
+    threads.emplace_back([this, i] { slot_loop(i); });
+  std::thread renewer;
+  if (options_.lease_renewal.count() > 0) renewer = std::thread([this] { renewal_loop(); });
   for (auto& t : threads) t.join();
+  {
+    std::lock_guard lock(mu_);
+    slots_done_ = true;
+  }
+  renew_cv_.notify_all();
+  if (renewer.joinable()) renewer.join();
   if (error_) return *error_;
   return report_;
 }
 
-void Worker::slot_loop() {
+void Worker::renewal_loop() {
+  std::unique_lock lock(mu_);
+  while (!renew_cv_.wait_for(lock, options_.lease_renewal, [this] { return slots_done_; })) {
+    std::vector<Delivery> running;
+    for (const auto& [slot, d] : in_flight_) running.push_back(d);
+    lock.unlock();
+    for (const auto& d : running) {
+      auto r = broker_.extend_lease(d);
+      // Not fatal: the task goes on; at worst another worker runs it too and commits once.
+      if (!r) log::warn("lease renewal failed queue={} error=\"{}\"", d.queue, r.error().message);
+    }
+    lock.lock();
+  }
+}
+
+void Worker::slot_loop(int slot) {
   while (!stop_) {
     auto queues = active_queues();
     if (queues.empty()) break;
@@ -89,7 +112,15 @@ void Worker::slot_loop() {
       if (stop_) break;
       continue;
     }
+    {
+      std::lock_guard lock(mu_);
+      in_flight_[slot] = **d;
+    }
     auto h = handle(**d);
+    {
+      std::lock_guard lock(mu_);
+      in_flight_.erase(slot);
+    }
     if (!h) {
       log::error("worker giving up error=\"{}\"", h.error().message);
       (void)broker_.release(**d);

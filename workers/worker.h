@@ -5,7 +5,9 @@
 /// already committed is skipped, commits are set-if-unset, follow-ups are published before ack.
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -25,6 +27,10 @@ struct WorkerOptions {
   int slots = 1;                    ///< tasks run concurrently
   std::chrono::milliseconds poll{100};
   bool exit_when_idle = true;  ///< stop once nothing is pending on the served queues
+  /// How often the lease of every running task is renewed (Broker::extend_lease), so a task
+  /// longer than the broker's lease is not taken over by another worker. Keep it well under
+  /// the lease (a third). 0 = never.
+  std::chrono::milliseconds lease_renewal{20'000};
 };
 
 /// What a worker did, for the closing summary.
@@ -52,7 +58,8 @@ class Worker {
   std::vector<std::uint32_t> running() const;
 
  private:
-  void slot_loop();
+  void slot_loop(int slot);
+  void renewal_loop();
   Result<void> handle(const Delivery& d);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
@@ -73,6 +80,9 @@ class Worker {
   WorkerReport report_;
   std::vector<std::string> queues_;
   std::optional<Error> error_;
+  std::map<int, Delivery> in_flight_;  ///< by slot, guarded by mu_ (for lease renewal)
+  std::condition_variable renew_cv_;
+  bool slots_done_ = false;  ///< guarded by mu_
 };
 
 }  // namespace merlin
