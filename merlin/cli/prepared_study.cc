@@ -90,10 +90,7 @@ Result<void> check_shell_safety(const PreparedStudy& s) {
   std::string label = bad->col < s.spec.samples->column_labels.size()
                           ? s.spec.samples->column_labels[bad->col]
                           : std::to_string(bad->col);
-  bool exported = !label.empty() && !std::isdigit(static_cast<unsigned char>(label[0])) &&
-                  std::all_of(label.begin(), label.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                  });
+  bool exported = exported_as_env(label);
   return Error::bad_input(
       s.samples_path + ": sample " + std::to_string(bad->row) + " (row " +
       std::to_string(bad->row + 1) + "), column '" + label + "', has shell metacharacters: '" +

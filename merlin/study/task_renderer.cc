@@ -10,14 +10,6 @@
 namespace merlin {
 namespace {
 
-bool is_identifier(const std::string& s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (char c : s)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-      return false;
-  return true;
-}
-
 int to_int(const std::string& s) { return s.empty() ? 0 : std::atoi(s.c_str()); }
 
 LaunchResources resources_of(const StepNode& node) {
@@ -34,6 +26,14 @@ LaunchResources resources_of(const StepNode& node) {
 }
 
 }  // namespace
+
+bool exported_as_env(const std::string& s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (char c : s)
+    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
+      return false;
+  return true;
+}
 
 TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table)
     : graph_(graph), table_(table) {
@@ -156,7 +156,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
     });
     if (table_) {
       for (const auto& [label, col] : columns_)
-        if (is_identifier(label)) t.env.emplace_back(label, table_->value(sample, col));
+        if (exported_as_env(label)) t.env.emplace_back(label, table_->value(sample, col));
     }
     t.env.emplace_back("MERLIN_SAMPLE_ID", std::to_string(sample));
     t.env.emplace_back("MERLIN_SAMPLE_PATH", path);

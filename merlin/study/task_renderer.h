@@ -26,6 +26,10 @@ struct RenderedTask {
   std::vector<std::pair<std::string, std::string>> env;
 };
 
+/// True when a column label is exported to steps as an environment variable (it is a shell
+/// identifier: [A-Za-z_][A-Za-z0-9_]*).
+bool exported_as_env(const std::string& label);
+
 class TaskRenderer {
  public:
   /// `table` may be null when the study has no samples. Both must outlive the renderer.
