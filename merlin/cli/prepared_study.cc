@@ -7,7 +7,6 @@
 #include <cstring>
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <sstream>
 
