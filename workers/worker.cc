@@ -99,7 +99,7 @@ void Worker::slot_loop(int slot) {
     }
     if (!*d) {
       if (!options_.exit_when_idle) continue;
-      auto p = broker_.pending(queues);
+      auto p = broker_.pending(options_.idle_queues.empty() ? queues : options_.idle_queues);
       if (!p) {
         fail(p.error());
         break;
@@ -153,6 +153,16 @@ Result<void> Worker::handle(const Delivery& d) {
   auto runnable = plan_.leaf_runnable(m, store_);
   if (!runnable) return runnable.error();
   if (!*runnable) {
+    if (d.redelivered) {
+      auto done = store_.is_done(m.instance, m.lo);
+      if (!done) return done.error();
+      if (*done) {
+        auto again = plan_.after_redelivery(m.instance, m.lo, store_);
+        if (!again) return again.error();
+        auto p = publish_all(*again);
+        if (!p) return p;
+      }
+    }
     {
       std::lock_guard lock(mu_);
       report_.skipped++;

@@ -24,6 +24,10 @@ namespace merlin {
 
 struct WorkerOptions {
   std::vector<std::string> queues;  ///< queues served; empty = every step's queue
+  /// Queues whose emptiness means "idle" (exit_when_idle); empty = the served queues. A
+  /// distributed worker names every queue of the study: work queued for another worker's
+  /// queue may still lead to work on its own.
+  std::vector<std::string> idle_queues;
   int slots = 1;                    ///< tasks run concurrently
   std::chrono::milliseconds poll{100};
   bool exit_when_idle = true;  ///< stop once nothing is pending on the served queues

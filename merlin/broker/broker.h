@@ -18,6 +18,9 @@ struct Delivery {
   std::string queue;
   TaskMessage message;
   std::string receipt;  ///< broker-specific handle for ack/release
+  /// Delivered before to a worker that did not ack it (it died, or its lease ran out): the
+  /// first run may have committed and died before queueing the dependents.
+  bool redelivered = false;
 };
 
 class Broker {

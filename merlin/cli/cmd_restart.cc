@@ -1,6 +1,11 @@
 #include <CLI/CLI.hpp>
 
+#include "adapters/broker/redis/redis_broker.h"
+#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/plan/plan.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/local_run.h"
 
@@ -14,7 +19,47 @@ struct RestartArgs {
   std::string workspace;
   int jobs = 0;
   bool no_progress = false;
+  BrokerFlags broker;
 };
+
+// A study queued in the broker: its messages are dropped and every unfinished instance is
+// queued again from the progress kept there; leaves skip the samples already done.
+int requeue(PreparedStudy& s, const BrokerFlags& flags) {
+  auto loc = resolve_broker(flags);
+  if (!loc) return report_error(loc.error());
+  auto key = study_key_of(s.tokens.workspace);
+  RedisStudies studies(redis_settings(*loc));
+  RedisStateStore store(redis_settings(*loc, key));
+  auto progress = store.progress();
+  if (!progress) return report_error(progress.error());
+  if (progress->size() != s.graph->instances().size())
+    return report_error(Error::runtime("study " + key + " is not in the broker at " +
+                                       loc->display() + "; `merlin run` queues it anew"));
+  auto dropped = studies.purge_queues(key, {});
+  if (!dropped) return report_error(dropped.error());
+  auto cleared = studies.clear_releases(key);
+  if (!cleared) return report_error(cleared.error());
+  Plan plan(*s.graph);
+  auto ready = plan.ready_at_start(store);
+  if (!ready) return report_error(ready.error());
+  RedisBroker broker(redis_settings(*loc, key));
+  for (const auto& r : *ready) {
+    auto p = broker.publish(r.queue, {r.message});
+    if (!p) return report_error(p.error());
+  }
+  std::uint64_t done = 0, total = 0;
+  for (const auto& i : *progress) {
+    done += i.done;
+    total += i.total;
+  }
+  std::fprintf(stderr,
+               "re-queued study %s: %llu/%llu tasks finished are kept, %zu messages queued "
+               "(%llu old ones dropped); start workers with `merlin run-workers`\n",
+               key.c_str(), static_cast<unsigned long long>(done),
+               static_cast<unsigned long long>(total), ready->size(),
+               static_cast<unsigned long long>(*dropped));
+  return kExitOk;
+}
 
 int restart(const RestartArgs& a) {
   auto reopened = reopen_options(a.workspace, current_dir());
@@ -22,6 +67,7 @@ int restart(const RestartArgs& a) {
   PrepareOptions po = *reopened;
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
+  if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker);
   int jobs = a.jobs > 0 ? a.jobs : core_count();
   auto r = run_local(**s, {jobs, true, !a.no_progress});
   if (!r) return report_error(r.error());
@@ -32,12 +78,15 @@ int restart(const RestartArgs& a) {
 
 Command restart_command() {
   return {
-      "restart", "Finish an interrupted local run without re-running finished tasks",
+      "restart",
+      "Finish an interrupted study without re-running finished tasks (local: run it here; "
+      "queued in the broker: queue its unfinished work again)",
       [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RestartArgs>();
         sub.add_option("workspace", a->workspace, "The study's workspace directory")->required();
         sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
         sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+        add_broker_flags(sub, a->broker);
         return [a] { return restart(*a); };
       }};
 }

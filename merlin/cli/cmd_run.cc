@@ -1,8 +1,11 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
 
+#include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
+#include "merlin/cli/dist_study.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dry_run.h"
 #include "merlin/cli/local_run.h"
@@ -18,6 +21,7 @@ struct RunArgs {
   std::vector<std::string> vars;
   std::string samples_file;
   int jobs = 0;
+  BrokerFlags broker;
 };
 
 void print_warnings(const PreparedStudy& s) {
@@ -42,16 +46,36 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
   return (r.failed == 0 && complete) ? kExitOk : kExitFailed;
 }
 
+// Queues the study in the broker; on failure the new workspace goes again (nothing half-way).
+int enqueue(PreparedStudy& s, const BrokerLocation& loc, const std::string& spec) {
+  auto r = enqueue_study(s, loc);
+  if (!r) {
+    std::error_code ec;
+    std::filesystem::remove_all(s.tokens.workspace, ec);
+    return report_error(r.error());
+  }
+  std::printf("%s\n", s.tokens.workspace.c_str());
+  std::fprintf(stderr,
+               "queued study %s: %llu tasks in %llu messages on %s in %.3f s; start workers with "
+               "`merlin run-workers %s`\n",
+               study_key_of(s.tokens.workspace).c_str(), static_cast<unsigned long long>(r->tasks),
+               static_cast<unsigned long long>(r->messages), loc.display().c_str(), r->seconds,
+               spec.c_str());
+  return kExitOk;
+}
+
 int run(const RunArgs& a) {
   auto vars = parse_vars(a.vars);
   if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (!vars) return report_error(vars.error());
-  if (!a.local && !a.dry) {
-    std::fprintf(stderr,
-                 "merlin: the broker-backed mode (Redis) is not available in this build yet; "
-                 "use `merlin run --local %s`\n",
-                 a.spec.c_str());
-    return kExitFailed;
+  bool queue = !a.local && !a.dry;
+  BrokerLocation loc;
+  if (queue) {  // the server first: a refused connection leaves no workspace behind
+    auto l = resolve_broker(a.broker);
+    if (!l) return report_error(l.error());
+    loc = *l;
+    auto v = RedisStudies(redis_settings(loc)).server_version();
+    if (!v) return report_error(v.error());
   }
   PrepareOptions po;
   po.spec_path = a.spec;
@@ -71,6 +95,7 @@ int run(const RunArgs& a) {
                  static_cast<unsigned long long>(*n));
     return kExitOk;
   }
+  if (queue) return enqueue(**s, loc, a.spec);
   log::info("study={} workspace={} tasks={} slots={}", (*s)->tokens.study_name,
             (*s)->tokens.workspace, (*s)->graph->total_tasks(), jobs);
   auto r = run_local(**s, {jobs, false, !a.no_progress});
@@ -83,7 +108,9 @@ int run(const RunArgs& a) {
 int finish_local_run(const PreparedStudy& s, const LocalRunResult& r) { return finish(s, r); }
 
 Command run_command() {
-  return {"run", "Expand a study and run it (--local: on this machine, no server)",
+  return {"run",
+          "Expand a study and queue it in the broker for `merlin run-workers` (--local: run it "
+          "here, no server)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<RunArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");
@@ -94,6 +121,7 @@ Command run_command() {
                            "Samples file to use instead of merlin.samples.file (no generate)");
             sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
             sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+            add_broker_flags(sub, a->broker);
             return [a] {
               reclaim_spec(a->vars, a->spec);
               return run(*a);

@@ -3,7 +3,10 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
+#include "merlin/cli/dist_study.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/local_run.h"
 #include "merlin/cli/status_report.h"
@@ -15,7 +18,21 @@ namespace {
 struct StatusArgs {
   std::string target;
   std::string format = "table";
+  BrokerFlags broker;
 };
+
+// Progress of a study queued in the broker: its counters there, O(instances).
+Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, const BrokerFlags& f) {
+  auto loc = resolve_broker(f);
+  if (!loc) return loc.error();
+  auto key = study_key_of(ws);
+  auto p = RedisStateStore(redis_settings(*loc, key)).progress();
+  if (!p) return p.error();
+  if (p->empty())
+    return Error::runtime("study " + key + " is not in the broker at " + loc->display() +
+                          " (another server, or its keys were removed)");
+  return p;
+}
 
 int status(const StatusArgs& a) {
   StatusFormat fmt = StatusFormat::kTable;
@@ -38,9 +55,11 @@ int status(const StatusArgs& a) {
   po.open_samples = false;  // the count is in run.env: status never reads the samples
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
-  auto progress = journal_progress(**s);
+  bool queued = is_broker_workspace(ws);
+  auto progress = queued ? broker_progress(ws, a.broker) : journal_progress(**s);
   if (!progress) return report_error(progress.error());
-  auto rows = step_status(*(*s)->graph, *progress, live_running(**s));
+  auto rows = step_status(*(*s)->graph, *progress,
+                          queued ? std::vector<std::uint32_t>{} : live_running(**s));
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(format_status(rows, fmt).c_str(), stdout);
   return kExitOk;
@@ -54,6 +73,7 @@ Command status_command() {
             auto a = std::make_shared<StatusArgs>();
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            add_broker_flags(sub, a->broker);
             return [a] { return status(*a); };
           }};
 }

@@ -28,6 +28,13 @@ Command restart_command();
 Command status_command();
 Command validate_command();
 Command example_command();
+Command run_workers_command();
+Command queue_info_command();
+Command query_workers_command();
+Command stop_workers_command();
+Command purge_command();
+Command monitor_command();
+Command info_command();
 
 /// Prints an error (all lines) to stderr and returns its exit code.
 }  // namespace merlin::cli

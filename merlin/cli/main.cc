@@ -20,8 +20,10 @@ int main(int argc, char** argv) {
   CLI::App app{
       "merlin: ensemble workflows for simulation campaigns.\n"
       "Runs LLNL Merlin / Maestro study specs: `merlin run --local spec.yaml` runs a study on "
-      "this machine; `merlin status` shows its progress. Exit codes: 0 ok, 1 study failed, "
-      "2 bad input."};
+      "this machine; `merlin run spec.yaml` queues it in Redis and `merlin run-workers "
+      "spec.yaml` (anywhere that reaches that Redis and shares the file system) runs it; "
+      "`merlin status` shows its progress. Exit codes: 0 ok, 1 study failed or a server "
+      "refused, 2 bad input."};
   app.name("merlin");
   app.require_subcommand(1);
   app.fallthrough();  // --log-level also after the subcommand
@@ -29,8 +31,11 @@ int main(int argc, char** argv) {
   std::string level = "info";
   app.add_option("--log-level", level, "debug, info, warn, error or off")->capture_default_str();
 
-  const std::vector<Command> commands = {run_command(), restart_command(), status_command(),
-                                         validate_command(), example_command()};
+  const std::vector<Command> commands = {
+      run_command(),           run_workers_command(),   restart_command(),
+      status_command(),        queue_info_command(),    query_workers_command(),
+      stop_workers_command(),  purge_command(),         monitor_command(),
+      info_command(),          validate_command(),      example_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);
@@ -38,9 +43,8 @@ int main(int argc, char** argv) {
     sub->callback([&action, act] { action = act; });
   }
   // Merlin commands that need the broker-backed mode: named, so users get a clear answer.
-  for (const char* name : {"run-workers", "queue-info", "query-workers", "stop-workers", "purge",
-                           "monitor", "info", "config", "server", "detailed-status"}) {
-    auto* sub = app.add_subcommand(name, "(broker mode: not in this build yet)");
+  for (const char* name : {"config", "server", "detailed-status"}) {
+    auto* sub = app.add_subcommand(name, "(not in this build yet)");
     sub->prefix_command();  // every argument after it is left alone
     sub->fallthrough(false);
     sub->allow_extras();
@@ -49,8 +53,8 @@ int main(int argc, char** argv) {
     sub->callback([&action, n] {
       action = [n] {
         std::fprintf(stderr,
-                     "merlin: '%s' belongs to the broker-backed mode (Redis), which this build "
-                     "does not have yet; `merlin run --local` runs a study without a server\n",
+                     "merlin: '%s' is not in this build yet; see `merlin --help` for the "
+                     "commands there are (`merlin info` shows the broker settings)\n",
                      n.c_str());
         return kExitFailed;
       };

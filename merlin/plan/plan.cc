@@ -119,4 +119,30 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
   return out;
 }
 
+Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sample,
+                                                   StateStore& store) const {
+  std::vector<Routed> out;
+  for (const auto& e : graph_.instance(id).children) {
+    const auto& child = graph_.instance(e.instance);
+    auto ready = whole_parents_complete(child, store);
+    if (!ready) return ready.error();
+    if (!*ready) continue;
+    if (e.kind == EdgeKind::kPerSample) {
+      auto same = sample_parents_done(child, sample, store);
+      if (!same) return same.error();
+      if (!*same) continue;
+      TaskMessage m;
+      m.instance = child.id;
+      m.lo = sample;
+      m.hi = sample + 1;
+      out.push_back({queue_of(child.id), m});
+    } else {
+      auto complete = store.is_complete(child.id);
+      if (!complete) return complete.error();
+      if (!*complete) out.push_back(whole_range(child));
+    }
+  }
+  return out;
+}
+
 }  // namespace merlin

@@ -44,6 +44,13 @@ class Plan {
   Result<std::vector<Routed>> after_commit(InstanceId instance, SampleId sample,
                                            const CommitResult& commit, StateStore& store) const;
 
+  /// Messages a redelivered, already committed leaf must queue again: its first run may have
+  /// died between the commit and the publish. Per-sample children as in `after_commit`; whole
+  /// children that are ready and not complete get their whole range again, without the
+  /// release claim (their first release may be lost; a duplicate only costs skipped leaves).
+  Result<std::vector<Routed>> after_redelivery(InstanceId instance, SampleId sample,
+                                               StateStore& store) const;
+
   const std::string& queue_of(InstanceId instance) const;
   const StudyGraph& graph() const { return graph_; }
 

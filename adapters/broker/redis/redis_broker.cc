@@ -90,7 +90,8 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   }
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
-  return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text()});
+  return std::optional<Taken>(
+      Taken{queues[index], e[1].text(), e[2].text(), e.size() > 3 && e[3].as_integer() == 1});
 }
 
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
@@ -115,7 +116,7 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
       return keys_.queue(q) == stream.elements[0].text();
     });
     if (it == queues.end()) continue;
-    Taken t{*it, entry.elements[0].text(), ""};
+    Taken t{*it, entry.elements[0].text(), "", false};
     const auto& fields = entry.elements[1].elements;
     for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
       if (fields[f].text() == "m") t.text = fields[f + 1].text();
@@ -168,7 +169,9 @@ Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::stri
       if (!*t) continue;
     }
     auto m = decode((*t)->text);
-    if (m) return std::optional<Delivery>(Delivery{(*t)->queue, *m, (*t)->queue + "|" + (*t)->id});
+    if (m)
+      return std::optional<Delivery>(
+          Delivery{(*t)->queue, *m, (*t)->queue + "|" + (*t)->id, (*t)->redelivered});
     auto d = dead_letter(**c, **t);
     if (!d) return d.error();
   }

@@ -46,6 +46,7 @@ class RedisBroker : public Broker {
  private:
   struct Taken {
     std::string queue, id, text;
+    bool redelivered = false;  ///< taken over from an expired lease
   };
   Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
                                         std::int64_t* next_due_ms);

@@ -3,7 +3,8 @@
 namespace merlin::redis_lua {
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
-// queue names... Returns {queue index (0-based), stream id, text} or {-1, next due ms or ''}.
+// queue names... Returns {queue index (0-based), stream id, text[, 1 when taken over from an
+// expired lease]} or {-1, next due ms or ''}.
 // Keys are computed from the prefix (standalone Redis only).
 const char* const kTake = R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -36,7 +37,7 @@ for i = 6, #ARGV do
       local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
       if not ok then break end
       local e = r[2][1]
-      if e then return {i - 6, e[1], body_of(e[2])} end
+      if e then return {i - 6, e[1], body_of(e[2]), 1} end
       cursor = r[1]
       if cursor == '0-0' then break end
     end
@@ -100,6 +101,83 @@ local rem = redis.call('HINCRBY', KEYS[2], ARGV[1], -1)
 if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[3], ARGV[1], 1) end
 if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV[4]) end
 return {1, rem}
+)lua";
+
+// ARGV: prefix, study key, workspace, name, created, n instances, counts..., n queues,
+// queues..., n released, released..., then (queue, message) pairs. Fails, changing nothing,
+// if the study is registered already.
+const char* const kEnqueue = R"lua(
+local prefix, key = ARGV[1], ARGV[2]
+if redis.call('ZSCORE', 'merlin:studies', key) then
+  return redis.error_reply('merlin: study ' .. key .. ' is queued already')
+end
+local i = 6
+local n = tonumber(ARGV[i])
+for inst = 0, n - 1 do
+  redis.call('HSET', prefix .. 'total', inst, ARGV[i + 1 + inst])
+  redis.call('HSET', prefix .. 'remaining', inst, ARGV[i + 1 + inst])
+end
+i = i + 1 + n
+n = tonumber(ARGV[i])
+for j = 1, n do
+  local s = prefix .. 'q:' .. ARGV[i + j]
+  redis.call('SADD', prefix .. 'queues', ARGV[i + j])
+  if redis.call('EXISTS', s) == 0 then
+    redis.call('XGROUP', 'CREATE', s, 'workers', '0', 'MKSTREAM')
+  end
+end
+i = i + 1 + n
+n = tonumber(ARGV[i])
+for j = 1, n do redis.call('HSET', prefix .. 'released', ARGV[i + j], 1) end
+i = i + 1 + n
+while i + 1 <= #ARGV do
+  redis.call('SADD', prefix .. 'queues', ARGV[i])
+  redis.call('XADD', prefix .. 'q:' .. ARGV[i], '*', 'm', ARGV[i + 1])
+  i = i + 2
+end
+redis.call('HSET', prefix .. 'meta', 'workspace', ARGV[3], 'name', ARGV[4], 'created', ARGV[5])
+redis.call('ZADD', 'merlin:studies', ARGV[5], key)
+return 1
+)lua";
+
+// ARGV: prefix. After XDEL on ack a Stream's length is queued + in flight.
+const char* const kStudyPending = R"lua(
+local prefix = ARGV[1]
+local n = 0
+for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
+  n = n + redis.call('XLEN', prefix .. 'q:' .. q)
+  n = n + tonumber(redis.call('HGET', prefix .. 'delayed_n', q) or '0')
+end
+return n
+)lua";
+
+// ARGV: prefix, queue names... (none: every queue of the study). Returns messages removed.
+// A worker still running a removed message finds its group gone at ack (harmless).
+const char* const kPurgeQueues = R"lua(
+local prefix = ARGV[1]
+local queues = {}
+if #ARGV > 1 then
+  for i = 2, #ARGV do queues[ARGV[i]] = true end
+else
+  for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do queues[q] = true end
+end
+local n = 0
+for q in pairs(queues) do
+  local s = prefix .. 'q:' .. q
+  n = n + redis.call('XLEN', s)
+  redis.call('DEL', s)
+  redis.call('XGROUP', 'CREATE', s, 'workers', '0', 'MKSTREAM')
+  redis.call('HDEL', prefix .. 'delayed_n', q)
+end
+local delayed = prefix .. 'delayed'
+for _, member in ipairs(redis.call('ZRANGE', delayed, 0, -1)) do
+  local q = string.match(member, '^(.*)|[^|]*|[^|]*$')
+  if q and queues[q] then
+    redis.call('ZREM', delayed, member)
+    n = n + 1
+  end
+end
+return n
 )lua";
 
 }  // namespace merlin::redis_lua

@@ -14,3 +14,14 @@ extern const char* const kPending;
 extern const char* const kCommit;
 
 }  // namespace merlin::redis_lua
+
+namespace merlin::redis_lua {
+
+/// Registers a study, its counts, released instances and first messages (see RedisStudies).
+extern const char* const kEnqueue;
+/// Queued + in-flight + delayed messages over every queue of a study.
+extern const char* const kStudyPending;
+/// Drops a study's messages of some (or all) queues: Streams, groups and delayed entries.
+extern const char* const kPurgeQueues;
+
+}  // namespace merlin::redis_lua

@@ -1,0 +1,169 @@
+#include "adapters/broker/redis/redis_studies.h"
+
+#include <algorithm>
+
+#include "adapters/broker/redis/redis_connection.h"
+#include "adapters/broker/redis/redis_lua.h"
+#include "adapters/broker/redis/redis_purge.h"
+#include "adapters/broker/redis/redis_script.h"
+
+namespace merlin {
+namespace {
+
+constexpr const char* kStudiesKey = "merlin:studies";
+
+Result<std::unique_ptr<RedisConnection>> connect(const RedisSettings& s) {
+  return RedisConnection::open(s);
+}
+
+std::uint64_t as_count(const RedisReply& r) {
+  return static_cast<std::uint64_t>(std::max(0LL, r.as_integer().value_or(0)));
+}
+
+}  // namespace
+
+RedisStudies::RedisStudies(RedisSettings settings) : settings_(std::move(settings)) {}
+
+Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  const auto& rec = st.record;
+  std::vector<std::string> args{RedisKeys(rec.key).prefix, rec.key, rec.workspace, rec.name,
+                                std::to_string(rec.created)};
+  args.push_back(std::to_string(st.counts.size()));
+  for (auto n : st.counts) args.push_back(std::to_string(n));
+  args.push_back(std::to_string(st.queues.size()));
+  args.insert(args.end(), st.queues.begin(), st.queues.end());
+  args.push_back(std::to_string(st.released.size()));
+  for (auto i : st.released) args.push_back(std::to_string(i));
+  for (const auto& [q, m] : st.messages) {
+    args.push_back(q);
+    args.push_back(encode(m));
+  }
+  RedisScript script(redis_lua::kEnqueue);
+  auto r = script.run(**c, {}, args);
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::vector<StudyRecord>> RedisStudies::list() {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  auto keys = (*c)->command({"ZRANGE", kStudiesKey, "0", "-1", "WITHSCORES"});
+  if (!keys) return keys.error();
+  std::vector<StudyRecord> out;
+  std::vector<RedisCommand> cmds;
+  for (std::size_t i = 0; i + 1 < keys->elements.size(); i += 2) {
+    StudyRecord r;
+    r.key = keys->elements[i].text();
+    r.created = keys->elements[i + 1].as_integer().value_or(0);
+    cmds.push_back({"HMGET", RedisKeys(r.key).prefix + "meta", "workspace", "name"});
+    out.push_back(std::move(r));
+  }
+  auto meta = (*c)->pipeline(cmds);
+  if (!meta) return meta.error();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const auto& m = (*meta)[i];
+    if (m.elements.size() == 2) {
+      out[i].workspace = m.elements[0].text();
+      out[i].name = m.elements[1].text();
+    }
+  }
+  return out;
+}
+
+Result<std::uint64_t> RedisStudies::pending(const std::string& study_key) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  RedisScript script(redis_lua::kStudyPending);
+  auto r = script.run(**c, {}, {RedisKeys(study_key).prefix});
+  if (!r) return r.error();
+  return as_count(*r);
+}
+
+Result<std::vector<QueueStats>> RedisStudies::queue_stats(const std::string& study_key) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  RedisKeys keys(study_key);
+  auto names = (*c)->command({"SMEMBERS", keys.queues()});
+  if (!names) return names.error();
+  std::vector<QueueStats> out;
+  std::vector<RedisCommand> cmds;
+  for (const auto& n : names->elements) out.push_back({n.text()});
+  std::sort(out.begin(), out.end(),
+            [](const QueueStats& a, const QueueStats& b) { return a.queue < b.queue; });
+  for (const auto& q : out) {
+    cmds.push_back({"XLEN", keys.queue(q.queue)});
+    cmds.push_back({"XINFO", "GROUPS", keys.queue(q.queue)});
+    cmds.push_back({"HGET", keys.delayed_n(), q.queue});
+  }
+  auto r = (*c)->pipeline(cmds);
+  if (!r) return r.error();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::uint64_t len = as_count((*r)[3 * i]);
+    const auto& groups = (*r)[3 * i + 1];
+    for (const auto& g : groups.elements) {  // each group: flat name/value list
+      bool ours = false;
+      std::uint64_t pending = 0, consumers = 0;
+      for (std::size_t f = 0; f + 1 < g.elements.size(); f += 2) {
+        const auto& field = g.elements[f].text();
+        if (field == "name") ours = g.elements[f + 1].text() == kRedisGroup;
+        if (field == "pending") pending = as_count(g.elements[f + 1]);
+        if (field == "consumers") consumers = as_count(g.elements[f + 1]);
+      }
+      if (ours) {
+        out[i].reserved = pending;
+        out[i].consumers = consumers;
+      }
+    }
+    out[i].queued = len - std::min(len, out[i].reserved);
+    out[i].delayed = as_count((*r)[3 * i + 2]);
+  }
+  return out;
+}
+
+Result<std::uint64_t> RedisStudies::purge_queues(const std::string& study_key,
+                                                 const std::vector<std::string>& queues) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  std::vector<std::string> args{RedisKeys(study_key).prefix};
+  args.insert(args.end(), queues.begin(), queues.end());
+  RedisScript script(redis_lua::kPurgeQueues);
+  auto r = script.run(**c, {}, args);
+  if (!r) return r.error();
+  return as_count(*r);
+}
+
+Result<void> RedisStudies::clear_releases(const std::string& study_key) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  auto r = (*c)->command({"DEL", RedisKeys(study_key).released()});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::uint64_t> RedisStudies::forget(const std::string& study_key) {
+  RedisSettings s = settings_;
+  s.study_key = study_key;
+  auto n = purge_study(s);
+  if (!n) return n;
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  auto r = (*c)->command({"ZREM", kStudiesKey, study_key});
+  if (!r) return r.error();
+  return *n;
+}
+
+Result<std::string> RedisStudies::server_version() {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  auto r = (*c)->command({"INFO", "server"});
+  if (!r) return r.error();
+  const std::string& t = r->text();
+  auto at = t.find("redis_version:");
+  if (at == std::string::npos) return std::string("unknown");
+  auto end = t.find_first_of("\r\n", at);
+  return t.substr(at + 14, end - at - 14);
+}
+
+}  // namespace merlin

@@ -1,0 +1,28 @@
+#pragma once
+/// Where the broker (and the state store beside it) lives, free of any client library's
+/// types: parsed from `MERLIN_BROKER_URL`, `--broker` or `~/.merlin/app.yaml`.
+#include <string>
+#include <string_view>
+
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+struct BrokerLocation {
+  std::string scheme = "redis";
+  std::string host = "127.0.0.1";
+  int port = 6379;
+  std::string username;  ///< ACL user; empty: AUTH with the password alone
+  std::string password;  ///< empty: no AUTH
+  int db = 0;
+  std::string source = "default";  ///< where these values came from, for messages and `info`
+
+  /// "redis://host:port/db" with the password never shown ("redis://:***@host:port/db").
+  std::string display() const;
+};
+
+/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (with the
+/// password masked) and what is wrong with it. Only the `redis` scheme is known so far.
+Result<BrokerLocation> parse_broker_url(std::string_view url);
+
+}  // namespace merlin

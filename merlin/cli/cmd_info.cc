@@ -1,0 +1,40 @@
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+namespace {
+
+int info(const BrokerFlags& flags) {
+  std::printf("merlin %s\n", MERLIN_VERSION);
+  std::string config = app_config_path();
+  std::printf("app config:  %s%s\n", config.c_str(), files::exists(config) ? "" : " (none)");
+  auto loc = resolve_broker(flags);
+  if (!loc) return report_error(loc.error());
+  std::printf("broker:      %s (from %s)\n", loc->display().c_str(), loc->source.c_str());
+  auto v = RedisStudies(redis_settings(*loc)).server_version();
+  if (!v) {
+    std::printf("connection:  FAILED: %s\n", v.error().message.c_str());
+    return kExitFailed;
+  }
+  std::printf("connection:  ok (redis %s)\n", v->c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+Command info_command() {
+  return {"info", "Show the broker configuration and check the connection to it",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto flags = std::make_shared<BrokerFlags>();
+            add_broker_flags(sub, *flags);
+            return [flags] { return info(*flags); };
+          }};
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,114 @@
+#include <CLI/CLI.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+#include "adapters/broker/redis/redis_state_store.h"
+#include "adapters/broker/redis/redis_workers.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/util/log.h"
+
+namespace merlin::cli {
+namespace {
+
+struct MonitorArgs {
+  std::string spec;
+  std::vector<std::string> vars;
+  double sleep_seconds = 10;
+  double stall_seconds = 300;
+  BrokerFlags broker;
+};
+
+int monitor(const MonitorArgs& a) {
+  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
+  if (a.sleep_seconds <= 0 || a.stall_seconds <= 0)
+    return report_error(Error::bad_input("--sleep and --stall-timeout must be positive"));
+  auto vars = parse_vars(a.vars);
+  if (!vars) return report_error(vars.error());
+  auto name = spec_study_name(a.spec, *vars);
+  if (!name) return report_error(name.error());
+  auto loc = resolve_broker(a.broker);
+  if (!loc) return report_error(loc.error());
+  RedisStudies studies(redis_settings(*loc));
+  RedisWorkerRegistry registry(redis_settings(*loc));
+  using SteadyClock = std::chrono::steady_clock;
+  auto unserved_since = SteadyClock::now();
+  bool unserved = false;
+  while (true) {
+    auto list = studies_named(studies, *name);
+    if (!list) return report_error(list.error());
+    std::uint64_t pending = 0, done = 0, total = 0;
+    for (const auto& s : *list) {
+      auto p = studies.pending(s.key);
+      if (!p) return report_error(p.error());
+      pending += *p;
+      auto progress = RedisStateStore(redis_settings(*loc, s.key)).progress();
+      if (!progress) return report_error(progress.error());
+      for (const auto& i : *progress) {
+        done += i.done;
+        total += i.total;
+      }
+    }
+    if (pending == 0) {
+      std::fprintf(stderr, "monitor: no work left for study %s (%llu/%llu tasks finished)\n",
+                   name->c_str(), static_cast<unsigned long long>(done),
+                   static_cast<unsigned long long>(total));
+      return kExitOk;
+    }
+    auto workers = registry.list();
+    if (!workers) return report_error(workers.error());
+    auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    int alive = 0;
+    for (const auto& w : *workers)
+      if (w.spec_name == *name && now_ms - w.seen_ms < 10'000) ++alive;
+    if (alive > 0) {
+      unserved = false;
+    } else if (!unserved) {
+      unserved = true;
+      unserved_since = SteadyClock::now();
+    } else if (std::chrono::duration<double>(SteadyClock::now() - unserved_since).count() >
+               a.stall_seconds) {
+      return report_error(Error::runtime(
+          "monitor: " + std::to_string(pending) + " tasks of study " + *name +
+          " are waiting and no worker has served them for " +
+          std::to_string(static_cast<long long>(a.stall_seconds)) +
+          " s; start some with `merlin run-workers " + a.spec + "`"));
+    }
+    std::fprintf(stderr, "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
+                 name->c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(pending),
+                 alive);
+    std::this_thread::sleep_for(std::chrono::duration<double>(a.sleep_seconds));
+  }
+}
+
+}  // namespace
+
+Command monitor_command() {
+  return {"monitor",
+          "Block while the studies of a spec have work (keeps a batch allocation alive); exit 1 "
+          "if no worker serves the waiting work for --stall-timeout seconds",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<MonitorArgs>();
+            sub.add_option("spec", a->spec, "The study spec (YAML)");
+            sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
+            sub.add_option("--sleep", a->sleep_seconds, "Seconds between checks")
+                ->capture_default_str();
+            sub.add_option("--stall-timeout", a->stall_seconds,
+                           "Seconds of waiting work with no worker before giving up (exit 1)")
+                ->capture_default_str();
+            add_broker_flags(sub, a->broker);
+            return [a] {
+              reclaim_spec(a->vars, a->spec);
+              return monitor(*a);
+            };
+          }};
+}
+
+}  // namespace merlin::cli

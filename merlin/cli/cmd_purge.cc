@@ -1,0 +1,98 @@
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+
+namespace merlin::cli {
+namespace {
+
+struct PurgeArgs {
+  std::string spec;
+  std::vector<std::string> vars, steps;
+  bool force = false;
+  BrokerFlags broker;
+};
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+int purge(const PurgeArgs& a) {
+  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
+  auto vars = parse_vars(a.vars);
+  if (!vars) return report_error(vars.error());
+  spec::LoadOptions lo;
+  lo.vars = *vars;
+  auto loaded = spec::load_spec(a.spec, lo);
+  if (!loaded) return report_error(loaded.error());
+  std::vector<std::string> queues;  // empty: every queue of the study
+  for (const auto& step : a.steps) {
+    const auto* s = loaded->spec.find_step(step);
+    if (!s) return report_error(Error::bad_input("--steps: no step named '" + step + "'"));
+    if (std::find(queues.begin(), queues.end(), s->run.task_queue) == queues.end())
+      queues.push_back(s->run.task_queue);
+  }
+  auto loc = resolve_broker(a.broker);
+  if (!loc) return report_error(loc.error());
+  auto list = studies_of_spec(a.spec, *vars, *loc);
+  if (!list) return report_error(list.error());
+  if (list->empty()) {
+    std::fprintf(stderr, "nothing to purge: no study of this spec is queued on %s\n",
+                 loc->display().c_str());
+    return kExitOk;
+  }
+  std::string what = queues.empty() ? "every queue" : "queues " + joined(queues);
+  if (!a.force) {
+    if (!::isatty(0))
+      return report_error(Error::bad_input("purge asks for confirmation; use -f to purge " + what +
+                                           " of " + std::to_string(list->size()) +
+                                           " studies without asking"));
+    std::fprintf(stderr, "remove the queued, reserved and delayed tasks of %s of %zu studies? [y/N] ",
+                 what.c_str(), list->size());
+    std::string answer;
+    std::getline(std::cin, answer);
+    if (answer != "y" && answer != "Y" && answer != "yes") {
+      std::fprintf(stderr, "nothing purged\n");
+      return kExitOk;
+    }
+  }
+  RedisStudies studies(redis_settings(*loc));
+  for (const auto& s : *list) {
+    auto n = studies.purge_queues(s.key, queues);
+    if (!n) return report_error(n.error());
+    std::printf("%s: removed %llu tasks (queued, reserved and delayed) from %s\n", s.key.c_str(),
+                static_cast<unsigned long long>(*n), what.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command purge_command() {
+  return {"purge",
+          "Remove the tasks of a spec's queued studies from the broker (queued, reserved and "
+          "delayed); progress already committed stays",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<PurgeArgs>();
+            sub.add_option("spec", a->spec, "The study spec (YAML)");
+            sub.add_flag("-f,--force", a->force, "Do not ask for confirmation");
+            sub.add_option("--steps", a->steps, "Only the queues of these steps");
+            sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
+            add_broker_flags(sub, a->broker);
+            return [a] {
+              reclaim_spec(a->vars, a->spec);
+              return purge(*a);
+            };
+          }};
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,140 @@
+// `query-workers` and `stop-workers`: the worker registry (heartbeats) seen from the CLI.
+#include <CLI/CLI.hpp>
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "adapters/broker/redis/redis_workers.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/cli/table.h"
+
+namespace merlin::cli {
+namespace {
+
+// A worker that has not beaten for this long is shown as lost (it beats every second).
+constexpr std::int64_t kLostAfterMs = 10'000;
+
+struct WorkersArgs {
+  std::string spec;
+  std::vector<std::string> vars, queues, workers;
+  std::string format = "table";
+  BrokerFlags broker;
+};
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// The registered workers that match the filters (all of them when none is given).
+Result<std::vector<WorkerRecord>> matching(const WorkersArgs& a, RedisWorkerRegistry& registry) {
+  std::string name;
+  if (!a.spec.empty()) {
+    auto vars = parse_vars(a.vars);
+    if (!vars) return vars.error();
+    auto n = spec_study_name(a.spec, *vars);
+    if (!n) return n.error();
+    name = *n;
+  }
+  auto all = registry.list();
+  if (!all) return all.error();
+  std::vector<WorkerRecord> out;
+  for (auto& w : *all) {
+    if (!name.empty() && w.spec_name != name) continue;
+    if (!a.queues.empty() &&
+        std::none_of(w.queues.begin(), w.queues.end(), [&](const std::string& q) {
+          return std::find(a.queues.begin(), a.queues.end(), q) != a.queues.end();
+        }))
+      continue;
+    if (!a.workers.empty() &&
+        std::none_of(a.workers.begin(), a.workers.end(), [&](const std::string& pattern) {
+          return fnmatch(pattern.c_str(), w.name.c_str(), 0) == 0;
+        }))
+      continue;
+    out.push_back(std::move(w));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const WorkerRecord& x, const WorkerRecord& y) { return x.id < y.id; });
+  return out;
+}
+
+void add_filters(CLI::App& sub, WorkersArgs& a) {
+  sub.add_option("--spec", a.spec, "Only workers serving the studies of this spec");
+  sub.add_option("--vars", a.vars, "KEY=VALUE overrides of that spec");
+  sub.add_option("--queues", a.queues, "Only workers reading one of these queues");
+  sub.add_option("--workers", a.workers, "Only workers with these names (shell patterns)");
+  add_broker_flags(sub, a.broker);
+}
+
+int query(const WorkersArgs& a) {
+  auto fmt = parse_format(a.format);
+  if (!fmt) return report_error(fmt.error());
+  auto loc = resolve_broker(a.broker);
+  if (!loc) return report_error(loc.error());
+  RedisWorkerRegistry registry(redis_settings(*loc));
+  auto list = matching(a, registry);
+  if (!list) return report_error(list.error());
+  std::vector<TableRow> rows;
+  auto now = now_ms();
+  for (const auto& w : *list) {
+    std::string queues;
+    for (const auto& q : w.queues) queues += (queues.empty() ? "" : ",") + q;
+    auto age = std::max<std::int64_t>(0, now - w.seen_ms) / 1000;
+    rows.push_back({w.name, w.host, std::to_string(w.pid), w.study.empty() ? "-" : w.study,
+                    queues, std::to_string(w.slots), std::to_string(age),
+                    now - w.seen_ms > kLostAfterMs ? "lost" : "alive"});
+  }
+  std::fputs(format_table({"WORKER", "HOST", "PID", "STUDY", "QUEUES", "SLOTS", "SEEN_S_AGO",
+                           "STATE"},
+                          rows, *fmt)
+                 .c_str(),
+             stdout);
+  return kExitOk;
+}
+
+int stop(const WorkersArgs& a) {
+  auto loc = resolve_broker(a.broker);
+  if (!loc) return report_error(loc.error());
+  RedisWorkerRegistry registry(redis_settings(*loc));
+  auto list = matching(a, registry);
+  if (!list) return report_error(list.error());
+  std::vector<std::string> ids;
+  for (const auto& w : *list) ids.push_back(w.id);
+  auto r = registry.request_stop(ids);
+  if (!r) return report_error(r.error());
+  std::fprintf(stderr, "asked %zu worker%s to stop (they finish their running tasks first)\n",
+               ids.size(), ids.size() == 1 ? "" : "s");
+  for (const auto& id : ids) std::printf("%s\n", id.c_str());
+  return kExitOk;
+}
+
+}  // namespace
+
+Command query_workers_command() {
+  return {"query-workers", "The workers connected to the broker, from their heartbeats",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<WorkersArgs>();
+            add_filters(sub, *a);
+            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            return [a] { return query(*a); };
+          }};
+}
+
+Command stop_workers_command() {
+  return {"stop-workers",
+          "Ask workers to stop (all, or those matching --spec/--queues/--workers): each drains, "
+          "its running tasks finish and commit",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<WorkersArgs>();
+            add_filters(sub, *a);
+            return [a] { return stop(*a); };
+          }};
+}
+
+}  // namespace merlin::cli

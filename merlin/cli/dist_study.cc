@@ -1,0 +1,109 @@
+#include "merlin/cli/dist_study.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+
+#include "adapters/broker/local/local_state_store.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/plan/plan.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+
+std::string study_key_of(const std::string& workspace) {
+  return std::filesystem::path(workspace).lexically_normal().filename().string();
+}
+
+Result<std::string> spec_study_name(const std::string& spec_path,
+                                    const std::vector<std::pair<std::string, std::string>>& vars) {
+  spec::LoadOptions lo;
+  lo.vars = vars;
+  auto loaded = spec::load_spec(spec_path, lo);
+  if (!loaded) return loaded.error();
+  StudyTokenOptions to;
+  to.timestamp = "00000000-000000";
+  to.cwd = current_dir();
+  auto tokens = resolve_study_tokens(loaded->spec, to);
+  if (!tokens) return tokens.error();
+  return tokens->study_name;
+}
+
+std::vector<std::string> study_queues(const StudyGraph& graph) {
+  std::vector<std::string> out;
+  for (const auto& s : graph.steps()) out.push_back(s.spec->run.task_queue);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc) {
+  const auto& graph = *s.graph;
+  StudyEnqueue st;
+  st.record.key = study_key_of(s.tokens.workspace);
+  st.record.workspace = s.tokens.workspace;
+  st.record.name = s.tokens.study_name;
+  st.record.created = now_epoch();
+  for (const auto& i : graph.instances()) st.counts.push_back(i.count);
+  st.queues = study_queues(graph);
+  // The first messages and release claims are decided on an empty in-process store, then
+  // written to Redis in one script: the study is queued whole or not at all.
+  LocalStateStore fresh(st.counts);
+  Plan plan(graph);
+  auto ready = plan.ready_at_start(fresh);
+  if (!ready) return ready.error();
+  EnqueueReport report;
+  for (const auto& r : *ready) {
+    st.released.push_back(r.message.instance.v);
+    st.messages.emplace_back(r.queue, r.message);
+  }
+  report.messages = st.messages.size();
+  report.tasks = graph.total_tasks();
+  // run.env first: a worker that sees the study must find it a broker workspace.
+  auto text = files::read(s.tokens.info_dir + "/run.env");
+  if (!text) return text.error();
+  auto w = files::write_atomic(s.tokens.info_dir + "/run.env",
+                               *text + "broker=redis\nstudy_key=" + st.record.key + "\n");
+  if (!w) return w.error();
+  auto start = std::chrono::steady_clock::now();
+  RedisStudies studies(redis_settings(loc));
+  auto q = studies.enqueue(st);
+  if (!q) return q.error();
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+Result<std::vector<StudyRecord>> studies_named(RedisStudies& studies, const std::string& name) {
+  auto all = studies.list();
+  if (!all) return all.error();
+  std::vector<StudyRecord> out;
+  for (auto& r : *all)
+    if (r.name == name) out.push_back(std::move(r));
+  return out;
+}
+
+Result<std::vector<StudyRecord>> studies_of_spec(
+    const std::string& spec_path, const std::vector<std::pair<std::string, std::string>>& vars,
+    const BrokerLocation& loc) {
+  auto name = spec_study_name(spec_path, vars);
+  if (!name) return name.error();
+  RedisStudies studies(redis_settings(loc));
+  return studies_named(studies, *name);
+}
+
+Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
+                                                    bool open_samples) {
+  auto po = reopen_options(workspace, current_dir());
+  if (!po) return po.error();
+  po->open_samples = open_samples;
+  return prepare_study(*po);
+}
+
+bool is_broker_workspace(const std::string& workspace) {
+  auto text = files::read(workspace + "/merlin_info/run.env");
+  return text && text->find("\nbroker=redis\n") != std::string::npos;
+}
+
+}  // namespace merlin::cli

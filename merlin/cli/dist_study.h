@@ -1,0 +1,49 @@
+#pragma once
+/// The broker-backed mode's shared steps: queue a prepared study in Redis (atomically), find
+/// the studies of a spec, reopen a queued study's workspace, and the run.env record that says a
+/// workspace belongs to the broker.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "adapters/broker/redis/redis_studies.h"
+#include "merlin/broker/broker_location.h"
+#include "merlin/cli/prepared_study.h"
+
+namespace merlin::cli {
+
+/// The study key of a workspace: its directory name, "<name>_<timestamp>".
+std::string study_key_of(const std::string& workspace);
+
+/// description.name of a spec (after --vars), as the studies it queued are registered.
+Result<std::string> spec_study_name(const std::string& spec_path,
+                                    const std::vector<std::pair<std::string, std::string>>& vars);
+
+/// Every queue the study's steps use, sorted, once each.
+std::vector<std::string> study_queues(const StudyGraph& graph);
+
+struct EnqueueReport {
+  std::uint64_t messages = 0, tasks = 0;
+  double seconds = 0;  ///< the Redis part only
+};
+
+/// Queues `s` in one script (all or nothing) and records `broker=redis` in merlin_info/run.env.
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc);
+
+/// The registered studies whose name is `name`, oldest first.
+Result<std::vector<StudyRecord>> studies_named(RedisStudies& studies, const std::string& name);
+
+/// The studies queued from `spec_path` (by its study name) on the broker at `loc`.
+Result<std::vector<StudyRecord>> studies_of_spec(
+    const std::string& spec_path, const std::vector<std::pair<std::string, std::string>>& vars,
+    const BrokerLocation& loc);
+
+/// A queued study reopened from its workspace (spec copy, samples copy, tokens).
+Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
+                                                    bool open_samples = true);
+
+/// True when the workspace's run.env says it was queued in a broker.
+bool is_broker_workspace(const std::string& workspace);
+
+}  // namespace merlin::cli

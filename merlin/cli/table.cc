@@ -1,0 +1,96 @@
+#include "merlin/cli/table.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace merlin::cli {
+namespace {
+
+bool is_number(const std::string& s) {
+  return !s.empty() && s.size() < 19 &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<int>(c));
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string csv_cell(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string format_table(const TableRow& header, const std::vector<TableRow>& rows,
+                         StatusFormat format) {
+  std::string out;
+  if (format == StatusFormat::kJson) {
+    out = "[";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      out += r ? ",\n  {" : "\n  {";
+      for (std::size_t c = 0; c < header.size() && c < rows[r].size(); ++c) {
+        std::string key = header[c];
+        std::transform(key.begin(), key.end(), key.begin(),
+                       [](unsigned char ch) { return ch == ' ' ? '_' : std::tolower(ch); });
+        out += (c ? ", " : "") + json_string(key) + ": " +
+               (is_number(rows[r][c]) ? rows[r][c] : json_string(rows[r][c]));
+      }
+      out += "}";
+    }
+    return out + "\n]\n";
+  }
+  if (format == StatusFormat::kCsv) {
+    auto line = [](const TableRow& row) {
+      std::string l;
+      for (std::size_t c = 0; c < row.size(); ++c) l += (c ? "," : "") + csv_cell(row[c]);
+      return l + "\n";
+    };
+    out = line(header);
+    for (const auto& r : rows) out += line(r);
+    return out;
+  }
+  std::vector<std::size_t> width(header.size());
+  std::vector<bool> numeric(header.size(), !rows.empty());  // numeric columns align right
+  for (std::size_t c = 0; c < header.size(); ++c) width[c] = header[c].size();
+  for (const auto& r : rows)
+    for (std::size_t c = 0; c < r.size() && c < width.size(); ++c) {
+      width[c] = std::max(width[c], r[c].size());
+      numeric[c] = numeric[c] && is_number(r[c]);
+    }
+  auto line = [&](const TableRow& row) {
+    std::string l;
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+      l += (c ? "  " : "") + (numeric[c] ? fmt::format("{:>{}}", row[c], width[c])
+                                         : fmt::format("{:<{}}", row[c], width[c]));
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+  };
+  out = line(header);
+  for (const auto& r : rows) out += line(r);
+  return out;
+}
+
+Result<StatusFormat> parse_format(const std::string& name) {
+  if (name == "table") return StatusFormat::kTable;
+  if (name == "json") return StatusFormat::kJson;
+  if (name == "csv") return StatusFormat::kCsv;
+  return Error::bad_input("--format: table, json or csv, got '" + name + "'");
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,64 @@
+#include "merlin/spec/app_config.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+#include "merlin/spec/diagnostic_list.h"
+#include "merlin/spec/yaml_tree.h"
+
+namespace merlin::spec {
+namespace {
+
+void read_server(const YamlEntry& e, AppServer& out, DiagnosticList& diags) {
+  if (!e.value.is_map()) {
+    diags.error(e.value.where, "'" + e.key + "' must be a map, got " + describe_kind(e.value));
+    return;
+  }
+  out.present = true;
+  for (const auto& f : e.value.entries) {
+    if (!f.value.is_scalar() && !f.value.is_null()) continue;  // Celery extras: not ours
+    const std::string& v = f.value.scalar;
+    if (f.key == "name") {
+      out.name = v;
+    } else if (f.key == "server") {
+      out.server = v;
+    } else if (f.key == "username") {
+      out.username = v;
+    } else if (f.key == "password") {
+      out.password_file = v;
+    } else if (f.key == "port" || f.key == "db_num") {
+      int n = 0;
+      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (ec != std::errc() || p != v.data() + v.size() || n < 0) {
+        diags.error(f.value.where, "'" + e.key + "." + f.key + "' must be a number, got '" + v + "'");
+        continue;
+      }
+      (f.key == "port" ? out.port : out.db) = n;
+    }
+  }
+}
+
+}  // namespace
+
+Result<AppConfig> read_app_config(const std::string& path) {
+  AppConfig config;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return config;
+  std::ostringstream text;
+  text << in.rdbuf();
+  config.path = path;
+  DiagnosticList diags(path);
+  auto root = parse_yaml_tree(text.str(), YamlLimits{}, diags);
+  if (root && !root->is_null() && !root->is_map())
+    diags.error(root->where, "the app config must be a map, got " + describe_kind(*root));
+  if (root && root->is_map()) {
+    if (const YamlEntry* b = root->find("broker")) read_server(*b, config.broker, diags);
+    if (const YamlEntry* r = root->find("results_backend"))
+      read_server(*r, config.results_backend, diags);
+  }
+  if (diags.has_errors()) return Error::bad_input(join_diagnostics(diags.sorted()));
+  return config;
+}
+
+}  // namespace merlin::spec
