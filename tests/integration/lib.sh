@@ -7,7 +7,13 @@ WORK=$(mktemp -d /tmp/merlin-it.XXXXXX)
 FAILS=0
 PASSES=0
 cd "$WORK"
-trap 'if [ $FAILS -eq 0 ]; then rm -rf "$WORK"; else echo "kept $WORK"; fi' EXIT
+CLEANUP=()  # commands run at exit, before the temp dir goes (servers, background workers)
+on_exit() {
+  local c
+  for c in "${CLEANUP[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
+  if [ $FAILS -eq 0 ]; then rm -rf "$WORK"; else echo "kept $WORK"; fi
+}
+trap on_exit EXIT
 
 pass() { PASSES=$((PASSES + 1)); echo "ok   $*"; }
 fail() { FAILS=$((FAILS + 1)); echo "FAIL $*"; }
@@ -22,4 +28,57 @@ tree_of() { (cd "$1" && find . -mindepth 1 | sed -E 's/_[0-9]{8}-[0-9]{6}/_TIMES
 finish() {
   echo "$PASSES passed, $FAILS failed"
   [ $FAILS -eq 0 ]
+}
+
+# A private redis-server for this test: a free loopback port, its own dir, AOF on (everysec,
+# no RDB), started in its own session so it never holds the test's output open. Exports
+# REDIS_PORT, REDIS_DIR and MERLIN_BROKER_URL; stopped at exit. Without redis-server the test
+# skips (exit 77) and says why.
+redis_launch() {
+  (cd "$REDIS_DIR" && exec setsid redis-server --port "$REDIS_PORT" --bind 127.0.0.1 \
+    --dir "$REDIS_DIR" --appendonly yes --appendfsync everysec --save '' "$@") \
+    </dev/null >>"$REDIS_DIR/redis.log" 2>&1 &
+  REDIS_PID=$!
+  local i
+  for i in $(seq 100); do
+    redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0
+    kill -0 "$REDIS_PID" 2>/dev/null || return 1
+    sleep 0.05
+  done
+  return 1
+}
+start_redis() {
+  if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
+    echo "SKIP: redis-server/redis-cli not found (apt-get install redis-server)"
+    exit 77
+  fi
+  REDIS_DIR=$WORK/redis
+  mkdir -p "$REDIS_DIR"
+  local try
+  for try in $(seq 20); do
+    REDIS_PORT=$((20000 + RANDOM % 30000))
+    if redis_launch "$@"; then
+      export REDIS_PORT REDIS_DIR MERLIN_BROKER_URL=redis://127.0.0.1:$REDIS_PORT/0
+      CLEANUP+=("stop_redis")
+      return 0
+    fi
+    kill "$REDIS_PID" 2>/dev/null || true
+  done
+  echo "FAIL could not start redis-server; its log:"; tail -20 "$REDIS_DIR/redis.log"
+  exit 1
+}
+# stop_redis [-9]: SIGTERM (flushes the AOF) or SIGKILL, and wait for it to go.
+stop_redis() {
+  [ -n "${REDIS_PID:-}" ] || return 0
+  kill ${1:--TERM} "$REDIS_PID" 2>/dev/null || true
+  local i
+  for i in $(seq 200); do kill -0 "$REDIS_PID" 2>/dev/null || break; sleep 0.05; done
+  REDIS_PID=
+}
+# wait_until SECONDS command...: polls (every 0.1 s) until the command succeeds; 1 on timeout.
+wait_until() {
+  local limit=$(($1 * 10)) i
+  shift
+  for i in $(seq "$limit"); do "$@" && return 0; sleep 0.1; done
+  return 1
 }
