@@ -39,6 +39,7 @@ redis_launch() {
     --dir "$REDIS_DIR" --appendonly yes --appendfsync everysec --save '' "$@") \
     </dev/null >>"$REDIS_DIR/redis.log" 2>&1 &
   REDIS_PID=$!
+  disown "$REDIS_PID" 2>/dev/null || true  # no "Killed" job notice when a test kills it
   local i
   for i in $(seq 100); do
     redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0
