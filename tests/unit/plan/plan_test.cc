@@ -134,6 +134,42 @@ TEST_F(PlanChain, CIsReleasedOnceWhenTheLastSampleOfBCommits) {
   EXPECT_TRUE(commit(b_, 0).empty()) << "a duplicate of the last commit releases nothing";
 }
 
+// A worker died after its commit and before publishing: the redelivered leaf re-derives.
+TEST_F(PlanChain, RedeliveredCommittedSampleQueuesItsPerSampleChildAgain) {
+  ASSERT_EQ(commit(a_, 3).size(), 1u);  // the publish of B's sample 3 is "lost"
+  auto again = plan_->after_redelivery(a_, 3, *store_);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].queue, "qb");
+  EXPECT_EQ((*again)[0].message, range(b_, 3, 4));
+}
+
+TEST_F(PlanChain, RedeliveredLastSampleReleasesTheWholeChildDespiteTheClaim) {
+  for (SampleId s = 0; s < kN; ++s) commit(a_, s);
+  for (SampleId s = 0; s < kN; ++s) commit(b_, s);  // C claimed and "lost" with its worker
+  auto again = plan_->after_redelivery(b_, kN - 1, *store_);
+  ASSERT_TRUE(again.ok());
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].message, range(c_, 0, 1));
+}
+
+TEST_F(PlanChain, RedeliveryBeforeTheParentCompletesReleasesNoWholeChild) {
+  for (SampleId s = 0; s < kN; ++s) commit(a_, s);
+  commit(b_, 2);
+  auto again = plan_->after_redelivery(b_, 2, *store_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty()) << "B is not complete: C is not ready";
+}
+
+TEST_F(PlanChain, RedeliveryAfterTheChildCompletedQueuesNothing) {
+  for (SampleId s = 0; s < kN; ++s) commit(a_, s);
+  for (SampleId s = 0; s < kN; ++s) commit(b_, s);
+  commit(c_, 0);
+  auto again = plan_->after_redelivery(b_, 0, *store_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty());
+}
+
 TEST_F(PlanChain, DuplicateCommitReleasesNothing) {
   ASSERT_EQ(commit(a_, 3).size(), 1u);
   auto again = store_->commit(a_, 3, Outcome::kSuccess, 1.0);

@@ -1,0 +1,42 @@
+// Celery flags in a worker's `args`: the concurrency is honoured, the rest reported as ignored.
+#include "merlin/cli/celery_args.h"
+
+#include <gtest/gtest.h>
+
+namespace merlin::cli {
+namespace {
+
+TEST(CeleryArgs, ConcurrencyInEveryCelerySpelling) {
+  for (const char* args : {"--concurrency 4", "--concurrency=4", "-c 4", "-c4",
+                           "-l INFO --concurrency 4 --prefetch-multiplier 1"}) {
+    auto r = parse_celery_args(args);
+    ASSERT_TRUE(r.ok()) << args;
+    EXPECT_EQ(r->concurrency, 4) << args;
+  }
+}
+
+TEST(CeleryArgs, OtherFlagsAreListedAsIgnoredInOrder) {
+  auto r = parse_celery_args("-l INFO --concurrency 2 -O fair");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r->ignored, (std::vector<std::string>{"-l", "INFO", "-O", "fair"}));
+}
+
+TEST(CeleryArgs, NoConcurrencyLeavesItUnset) {
+  auto r = parse_celery_args("-l INFO");
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->concurrency.has_value());
+  EXPECT_TRUE(parse_celery_args("").ok());
+}
+
+TEST(CeleryArgs, BadConcurrencyIsBadInputNamingTheValue) {
+  for (const char* args : {"--concurrency zero", "--concurrency 0", "-c", "--concurrency=-3"}) {
+    auto r = parse_celery_args(args);
+    ASSERT_FALSE(r.ok()) << args;
+    EXPECT_EQ(r.error().code, ErrorCode::kBadInput) << args;
+  }
+  EXPECT_NE(parse_celery_args("--concurrency zero").error().message.find("'zero'"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace merlin::cli
