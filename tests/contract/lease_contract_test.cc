@@ -19,6 +19,8 @@ TEST_P(Contract, UnackedMessageIsTakenOverByAnotherConsumerAfterTheLease) {
   auto second = take(*b);
   ASSERT_TRUE(second.has_value()) << "taken over after the lease";
   EXPECT_EQ(second->message, msg(1));
+  EXPECT_FALSE(first->redelivered) << "a first delivery";
+  EXPECT_TRUE(second->redelivered) << "flagged: the first run may have committed";
   ASSERT_TRUE(b->ack(*second).ok());
   EXPECT_TRUE(a->ack(*first).ok()) << "the slow worker's late ack is harmless";
   EXPECT_EQ(pending(*a, {"q"}), 0u);
@@ -35,11 +37,13 @@ TEST_P(Contract, KilledConsumersMessageIsRedeliveredToTheNext) {
   auto d2 = take(*b);
   ASSERT_TRUE(d2.has_value());
   EXPECT_EQ(d2->message, msg(2));
+  EXPECT_FALSE(d2->redelivered);
   ASSERT_TRUE(b->ack(*d2).ok());
   EXPECT_EQ(pending(*b, {"q"}), 1u) << "the dead worker's message is still owed";
   auto d1 = take(*b, {"q"}, backend_->lease() * 10);
   ASSERT_TRUE(d1.has_value()) << "redelivered once the lease ran out";
   EXPECT_EQ(d1->message, msg(1));
+  EXPECT_TRUE(d1->redelivered);
   ASSERT_TRUE(b->ack(*d1).ok());
   EXPECT_EQ(pending(*b, {"q"}), 0u);
 }

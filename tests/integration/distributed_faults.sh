@@ -65,6 +65,49 @@ dups=$(($(wc -l <"$ws/runs.log") - N))
 echo "info: $dups of $N samples ran twice (killed mid-task, taken over after the lease)"
 check "some samples were taken over from killed workers" test "$dups" -ge 1
 
+# --- SIGKILL during a pipelined chain: follow-ups of killed workers are not lost -------------
+head -600 samples.csv >chain.csv
+cat >chain.yaml <<'Y'
+description: {name: chain, description: sim and post per sample then a funnel}
+study:
+  - name: sim
+    run:
+      cmd: |
+        echo $(V) > v.txt
+        sleep 0.02
+  - name: post
+    run:
+      cmd: cat $(sim.workspace)/$(MERLIN_SAMPLE_PATH)/v.txt > w.txt  # $(MERLIN_SAMPLE_ID)
+      depends: [sim]
+  - name: collect
+    run:
+      cmd: cat $(post.workspace)/$(MERLIN_GLOB_PATH)/w.txt | sort -n | uniq | wc -l > n.txt
+      depends: [post]
+merlin:
+  samples:
+    file: $(SPECROOT)/chain.csv
+    column_labels: [V]
+Y
+ws=$("$MERLIN" run chain.yaml 2>/dev/null)
+"$MERLIN" run-workers chain.yaml --exit-when-done --lease 1 >cs.out 2>cs.err &
+steady=$!
+CLEANUP+=("kill -9 $steady")
+for round in 1 2 3 4; do
+  "$MERLIN" run-workers chain.yaml --lease 1 >cv.out 2>cv.err &
+  victim=$!
+  CLEANUP+=("kill -9 $victim")
+  wait_until 5 bash -c "grep -q 'serving study' cv.err" || true
+  sleep 0.$((RANDOM % 9 + 1))  # a random point of the study, not a synchronisation
+  kill -9 $victim 2>/dev/null || true
+  wait $victim 2>/dev/null || true
+done
+wait $steady
+rc=$?
+expect_eq "chain: the steady worker finishes and exits 0" 0 "$rc"
+expect_eq "chain: every step of the chain complete" "sim,1,600,600,0 post,1,600,600,0 collect,1,1,1,0" \
+  "$("$MERLIN" status "$ws" --format csv | tail -n +2 | cut -d, -f1-5 | paste -sd' ')"
+expect_eq "chain: the funnel saw all 600 samples" 600 "$(cat "$ws/collect/n.txt")"
+
 # --- redis-server SIGKILLed and restarted from its AOF mid-run --------------------------------
 ws=$("$MERLIN" run many.yaml 2>/dev/null)
 "$MERLIN" run-workers many.yaml --exit-when-done --lease 2 >r.out 2>r.err &

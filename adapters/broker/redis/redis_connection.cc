@@ -157,7 +157,47 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
   return out;
 }
 
+namespace {
+
+// A restarted server answers LOADING until its AOF is read back: nothing ran, so wait and
+// send again, within the reconnect budget.
+bool is_loading(const std::string& error_text) { return error_text.rfind("LOADING", 0) == 0; }
+
+template <typename Attempt, typename Loading>
+auto retry_while_loading(std::chrono::milliseconds budget, Attempt attempt, Loading loading) {
+  auto deadline = std::chrono::steady_clock::now() + budget;
+  auto delay = std::chrono::milliseconds(50);
+  while (true) {
+    auto r = attempt();
+    if (!loading(r) || std::chrono::steady_clock::now() + delay > deadline) return r;
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(1000));
+  }
+}
+
+}  // namespace
+
 Result<std::vector<RedisReply>> RedisConnection::pipeline(const std::vector<RedisCommand>& cmds) {
+  return retry_while_loading(
+      settings_.reconnect_budget, [&] { return pipeline_once(cmds); },
+      [](const Result<std::vector<RedisReply>>& r) {
+        return r && std::any_of(r->begin(), r->end(), [](const RedisReply& x) {
+                 return x.is_error() && is_loading(x.str);
+               });
+      });
+}
+
+Result<RedisReply> RedisConnection::command(const RedisCommand& argv,
+                                            std::chrono::milliseconds extra) {
+  return retry_while_loading(
+      settings_.reconnect_budget, [&] { return command_once(argv, extra); },
+      [](const Result<RedisReply>& r) {
+        return !r && r.error().message.find(": LOADING") != std::string::npos;
+      });
+}
+
+Result<std::vector<RedisReply>> RedisConnection::pipeline_once(
+    const std::vector<RedisCommand>& cmds) {
   if (cmds.empty()) return std::vector<RedisReply>{};
   if (ctx_) {
     auto r = send(cmds, std::chrono::milliseconds(0));
@@ -168,8 +208,8 @@ Result<std::vector<RedisReply>> RedisConnection::pipeline(const std::vector<Redi
   return send(cmds, std::chrono::milliseconds(0));
 }
 
-Result<RedisReply> RedisConnection::command(const RedisCommand& argv,
-                                            std::chrono::milliseconds extra) {
+Result<RedisReply> RedisConnection::command_once(const RedisCommand& argv,
+                                                 std::chrono::milliseconds extra) {
   Result<std::vector<RedisReply>> r = Error::unavailable("");
   if (ctx_) r = send({argv}, extra);
   if (!r && r.error().code == ErrorCode::kUnavailable) {

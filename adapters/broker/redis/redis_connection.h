@@ -2,7 +2,8 @@
 /// One connection to Redis (RAII over hiredis' redisContext, which stays inside the .cc).
 /// AUTHs and SELECTs on every (re)connect. When the connection breaks, the next command
 /// reconnects with bounded exponential backoff and is sent once more, so a command may reach
-/// the server twice: every caller in this folder is idempotent or at-least-once by design.
+/// the server twice: every caller in this folder is idempotent or at-least-once by design. A
+/// server still loading its AOF after a restart (LOADING) is waited for within the same budget.
 /// Errors name the server: "redis 127.0.0.1:6399: connection refused". Not thread-safe: one
 /// thread at a time (RedisPool hands connections out).
 #include <chrono>
@@ -46,6 +47,8 @@ class RedisConnection {
  private:
   explicit RedisConnection(const RedisSettings& settings);
   Result<void> connect_once();
+  Result<RedisReply> command_once(const RedisCommand& argv, std::chrono::milliseconds extra);
+  Result<std::vector<RedisReply>> pipeline_once(const std::vector<RedisCommand>& cmds);
   Result<void> reconnect();
   Result<std::vector<RedisReply>> send(const std::vector<RedisCommand>& cmds,
                                        std::chrono::milliseconds extra);
