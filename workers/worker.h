@@ -28,7 +28,7 @@ struct WorkerOptions {
   /// distributed worker names every queue of the study: work queued for another worker's
   /// queue may still lead to work on its own.
   std::vector<std::string> idle_queues;
-  int slots = 1;                    ///< tasks run concurrently
+  int slots = 1;  ///< tasks run concurrently
   std::chrono::milliseconds poll{100};
   bool exit_when_idle = true;  ///< stop once nothing is pending on the served queues
   /// How often the lease of every running task is renewed (Broker::extend_lease), so a task

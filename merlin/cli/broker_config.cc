@@ -1,7 +1,7 @@
 #include "merlin/cli/broker_config.h"
 
-#include <CLI/CLI.hpp>
 #include <sys/stat.h>
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,8 +29,7 @@ Result<std::string> read_password_file(const std::string& written, const std::st
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
     return Error::bad_input(config + ": broker password file " + path +
-                            " is readable by everyone (mode " + mode + "); run: chmod 600 " +
-                            path);
+                            " is readable by everyone (mode " + mode + "); run: chmod 600 " + path);
   }
   auto text = files::read(path);
   if (!text) return text.error();
@@ -69,11 +68,12 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
       loc.password = *pw;
     }
     const auto& rb = config->results_backend;
-    if (rb.present && ((!rb.server.empty() && rb.server != loc.host) ||
-                       (rb.port > 0 && rb.port != loc.port)))
-      log::warn("{}: results_backend is not used: progress is kept in the broker's Redis, so "
-                "that a commit and the queueing of its dependents share one server",
-                config->path);
+    if (rb.present &&
+        ((!rb.server.empty() && rb.server != loc.host) || (rb.port > 0 && rb.port != loc.port)))
+      log::warn(
+          "{}: results_backend is not used: progress is kept in the broker's Redis, so "
+          "that a commit and the queueing of its dependents share one server",
+          config->path);
   }
   if (const char* env = std::getenv("MERLIN_BROKER_URL"); env && *env) {
     auto parsed = parse_broker_url(env);

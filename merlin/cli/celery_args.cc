@@ -27,8 +27,7 @@ Result<CeleryArgs> parse_celery_args(const std::string& args) {
     std::string value;
     bool is_concurrency = true;
     if (w == "--concurrency" || w == "-c") {
-      if (i + 1 >= words.size())
-        return Error::bad_input("worker args: " + w + " needs a number");
+      if (i + 1 >= words.size()) return Error::bad_input("worker args: " + w + " needs a number");
       value = words[++i];
     } else if (w.rfind("--concurrency=", 0) == 0) {
       value = w.substr(14);

@@ -74,16 +74,16 @@ int monitor(const MonitorArgs& a) {
       unserved_since = SteadyClock::now();
     } else if (std::chrono::duration<double>(SteadyClock::now() - unserved_since).count() >
                a.stall_seconds) {
-      return report_error(Error::runtime(
-          "monitor: " + std::to_string(pending) + " tasks of study " + *name +
-          " are waiting and no worker has served them for " +
-          std::to_string(static_cast<long long>(a.stall_seconds)) +
-          " s; start some with `merlin run-workers " + a.spec + "`"));
+      return report_error(
+          Error::runtime("monitor: " + std::to_string(pending) + " tasks of study " + *name +
+                         " are waiting and no worker has served them for " +
+                         std::to_string(static_cast<long long>(a.stall_seconds)) +
+                         " s; start some with `merlin run-workers " + a.spec + "`"));
     }
-    std::fprintf(stderr, "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
-                 name->c_str(), static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(pending),
-                 alive);
+    std::fprintf(
+        stderr, "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
+        name->c_str(), static_cast<unsigned long long>(done),
+        static_cast<unsigned long long>(total), static_cast<unsigned long long>(pending), alive);
     std::this_thread::sleep_for(std::chrono::duration<double>(a.sleep_seconds));
   }
 }

@@ -1,5 +1,5 @@
-#include <CLI/CLI.hpp>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -56,7 +56,8 @@ int purge(const PurgeArgs& a) {
       return report_error(Error::bad_input("purge asks for confirmation; use -f to purge " + what +
                                            " of " + std::to_string(list->size()) +
                                            " studies without asking"));
-    std::fprintf(stderr, "remove the queued, reserved and delayed tasks of %s of %zu studies? [y/N] ",
+    std::fprintf(stderr,
+                 "remove the queued, reserved and delayed tasks of %s of %zu studies? [y/N] ",
                  what.c_str(), list->size());
     std::string answer;
     std::getline(std::cin, answer);

@@ -36,10 +36,10 @@ int queue_info(const QueueInfoArgs& a) {
       rows.push_back({s.key, q.queue, std::to_string(q.queued), std::to_string(q.reserved),
                       std::to_string(q.delayed), std::to_string(q.consumers)});
   }
-  std::fputs(format_table({"STUDY", "QUEUE", "QUEUED", "RESERVED", "DELAYED", "CONSUMERS"}, rows,
-                          *fmt)
-                 .c_str(),
-             stdout);
+  std::fputs(
+      format_table({"STUDY", "QUEUE", "QUEUED", "RESERVED", "DELAYED", "CONSUMERS"}, rows, *fmt)
+          .c_str(),
+      stdout);
   return kExitOk;
 }
 

@@ -4,10 +4,10 @@
 #include "adapters/broker/redis/redis_state_store.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/plan/plan.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
 #include "merlin/cli/local_run.h"
+#include "merlin/plan/plan.h"
 
 namespace merlin::cli {
 

@@ -5,8 +5,8 @@
 
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
-#include "merlin/cli/dist_study.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
 #include "merlin/cli/dry_run.h"
 #include "merlin/cli/local_run.h"
 #include "merlin/cli/status_report.h"
@@ -47,13 +47,24 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
 }
 
 // Queues the study in the broker; on failure the new workspace goes again (nothing half-way).
-int enqueue(PreparedStudy& s, const BrokerLocation& loc, const std::string& spec) {
-  auto r = enqueue_study(s, loc);
-  if (!r) {
+// A study key still registered by a run whose workspace was deleted (same name, same second)
+// is passed over: the study is prepared again one second later.
+int enqueue(std::unique_ptr<PreparedStudy> study, PrepareOptions po, const BrokerLocation& loc,
+            const std::string& spec) {
+  Result<EnqueueReport> r = Error::runtime("not queued");
+  for (int attempt = 0;; ++attempt) {
+    r = enqueue_study(*study, loc);
+    if (r) break;
     std::error_code ec;
-    std::filesystem::remove_all(s.tokens.workspace, ec);
-    return report_error(r.error());
+    std::filesystem::remove_all(study->tokens.workspace, ec);
+    if (r.error().message.find("is queued already") == std::string::npos || attempt >= 60)
+      return report_error(r.error());
+    po.epoch++;
+    auto again = prepare_study(po);
+    if (!again) return report_error(again.error());
+    study = std::move(*again);
   }
+  const PreparedStudy& s = *study;
   std::printf("%s\n", s.tokens.workspace.c_str());
   std::fprintf(stderr,
                "queued study %s: %llu tasks in %llu messages on %s in %.3f s; start workers with "
@@ -95,7 +106,7 @@ int run(const RunArgs& a) {
                  static_cast<unsigned long long>(*n));
     return kExitOk;
   }
-  if (queue) return enqueue(**s, loc, a.spec);
+  if (queue) return enqueue(std::move(*s), po, loc, a.spec);
   log::info("study={} workspace={} tasks={} slots={}", (*s)->tokens.study_name,
             (*s)->tokens.workspace, (*s)->graph->total_tasks(), jobs);
   auto r = run_local(**s, {jobs, false, !a.no_progress});

@@ -1,6 +1,6 @@
-#include <CLI/CLI.hpp>
 #include <signal.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -56,7 +56,8 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
   std::set<std::string> want_workers(a.workers.begin(), a.workers.end());
   std::set<std::string> want_steps(a.steps.begin(), a.steps.end());
   for (const auto& n : want_steps)
-    if (!spec.find_step(n)) return Error::bad_input("--steps: no step named '" + n + "' in the spec");
+    if (!spec.find_step(n))
+      return Error::bad_input("--steps: no step named '" + n + "' in the spec");
   for (const auto& n : want_workers) {
     bool known = std::any_of(spec.workers.begin(), spec.workers.end(),
                              [&](const spec::WorkerSpec& w) { return w.name == n; });
@@ -99,7 +100,8 @@ std::string shell_word(const std::string& s) {
 
 int echo(const RunWorkersArgs& a, const std::vector<WorkerPlan>& plans) {
   for (const auto& p : plans) {
-    std::string line = "merlin run-workers " + shell_word(a.spec) + " --worker " + shell_word(p.name);
+    std::string line =
+        "merlin run-workers " + shell_word(a.spec) + " --worker " + shell_word(p.name);
     line += " --concurrency " + std::to_string(p.slots);
     for (const auto& s : a.steps) line += " --steps " + shell_word(s);
     for (const auto& v : a.vars) line += " --vars " + shell_word(v);
@@ -187,8 +189,9 @@ class Fleet {
   // Heartbeats for every worker; false when a stop was asked for.
   bool beat(const std::string& study) {
     for (const auto& p : plans_) {
-      WorkerRecord w{p.id, p.name, host_name(), static_cast<int>(::getpid()), spec_name_, study,
-                     p.queues, p.slots, 0};
+      WorkerRecord w{p.id,       p.name, host_name(), static_cast<int>(::getpid()),
+                     spec_name_, study,  p.queues,    p.slots,
+                     0};
       auto b = registry_.beat(w);
       if (!b) {
         log::warn("heartbeat failed worker={} error=\"{}\"", p.name, b.error().message);
@@ -251,8 +254,8 @@ class Fleet {
       rs.lease = lease_;
       r->broker = std::make_unique<RedisBroker>(rs);
       r->executor = std::make_unique<ProcessExecutor>();
-      r->worker = std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer,
-                                           *r->executor, wo);
+      r->worker =
+          std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer, *r->executor, wo);
       fleet.push_back(std::move(r));
     }
     std::vector<std::thread> threads;
@@ -290,10 +293,11 @@ class Fleet {
       if (!r->report) return r->report.error();
       const auto& w = *r->report;
       worked |= w.executed + w.skipped + w.splits > 0;
-      log::info("worker={} study={} executed={} succeeded={} failed={} requeued={} skipped={} "
-                "splits={}",
-                r->plan->name, rec.key, w.executed, w.succeeded, w.failed, w.requeued, w.skipped,
-                w.splits);
+      log::info(
+          "worker={} study={} executed={} succeeded={} failed={} requeued={} skipped={} "
+          "splits={}",
+          r->plan->name, rec.key, w.executed, w.succeeded, w.failed, w.requeued, w.skipped,
+          w.splits);
       for (const auto& q : w.stopped_queues) stopped.insert(q);
       if (w.stopped_by_step) {
         log::warn("MERLIN_STOP_WORKERS: this process stops");

@@ -70,8 +70,7 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc)
   RedisStudies studies(redis_settings(loc));
   auto q = studies.enqueue(st);
   if (!q) return q.error();
-  report.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 

@@ -32,10 +32,9 @@ int main(int argc, char** argv) {
   app.add_option("--log-level", level, "debug, info, warn, error or off")->capture_default_str();
 
   const std::vector<Command> commands = {
-      run_command(),           run_workers_command(),   restart_command(),
-      status_command(),        queue_info_command(),    query_workers_command(),
-      stop_workers_command(),  purge_command(),         monitor_command(),
-      info_command(),          validate_command(),      example_command()};
+      run_command(),        run_workers_command(),   restart_command(),      status_command(),
+      queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
+      monitor_command(),    info_command(),          validate_command(),     example_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);

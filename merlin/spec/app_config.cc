@@ -31,7 +31,8 @@ void read_server(const YamlEntry& e, AppServer& out, DiagnosticList& diags) {
       int n = 0;
       auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
       if (ec != std::errc() || p != v.data() + v.size() || n < 0) {
-        diags.error(f.value.where, "'" + e.key + "." + f.key + "' must be a number, got '" + v + "'");
+        diags.error(f.value.where,
+                    "'" + e.key + "." + f.key + "' must be a number, got '" + v + "'");
         continue;
       }
       (f.key == "port" ? out.port : out.db) = n;

@@ -17,11 +17,11 @@ std::int64_t system_ms() {
       .count();
 }
 
-// "<queue>|<stream id>": stream ids never hold '|', queue names may.
-bool split_receipt(const std::string& receipt, std::string* queue, std::string* id) {
+// "<stream key>|<stream id>": stream ids never hold '|', keys (queue names) may.
+bool split_receipt(const std::string& receipt, std::string* stream, std::string* id) {
   auto bar = receipt.rfind('|');
   if (bar == std::string::npos) return false;
-  *queue = receipt.substr(0, bar);
+  *stream = receipt.substr(0, bar);
   *id = receipt.substr(bar + 1);
   return true;
 }
@@ -34,6 +34,8 @@ RedisBroker::RedisBroker(RedisSettings settings)
       take_script_(redis_lua::kTake),
       release_script_(redis_lua::kRelease),
       pending_script_(redis_lua::kPending),
+      publish_script_(redis_lua::kPublish),
+      streams_script_(redis_lua::kStreams),
       nonce_(std::random_device{}()) {}
 
 std::string RedisBroker::unique_tag() {
@@ -46,9 +48,9 @@ Result<void> RedisBroker::publish(const std::string& queue, const std::vector<Ta
   if (msgs.empty()) return ok();
   auto c = pool_.acquire();
   if (!c) return c.error();
-  std::vector<RedisCommand> cmds{{"SADD", keys_.queues(), queue}};
-  for (const auto& m : msgs) cmds.push_back({"XADD", keys_.queue(queue), "*", "m", encode(m)});
-  auto r = (*c)->transaction(cmds);
+  std::vector<std::string> args{keys_.prefix, queue};
+  for (const auto& m : msgs) args.push_back(encode(m));
+  auto r = publish_script_.run(**c, {}, args);  // a script: all or nothing
   if (!r) return r.error();
   return ok();
 }
@@ -90,56 +92,64 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   }
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
+  if (e.size() < 5) return Error::runtime(c.describe("unexpected reply from the take script"));
   return std::optional<Taken>(
-      Taken{queues[index], e[1].text(), e[2].text(), e.size() > 3 && e[3].as_integer() == 1});
+      Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1, e[4].text()});
 }
 
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
     RedisConnection& c, const std::vector<std::string>& queues, milliseconds block) {
+  std::vector<std::string> args{keys_.prefix};
+  args.insert(args.end(), queues.begin(), queues.end());
+  auto listed = streams_script_.run(c, {}, args);
+  if (!listed) return listed.error();
+  std::vector<std::pair<std::string, std::size_t>> streams;  // key, queue index; in order
+  for (std::size_t i = 0; i + 1 < listed->elements.size(); i += 2)
+    streams.emplace_back(
+        listed->elements[i].text(),
+        static_cast<std::size_t>(listed->elements[i + 1].as_integer().value_or(0)));
   RedisCommand argv{"XREADGROUP", "GROUP", kRedisGroup, settings().consumer,
                     "COUNT",      "1",     "BLOCK",     std::to_string(block.count()),
                     "STREAMS"};
-  for (const auto& q : queues) argv.push_back(keys_.queue(q));
-  for (std::size_t i = 0; i < queues.size(); ++i) argv.push_back(">");
+  for (const auto& s : streams) argv.push_back(s.first);
+  for (std::size_t i = 0; i < streams.size(); ++i) argv.push_back(">");
   auto r = c.command(argv, block);
   if (!r) {
     // A group vanished (purge) under us: the take script recreates it on the next round.
     if (r.error().message.find("NOGROUP") != std::string::npos) return std::optional<Taken>();
     return r.error();
   }
-  std::vector<Taken> got;  // at most one per stream
+  std::vector<std::pair<std::size_t, Taken>> got;  // (position in `streams`, message)
   for (const auto& stream : r->elements) {
     if (stream.elements.size() < 2 || stream.elements[1].elements.empty()) continue;
     const auto& entry = stream.elements[1].elements[0];
     if (entry.elements.size() < 2) continue;
-    auto it = std::find_if(queues.begin(), queues.end(), [&](const std::string& q) {
-      return keys_.queue(q) == stream.elements[0].text();
-    });
-    if (it == queues.end()) continue;
-    Taken t{*it, entry.elements[0].text(), "", false};
+    auto it = std::find_if(streams.begin(), streams.end(),
+                           [&](const auto& s) { return s.first == stream.elements[0].text(); });
+    if (it == streams.end() || it->second >= queues.size()) continue;
+    Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first};
     const auto& fields = entry.elements[1].elements;
     for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
       if (fields[f].text() == "m") t.text = fields[f + 1].text();
-    got.push_back(std::move(t));
+    got.emplace_back(static_cast<std::size_t>(it - streams.begin()), std::move(t));
   }
   if (got.empty()) return std::optional<Taken>();
-  // Keep the one from the earliest queue in the caller's order; hand the others back.
-  std::stable_sort(got.begin(), got.end(), [&](const Taken& a, const Taken& b) {
-    return std::find(queues.begin(), queues.end(), a.queue) <
-           std::find(queues.begin(), queues.end(), b.queue);
-  });
+  // Keep the first in the take order (queues as given; leaves, then narrow ranges); hand the
+  // others back.
+  std::stable_sort(got.begin(), got.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 1; i < got.size(); ++i) {
-    auto rel = release_script_.run(c, {keys_.queue(got[i].queue)},
-                                   {got[i].id, got[i].text, settings().consumer});
+    const Taken& t = got[i].second;
+    auto rel = release_script_.run(c, {t.stream}, {t.id, t.text, settings().consumer});
     if (!rel) return rel.error();
   }
-  return std::optional<Taken>(std::move(got.front()));
+  return std::optional<Taken>(std::move(got.front().second));
 }
 
 Result<void> RedisBroker::dead_letter(RedisConnection& c, const Taken& t) {
   log::error("dead-lettered an undecodable message queue={} id={} text=\"{}\" key={}", t.queue,
              t.id, t.text, keys_.dead());
-  auto s = keys_.queue(t.queue);
+  const auto& s = t.stream;
   auto r = c.transaction({{"XADD", keys_.dead(), "*", "queue", t.queue, "id", t.id, "m", t.text},
                           {"XACK", s, kRedisGroup, t.id},
                           {"XDEL", s, t.id}});
@@ -171,44 +181,41 @@ Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::stri
     auto m = decode((*t)->text);
     if (m)
       return std::optional<Delivery>(
-          Delivery{(*t)->queue, *m, (*t)->queue + "|" + (*t)->id, (*t)->redelivered});
+          Delivery{(*t)->queue, *m, (*t)->stream + "|" + (*t)->id, (*t)->redelivered});
     auto d = dead_letter(**c, **t);
     if (!d) return d.error();
   }
 }
 
 Result<void> RedisBroker::ack(const Delivery& d) {
-  std::string queue, id;
-  if (!split_receipt(d.receipt, &queue, &id))
+  std::string stream, id;
+  if (!split_receipt(d.receipt, &stream, &id))
     return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto s = keys_.queue(queue);
-  auto r = (*c)->transaction({{"XACK", s, kRedisGroup, id}, {"XDEL", s, id}});
+  auto r = (*c)->transaction({{"XACK", stream, kRedisGroup, id}, {"XDEL", stream, id}});
   if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
   return ok();  // NOGROUP: the study was purged, nothing left to forget
 }
 
 Result<void> RedisBroker::release(const Delivery& d) {
-  std::string queue, id;
-  if (!split_receipt(d.receipt, &queue, &id))
+  std::string stream, id;
+  if (!split_receipt(d.receipt, &stream, &id))
     return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r =
-      release_script_.run(**c, {keys_.queue(queue)}, {id, encode(d.message), settings().consumer});
+  auto r = release_script_.run(**c, {stream}, {id, encode(d.message), settings().consumer});
   if (!r) return r.error();
   return ok();
 }
 
 Result<void> RedisBroker::extend_lease(const Delivery& d) {
-  std::string queue, id;
-  if (!split_receipt(d.receipt, &queue, &id))
+  std::string stream, id;
+  if (!split_receipt(d.receipt, &stream, &id))
     return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = (*c)->command(
-      {"XCLAIM", keys_.queue(queue), kRedisGroup, settings().consumer, "0", id, "JUSTID"});
+  auto r = (*c)->command({"XCLAIM", stream, kRedisGroup, settings().consumer, "0", id, "JUSTID"});
   if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
   return ok();
 }

@@ -1,6 +1,8 @@
 #pragma once
-/// The Broker on Redis Streams: one Stream per queue ("merlin:<study>:q:<queue>") read through
-/// one consumer group ("workers"), so a reserved message stays in the group's pending list
+/// The Broker on Redis Streams: a few Streams per queue, by message width (single samples in
+/// "merlin:<study>:q:<queue>", ranges in "merlin:<study>:w:<b>:<queue>"; see redis_lua.h),
+/// read single samples first, then narrowest ranges (depth-first splitting), through one
+/// consumer group ("workers") each, so a reserved message stays in the group's pending list
 /// until `ack` (XACK + XDEL: the Stream holds only queued and in-flight messages, and Redis
 /// memory stays O(in flight)). A message idle longer than the lease is taken over by the next
 /// reserving worker (XAUTOCLAIM): a killed worker's tasks run again elsewhere; a running task
@@ -8,8 +10,9 @@
 /// (epoch ms, this host's system clock) and any reserve moves the due ones to their Streams.
 /// Messages that do not decode go to the Stream "merlin:<study>:dead" and are acked.
 ///
-/// Ordering: FIFO per queue (the local broker is LIFO across batches); a released message
-/// joins the back. Thread-safe: each call borrows a pooled connection.
+/// Ordering: single samples before ranges, narrow ranges before wide ones, FIFO within one
+/// width; a released message joins the back. Thread-safe: each call borrows a pooled
+/// connection.
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -47,6 +50,7 @@ class RedisBroker : public Broker {
   struct Taken {
     std::string queue, id, text;
     bool redelivered = false;  ///< taken over from an expired lease
+    std::string stream;        ///< the Stream key it came from (one of the queue's, by width)
   };
   Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
                                         std::int64_t* next_due_ms);
@@ -58,7 +62,7 @@ class RedisBroker : public Broker {
 
   RedisPool pool_;
   RedisKeys keys_;
-  RedisScript take_script_, release_script_, pending_script_;
+  RedisScript take_script_, release_script_, pending_script_, publish_script_, streams_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last takeover scan

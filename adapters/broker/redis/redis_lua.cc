@@ -1,12 +1,56 @@
 #include "adapters/broker/redis/redis_lua.h"
 
 namespace merlin::redis_lua {
+namespace {
+
+// Shared by the scripts that place or find messages (see redis_lua.h). Keys are computed
+// from the study prefix (standalone Redis only). The width bucket must agree with
+// `width_bucket` in redis_broker.cc.
+const char* const kLib = R"lua(
+local function bucket_of(body)
+  local lo, hi = string.match(body, '^v%d+ %d+ (%d+) (%d+) ')
+  if not lo then return 0 end
+  local w = tonumber(hi) - tonumber(lo)
+  local b, p = 0, 1
+  while p < w do
+    p = p * 2
+    b = b + 1
+  end
+  return b
+end
+local function stream_of(prefix, q, body)
+  local b = bucket_of(body)
+  if b == 0 then return prefix .. 'q:' .. q end
+  redis.call('ZADD', prefix .. 'b:' .. q, b, b)
+  return prefix .. 'w:' .. b .. ':' .. q
+end
+local function streams_of(prefix, q)
+  local out = {prefix .. 'q:' .. q}
+  for _, b in ipairs(redis.call('ZRANGE', prefix .. 'b:' .. q, 0, -1)) do
+    out[#out + 1] = prefix .. 'w:' .. b .. ':' .. q
+  end
+  return out
+end
+local function group_info(s)
+  local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', s)
+  if not ok then return 0, 0 end
+  for _, g in ipairs(groups) do
+    local f = {}
+    for k = 1, #g, 2 do f[g[k]] = g[k + 1] end
+    if f['name'] == 'workers' then return f['pending'], f['consumers'] end
+  end
+  return 0, 0
+end
+)lua";
+
+std::string with_lib(const char* body) { return std::string(kLib) + body; }
+
+}  // namespace
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
-// queue names... Returns {queue index (0-based), stream id, text[, 1 when taken over from an
-// expired lease]} or {-1, next due ms or ''}.
-// Keys are computed from the prefix (standalone Redis only).
-const char* const kTake = R"lua(
+// queue names... Returns {queue index (0-based), stream id, text, 1 when taken over from an
+// expired lease else 0, stream key} or {-1, next due ms or ''}.
+const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local claim = ARGV[5] == '1'
 local group = 'workers'
@@ -14,7 +58,7 @@ local delayed = prefix .. 'delayed'
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 100)) do
   local q, body = string.match(member, '^(.*)|[^|]*|([^|]*)$')
   if q then
-    redis.call('XADD', prefix .. 'q:' .. q, '*', 'm', body)
+    redis.call('XADD', stream_of(prefix, q, body), '*', 'm', body)
     redis.call('HINCRBY', prefix .. 'delayed_n', q, -1)
   else
     redis.call('XADD', prefix .. 'dead', '*', 'm', member)
@@ -28,38 +72,39 @@ local function body_of(fields)
   return ''
 end
 for i = 6, #ARGV do
-  local s = prefix .. 'q:' .. ARGV[i]
-  if claim then
-    -- Walk the pending list with the cursor: leases renewed by extend_lease make idle time
-    -- independent of id order, so the first expired entry may be anywhere.
-    local cursor = '0-0'
-    for _ = 1, 100 do
-      local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
-      if not ok then break end
-      local e = r[2][1]
-      if e then return {i - 6, e[1], body_of(e[2]), 1} end
-      cursor = r[1]
-      if cursor == '0-0' then break end
+  for _, s in ipairs(streams_of(prefix, ARGV[i])) do
+    if claim then
+      -- Walk the pending list with the cursor: leases renewed by extend_lease make idle time
+      -- independent of id order, so the first expired entry may be anywhere.
+      local cursor = '0-0'
+      for _ = 1, 100 do
+        local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
+        if not ok then break end
+        local e = r[2][1]
+        if e then return {i - 6, e[1], body_of(e[2]), 1, s} end
+        cursor = r[1]
+        if cursor == '0-0' then break end
+      end
     end
-  end
-  local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS',
-                      s, '>')
-  if not ok then
-    redis.call('XGROUP', 'CREATE', s, group, '0', 'MKSTREAM')
-    r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS', s, '>')
-  end
-  if r and r[1] and r[1][2][1] then
-    local e = r[1][2][1]
-    return {i - 6, e[1], body_of(e[2])}
+    local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1,
+                        'STREAMS', s, '>')
+    if not ok then
+      redis.call('XGROUP', 'CREATE', s, group, '0', 'MKSTREAM')
+      r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS', s, '>')
+    end
+    if r and r[1] and r[1][2][1] then
+      local e = r[1][2][1]
+      return {i - 6, e[1], body_of(e[2]), 0, s}
+    end
   end
 end
 local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
 return {-1, nxt[2] or ''}
-)lua";
+)lua");
 
 // KEYS: stream. ARGV: id, text, consumer. Returns 1 if re-queued, 0 if it was no longer
 // pending for this consumer (acked, or taken over by another worker: not ours to give back).
-const char* const kRelease = R"lua(
+const std::string kRelease = R"lua(
 local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1, ARGV[3])
 if not ok or not p[1] then return 0 end
 redis.call('XACK', KEYS[1], 'workers', ARGV[1])
@@ -69,29 +114,31 @@ return 1
 )lua";
 
 // ARGV: prefix, queue names... After XDEL on ack a Stream's length is queued + in flight.
-const char* const kPending = R"lua(
+const std::string kPending = with_lib(R"lua(
 local prefix = ARGV[1]
 local named, n = {}, 0
 for i = 2, #ARGV do
   local q = ARGV[i]
   if not named[q] then
     named[q] = true
-    n = n + redis.call('XLEN', prefix .. 'q:' .. q)
+    for _, s in ipairs(streams_of(prefix, q)) do n = n + redis.call('XLEN', s) end
     n = n + tonumber(redis.call('HGET', prefix .. 'delayed_n', q) or '0')
   end
 end
 for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
   if not named[q] then
-    local ok, r = pcall(redis.call, 'XPENDING', prefix .. 'q:' .. q, 'workers')
-    if ok then n = n + r[1] end
+    for _, s in ipairs(streams_of(prefix, q)) do
+      local ok, r = pcall(redis.call, 'XPENDING', s, 'workers')
+      if ok then n = n + r[1] end
+    end
   end
 end
 return n
-)lua";
+)lua");
 
 // KEYS: done bitmap, remaining, failed, secs hashes. ARGV: instance, sample, failed ('1'/'0'),
 // seconds. Returns {newly done (1/0), remaining}.
-const char* const kCommit = R"lua(
+const std::string kCommit = R"lua(
 local left = redis.call('HGET', KEYS[2], ARGV[1])
 if not left then
   return redis.error_reply('merlin: instance ' .. ARGV[1] .. ' was not initialised')
@@ -103,10 +150,31 @@ if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV
 return {1, rem}
 )lua";
 
+// ARGV: prefix, queue, messages... Returns the number appended.
+const std::string kPublish = with_lib(R"lua(
+local prefix, q = ARGV[1], ARGV[2]
+redis.call('SADD', prefix .. 'queues', q)
+for i = 3, #ARGV do redis.call('XADD', stream_of(prefix, q, ARGV[i]), '*', 'm', ARGV[i]) end
+return #ARGV - 2
+)lua");
+
+// ARGV: prefix, queue names... Returns {stream key, queue index (0-based)} pairs, flattened,
+// each queue's leaves first then its narrowest ranges.
+const std::string kStreams = with_lib(R"lua(
+local out = {}
+for i = 2, #ARGV do
+  for _, s in ipairs(streams_of(ARGV[1], ARGV[i])) do
+    out[#out + 1] = s
+    out[#out + 1] = i - 2
+  end
+end
+return out
+)lua");
+
 // ARGV: prefix, study key, workspace, name, created, n instances, counts..., n queues,
 // queues..., n released, released..., then (queue, message) pairs. Fails, changing nothing,
 // if the study is registered already.
-const char* const kEnqueue = R"lua(
+const std::string kEnqueue = with_lib(R"lua(
 local prefix, key = ARGV[1], ARGV[2]
 if redis.call('ZSCORE', 'merlin:studies', key) then
   return redis.error_reply('merlin: study ' .. key .. ' is queued already')
@@ -132,28 +200,50 @@ for j = 1, n do redis.call('HSET', prefix .. 'released', ARGV[i + j], 1) end
 i = i + 1 + n
 while i + 1 <= #ARGV do
   redis.call('SADD', prefix .. 'queues', ARGV[i])
-  redis.call('XADD', prefix .. 'q:' .. ARGV[i], '*', 'm', ARGV[i + 1])
+  redis.call('XADD', stream_of(prefix, ARGV[i], ARGV[i + 1]), '*', 'm', ARGV[i + 1])
   i = i + 2
 end
 redis.call('HSET', prefix .. 'meta', 'workspace', ARGV[3], 'name', ARGV[4], 'created', ARGV[5])
 redis.call('ZADD', 'merlin:studies', ARGV[5], key)
 return 1
-)lua";
+)lua");
 
 // ARGV: prefix. After XDEL on ack a Stream's length is queued + in flight.
-const char* const kStudyPending = R"lua(
+const std::string kStudyPending = with_lib(R"lua(
 local prefix = ARGV[1]
 local n = 0
 for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
-  n = n + redis.call('XLEN', prefix .. 'q:' .. q)
+  for _, s in ipairs(streams_of(prefix, q)) do n = n + redis.call('XLEN', s) end
   n = n + tonumber(redis.call('HGET', prefix .. 'delayed_n', q) or '0')
 end
 return n
-)lua";
+)lua");
+
+// ARGV: prefix. Returns {queue, in streams, pending, consumers, delayed} per queue, flattened.
+const std::string kQueueStats = with_lib(R"lua(
+local prefix = ARGV[1]
+local out = {}
+for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
+  local len, pending, consumers = 0, 0, 0
+  for _, s in ipairs(streams_of(prefix, q)) do
+    len = len + redis.call('XLEN', s)
+    local p, c = group_info(s)
+    pending = pending + p
+    if c > consumers then consumers = c end
+  end
+  local delayed = tonumber(redis.call('HGET', prefix .. 'delayed_n', q) or '0')
+  out[#out + 1] = q
+  out[#out + 1] = len
+  out[#out + 1] = pending
+  out[#out + 1] = consumers
+  out[#out + 1] = delayed
+end
+return out
+)lua");
 
 // ARGV: prefix, queue names... (none: every queue of the study). Returns messages removed.
 // A worker still running a removed message finds its group gone at ack (harmless).
-const char* const kPurgeQueues = R"lua(
+const std::string kPurgeQueues = with_lib(R"lua(
 local prefix = ARGV[1]
 local queues = {}
 if #ARGV > 1 then
@@ -163,10 +253,12 @@ else
 end
 local n = 0
 for q in pairs(queues) do
-  local s = prefix .. 'q:' .. q
-  n = n + redis.call('XLEN', s)
-  redis.call('DEL', s)
-  redis.call('XGROUP', 'CREATE', s, 'workers', '0', 'MKSTREAM')
+  for _, s in ipairs(streams_of(prefix, q)) do
+    n = n + redis.call('XLEN', s)
+    redis.call('DEL', s)
+  end
+  redis.call('DEL', prefix .. 'b:' .. q)
+  redis.call('XGROUP', 'CREATE', prefix .. 'q:' .. q, 'workers', '0', 'MKSTREAM')
   redis.call('HDEL', prefix .. 'delayed_n', q)
 end
 local delayed = prefix .. 'delayed'
@@ -178,6 +270,6 @@ for _, member in ipairs(redis.call('ZRANGE', delayed, 0, -1)) do
   end
 end
 return n
-)lua";
+)lua");
 
 }  // namespace merlin::redis_lua

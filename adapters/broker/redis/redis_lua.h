@@ -1,27 +1,36 @@
 #pragma once
 /// The Lua scripts of the Redis adapter. Each runs atomically on the server; their arguments
-/// are documented at the top of each script in redis_lua.cc.
+/// are documented above each script in redis_lua.cc.
+///
+/// A logical queue is several Streams: "q:<queue>" holds single-sample messages and
+/// "w:<b>:<queue>" ranges of width in (2^(b-1), 2^b], with the zset "b:<queue>" listing the b
+/// in use. Takes read single samples first, then the narrowest ranges: splitting goes depth
+/// first, so the queues hold O(levels × level_max_dirs) messages per worker slot instead of
+/// every leaf of the study (Streams alone are FIFO: breadth first).
+#include <string>
+
 namespace merlin::redis_lua {
 
 /// Moves due delayed messages to their Streams, then takes one message: an expired lease
 /// first (XAUTOCLAIM), else a new one (XREADGROUP), creating missing groups.
-extern const char* const kTake;
+extern const std::string kTake;
 /// XACK + XDEL + XADD again, only if the message is still pending.
-extern const char* const kRelease;
+extern const std::string kRelease;
 /// Queued + in-flight + delayed of the named queues, in-flight of the other queues.
-extern const char* const kPending;
+extern const std::string kPending;
 /// Set-if-unset of a sample's done bit and, the first time only, the counters.
-extern const char* const kCommit;
-
-}  // namespace merlin::redis_lua
-
-namespace merlin::redis_lua {
-
+extern const std::string kCommit;
+/// Appends messages of one queue, each to the Stream of its width.
+extern const std::string kPublish;
+/// The Streams of some queues, leaves first then narrowest ranges (for a blocking read).
+extern const std::string kStreams;
 /// Registers a study, its counts, released instances and first messages (see RedisStudies).
-extern const char* const kEnqueue;
+extern const std::string kEnqueue;
 /// Queued + in-flight + delayed messages over every queue of a study.
-extern const char* const kStudyPending;
+extern const std::string kStudyPending;
+/// Per queue of a study: messages in its Streams, pending (reserved), consumers, delayed.
+extern const std::string kQueueStats;
 /// Drops a study's messages of some (or all) queues: Streams, groups and delayed entries.
-extern const char* const kPurgeQueues;
+extern const std::string kPurgeQueues;
 
 }  // namespace merlin::redis_lua

@@ -84,41 +84,23 @@ Result<std::uint64_t> RedisStudies::pending(const std::string& study_key) {
 Result<std::vector<QueueStats>> RedisStudies::queue_stats(const std::string& study_key) {
   auto c = connect(settings_);
   if (!c) return c.error();
-  RedisKeys keys(study_key);
-  auto names = (*c)->command({"SMEMBERS", keys.queues()});
-  if (!names) return names.error();
+  RedisScript script(redis_lua::kQueueStats);
+  auto r = script.run(**c, {}, {RedisKeys(study_key).prefix});
+  if (!r) return r.error();
   std::vector<QueueStats> out;
-  std::vector<RedisCommand> cmds;
-  for (const auto& n : names->elements) out.push_back({n.text()});
+  const auto& e = r->elements;
+  for (std::size_t i = 0; i + 4 < e.size(); i += 5) {
+    QueueStats q;
+    q.queue = e[i].text();
+    std::uint64_t len = as_count(e[i + 1]);
+    q.reserved = as_count(e[i + 2]);
+    q.consumers = as_count(e[i + 3]);
+    q.delayed = as_count(e[i + 4]);
+    q.queued = len - std::min(len, q.reserved);  // acked entries are deleted
+    out.push_back(std::move(q));
+  }
   std::sort(out.begin(), out.end(),
             [](const QueueStats& a, const QueueStats& b) { return a.queue < b.queue; });
-  for (const auto& q : out) {
-    cmds.push_back({"XLEN", keys.queue(q.queue)});
-    cmds.push_back({"XINFO", "GROUPS", keys.queue(q.queue)});
-    cmds.push_back({"HGET", keys.delayed_n(), q.queue});
-  }
-  auto r = (*c)->pipeline(cmds);
-  if (!r) return r.error();
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::uint64_t len = as_count((*r)[3 * i]);
-    const auto& groups = (*r)[3 * i + 1];
-    for (const auto& g : groups.elements) {  // each group: flat name/value list
-      bool ours = false;
-      std::uint64_t pending = 0, consumers = 0;
-      for (std::size_t f = 0; f + 1 < g.elements.size(); f += 2) {
-        const auto& field = g.elements[f].text();
-        if (field == "name") ours = g.elements[f + 1].text() == kRedisGroup;
-        if (field == "pending") pending = as_count(g.elements[f + 1]);
-        if (field == "consumers") consumers = as_count(g.elements[f + 1]);
-      }
-      if (ours) {
-        out[i].reserved = pending;
-        out[i].consumers = consumers;
-      }
-    }
-    out[i].queued = len - std::min(len, out[i].reserved);
-    out[i].delayed = as_count((*r)[3 * i + 2]);
-  }
   return out;
 }
 

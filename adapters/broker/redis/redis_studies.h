@@ -24,8 +24,8 @@ struct StudyRecord {
 /// What a new study puts into Redis.
 struct StudyEnqueue {
   StudyRecord record;
-  std::vector<std::uint64_t> counts;   ///< samples per instance
-  std::vector<std::string> queues;     ///< every queue of the study's steps
+  std::vector<std::uint64_t> counts;    ///< samples per instance
+  std::vector<std::string> queues;      ///< every queue of the study's steps
   std::vector<std::uint32_t> released;  ///< instances whose whole range is queued now
   std::vector<std::pair<std::string, TaskMessage>> messages;  ///< (queue, message)
 };

@@ -12,8 +12,8 @@
 namespace merlin {
 
 struct WorkerRecord {
-  std::string id;         ///< "<host>.<pid>.<worker name>": unique per process and worker
-  std::string name;       ///< the `merlin.resources.workers` entry
+  std::string id;    ///< "<host>.<pid>.<worker name>": unique per process and worker
+  std::string name;  ///< the `merlin.resources.workers` entry
   std::string host;
   int pid = 0;
   std::string spec_name;  ///< study name the worker serves (description.name)

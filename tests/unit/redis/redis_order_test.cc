@@ -1,0 +1,75 @@
+// Depth-first splitting on Redis: single samples are taken before ranges, narrow ranges before
+// wide ones, whatever the order of publishing; so a study's queue stays small while it is
+// split (Streams alone are FIFO: every leaf would be queued before the first one ran).
+#include "adapters/broker/redis/redis_broker.h"
+#include "adapters/broker/redis/redis_connection.h"
+#include "tests/unit/redis/redis_test_server.h"
+
+namespace merlin::testing {
+namespace {
+using std::chrono::milliseconds;
+
+TaskMessage range(SampleId lo, SampleId hi) {
+  TaskMessage m;
+  m.instance = InstanceId{0};
+  m.lo = lo;
+  m.hi = hi;
+  return m;
+}
+
+class RedisOrder : public RedisFixture {
+ protected:
+  TaskMessage take(RedisBroker& b) {
+    auto d = b.reserve({"q"}, milliseconds(0));
+    EXPECT_TRUE(d.ok() && d->has_value());
+    if (!d.ok() || !d->has_value()) return {};
+    EXPECT_TRUE(b.ack(**d).ok());
+    return (*d)->message;
+  }
+};
+
+TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(b.publish("q", {range(0, 1000), range(0, 30), range(5, 6), range(40, 44)}).ok());
+  ASSERT_TRUE(b.publish("q", {range(7, 8)}).ok());
+  EXPECT_EQ(take(b), range(5, 6));
+  EXPECT_EQ(take(b), range(7, 8));
+  EXPECT_EQ(take(b), range(40, 44));
+  EXPECT_EQ(take(b), range(0, 30));
+  EXPECT_EQ(take(b), range(0, 1000));
+  auto p = b.pending({"q"});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(*p, 0u);
+}
+
+// Splitting a 10^4-sample range the way workers do (level_max_dirs 25: ranges of 400, 16, 1)
+// keeps the queue at O(levels × 25), not O(samples).
+TEST_F(RedisOrder, SplittingDepthFirstKeepsTheQueueSmall) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(b.publish("q", {range(0, 10000)}).ok());
+  std::uint64_t leaves = 0, most_pending = 0;
+  while (true) {
+    auto d = b.reserve({"q"}, milliseconds(0));
+    ASSERT_TRUE(d.ok());
+    if (!d->has_value()) break;
+    const TaskMessage& m = (*d)->message;
+    if (!m.is_leaf()) {
+      std::uint64_t step = m.hi - m.lo > 400 ? 400 : m.hi - m.lo > 16 ? 16 : 1;
+      std::vector<TaskMessage> children;
+      for (SampleId lo = m.lo; lo < m.hi; lo += step)
+        children.push_back(range(lo, std::min(m.hi, lo + step)));
+      ASSERT_TRUE(b.publish("q", children).ok());
+    } else {
+      ++leaves;
+    }
+    ASSERT_TRUE(b.ack(**d).ok());
+    auto p = b.pending({"q"});
+    ASSERT_TRUE(p.ok());
+    most_pending = std::max(most_pending, *p);
+  }
+  EXPECT_EQ(leaves, 10000u);
+  EXPECT_LE(most_pending, 3u * 25u) << "breadth first would reach ~10^4";
+}
+
+}  // namespace
+}  // namespace merlin::testing
