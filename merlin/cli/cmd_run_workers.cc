@@ -17,6 +17,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
+#include "merlin/cli/status_report.h"
 #include "merlin/util/log.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
@@ -27,6 +28,7 @@ namespace {
 struct RunWorkersArgs {
   std::string spec;
   std::vector<std::string> vars, steps, workers;
+  std::string worker_args;  ///< Merlin's --worker-args: Celery flags for every worker
   int concurrency = 0;
   bool echo = false, exit_when_done = false;
   double lease_seconds = 60;
@@ -63,6 +65,13 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
                              [&](const spec::WorkerSpec& w) { return w.name == n; });
     if (!known) return Error::bad_input("--worker: no worker named '" + n + "' in the spec");
   }
+  auto extra = parse_celery_args(a.worker_args);
+  if (!extra) return Error::bad_input("--worker-args: " + extra.error().message);
+  if (!extra->ignored.empty()) {
+    std::string words;
+    for (const auto& i : extra->ignored) words += (words.empty() ? "" : " ") + i;
+    log::warn("Celery flags in --worker-args are ignored: {}", words);
+  }
   std::vector<WorkerPlan> out;
   std::string host = host_name();
   for (const auto& w : spec.workers) {
@@ -83,7 +92,9 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
       for (const auto& i : celery->ignored) words += (words.empty() ? "" : " ") + i;
       log::warn("worker={} Celery flags in args are ignored: {}", w.name, words);
     }
-    p.slots = a.concurrency > 0 ? a.concurrency : celery->concurrency.value_or(core_count());
+    p.slots = a.concurrency > 0         ? a.concurrency
+              : extra->concurrency ? *extra->concurrency
+                                   : celery->concurrency.value_or(core_count());
     p.id = host + "." + std::to_string(::getpid()) + "." + w.name;
     out.push_back(std::move(p));
   }
@@ -213,6 +224,27 @@ class Fleet {
     return !stopping();
   }
 
+  // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" (the rate is the
+  // study's, over this process's time on it: every worker's commits count).
+  static std::pair<std::uint64_t, std::uint64_t> done_total(RedisStateStore& store) {
+    std::uint64_t done = 0, total = 0;
+    if (auto p = store.progress())
+      for (const auto& i : *p) {
+        done += i.done;
+        total += i.total;
+      }
+    return {done, total};
+  }
+
+  static void log_progress(RedisStateStore& store, const std::string& key,
+                           Clock::time_point since, std::uint64_t done_before) {
+    auto [done, total] = done_total(store);
+    if (total == 0) return;
+    double secs = std::chrono::duration<double>(Clock::now() - since).count();
+    auto line = progress_line(done - std::min(done, done_before), total - done_before, secs);
+    log::info("progress study={} {} ({}/{} done in all)", key, line, done, total);
+  }
+
   /// Runs the workers on one study until it has no work for them; true if they did any.
   Result<bool> serve(const StudyRecord& rec) {
     auto s = reopen_study(rec.workspace);
@@ -265,9 +297,12 @@ class Fleet {
         r->report = r->worker->run();
         left--;
       });
-    // Control: signals, stop requests and heartbeats while the workers run.
+    // Control: signals, stop requests, heartbeats and progress lines while the workers run.
     int seen = 0;
+    auto started = Clock::now();
+    auto done_before = done_total(store).first;
     auto last_beat = Clock::now() - std::chrono::seconds(10);
+    auto last_progress = Clock::now();
     bool drained = false;
     while (left.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -285,6 +320,10 @@ class Fleet {
       if (Clock::now() - last_beat >= std::chrono::seconds(1)) {
         last_beat = Clock::now();
         beat(rec.key);
+      }
+      if (Clock::now() - last_progress >= std::chrono::seconds(10)) {
+        last_progress = Clock::now();
+        log_progress(store, rec.key, started, done_before);
       }
     }
     for (auto& t : threads) t.join();
@@ -365,6 +404,9 @@ Command run_workers_command() {
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
             sub.add_option("--steps", a->steps, "Only serve the queues of these steps");
             sub.add_option("--worker", a->workers, "Only start these workers (by name)");
+            sub.add_option("--worker-args", a->worker_args,
+                           "Celery flags for every worker, as Merlin's (only --concurrency "
+                           "is used: it overrides the spec's)");
             sub.add_option("--concurrency", a->concurrency,
                            "Tasks each worker runs at once (overrides --concurrency in the "
                            "worker's args; default: number of cores)");

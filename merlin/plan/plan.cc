@@ -23,6 +23,14 @@ Routed Plan::whole_range(const Instance& inst) const {
   return {queue_of(inst.id), m};
 }
 
+Routed Plan::one_sample(const Instance& inst, SampleId s) const {
+  TaskMessage m;
+  m.instance = inst.id;
+  m.lo = s;
+  m.hi = s + 1;
+  return {queue_of(inst.id), m};
+}
+
 Result<bool> Plan::whole_parents_complete(const Instance& inst, StateStore& store) const {
   for (const auto& e : inst.parents) {
     if (e.kind != EdgeKind::kWhole) continue;
@@ -102,11 +110,7 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
-      TaskMessage m;
-      m.instance = child.id;
-      m.lo = sample;
-      m.hi = sample + 1;
-      out.push_back({queue_of(child.id), m});
+      out.push_back(one_sample(child, sample));
     } else if (commit.remaining == 0) {
       auto ready = whole_parents_complete(child, store);
       if (!ready) return ready.error();
@@ -131,11 +135,7 @@ Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sampl
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
-      TaskMessage m;
-      m.instance = child.id;
-      m.lo = sample;
-      m.hi = sample + 1;
-      out.push_back({queue_of(child.id), m});
+      out.push_back(one_sample(child, sample));
     } else {
       auto complete = store.is_complete(child.id);
       if (!complete) return complete.error();

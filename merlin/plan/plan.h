@@ -59,6 +59,7 @@ class Plan {
   Result<bool> sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const;
   bool has_per_sample_parent(const Instance& inst) const;
   Routed whole_range(const Instance& inst) const;
+  Routed one_sample(const Instance& inst, SampleId s) const;
 
   const StudyGraph& graph_;
 };

@@ -281,7 +281,9 @@ TEST_P(WorkerSlots, DuplicateLeafCommitsOnce) {
   EXPECT_EQ(runs + report->skipped, 2u) << "each copy either ran or was skipped";
   EXPECT_EQ(h.progress("A").done, 1u);
   EXPECT_EQ(h.executor().calls_of("B", 3).size(), 1u) << "dependents released once";
-  if (GetParam() == 1) EXPECT_EQ(runs, 1u) << "one slot: the second copy sees the commit";
+  if (GetParam() == 1) {
+    EXPECT_EQ(runs, 1u) << "one slot: the second copy sees the commit";
+  }
 }
 
 TEST_P(WorkerSlots, FunnelStepRunsOnceAfterEveryCombination) {
@@ -374,6 +376,76 @@ TEST(Worker, ExitsAtOnceWhenNothingIsQueued) {
   auto report = h.run(4);
   ASSERT_TRUE(report.ok());
   EXPECT_EQ(report->executed, 0u);
+}
+
+// A broker that flags every delivery of chosen messages as redelivered (taken over from a
+// worker that died), over the in-process one.
+class RedeliveringBroker : public Broker {
+ public:
+  explicit RedeliveringBroker(LocalBroker& inner) : inner_(inner) {}
+  std::vector<TaskMessage> flagged;
+
+  Result<void> publish(const std::string& q, const std::vector<TaskMessage>& m) override {
+    return inner_.publish(q, m);
+  }
+  Result<void> publish_at(const std::string& q, const TaskMessage& m, Clock::time_point t) override {
+    return inner_.publish_at(q, m, t);
+  }
+  Result<std::optional<Delivery>> reserve(const std::vector<std::string>& q,
+                                          std::chrono::milliseconds wait) override {
+    auto d = inner_.reserve(q, wait);
+    if (d.ok() && d->has_value())
+      (*d)->redelivered = std::find(flagged.begin(), flagged.end(), (*d)->message) != flagged.end();
+    return d;
+  }
+  Result<void> ack(const Delivery& d) override { return inner_.ack(d); }
+  Result<void> release(const Delivery& d) override { return inner_.release(d); }
+  Result<std::uint64_t> pending(const std::vector<std::string>& q) override {
+    return inner_.pending(q);
+  }
+
+ private:
+  LocalBroker& inner_;
+};
+
+// A worker committed A's sample 2 and died before queueing B's sample 2; its message comes
+// back redelivered: A is not run again, B's sample 2 is queued and runs once.
+TEST(WorkerRedelivery, CommittedLeafRedeliveredQueuesItsLostFollowUp) {
+  auto study = make_study(kPipeline, 5);
+  ASSERT_TRUE(study);
+  Plan plan(*study->graph);
+  LocalStateStore store(study->counts());
+  LocalBroker local;
+  RedeliveringBroker broker(local);
+  FakeExecutor executor;
+  InstanceId a = study->instance("A"), b = study->instance("B");
+  ASSERT_TRUE(store.commit(a, 2, Outcome::kSuccess, 0.1).ok());  // the lost worker's commit
+  ASSERT_TRUE(store.claim_release(a).ok());
+  TaskMessage lost;
+  lost.instance = a;
+  lost.lo = 2;
+  lost.hi = 3;
+  broker.flagged = {lost};
+  std::vector<TaskMessage> rest;
+  for (SampleId s : {0u, 1u, 3u, 4u}) {
+    TaskMessage m = lost;
+    m.lo = s;
+    m.hi = s + 1;
+    rest.push_back(m);
+  }
+  rest.push_back(lost);
+  ASSERT_TRUE(broker.publish("merlin", rest).ok());
+  WorkerOptions o;
+  o.poll = std::chrono::milliseconds(5);
+  Worker worker(broker, store, plan, *study->renderer, executor, o);
+  auto report = worker.run();
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_TRUE(executor.calls_of("A", 2).empty()) << "committed already: not run again";
+  EXPECT_EQ(executor.calls_of("B", 2).size(), 1u) << "the follow-up its first run lost";
+  auto p = store.progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)[b.v].done, 5u);
+  EXPECT_EQ(report->skipped, 1u);
 }
 
 }  // namespace
