@@ -233,7 +233,7 @@ Result<PrepareOptions> reopen_options(const std::string& workspace, const std::s
 Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd) {
   auto loaded = spec::load_spec(spec_path);
   if (!loaded) return loaded.error();
-  auto tokens = resolve_study_tokens(loaded->spec, {"00000000-000000", cwd, ""});
+  auto tokens = resolve_study_tokens(loaded->spec, {"00000000-000000", cwd, "", "", ""});
   if (!tokens) return tokens.error();
   std::string prefix = tokens->study_name + "_";
   std::string best;

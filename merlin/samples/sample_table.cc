@@ -53,15 +53,27 @@ bool is_shell_safe(std::string_view value) {
   });
 }
 
-std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table) {
-  const std::size_t rows = table.rows(), cols = table.columns();
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c = 0; c < cols; ++c) {
-      std::string v = table.value(r, c);
-      if (!is_shell_safe(v)) return UnsafeValue{r, c, std::move(v)};
-    }
+void SampleTable::for_each_row(const RowVisitor& on_row) const {
+  const std::size_t n = rows(), cols = columns();
+  std::vector<std::string> values(cols);
+  for (std::size_t r = 0; r < n; ++r) {
+    for (std::size_t c = 0; c < cols; ++c) values[c] = value(r, c);
+    if (!on_row(r, values)) return;
   }
-  return std::nullopt;
+}
+
+std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table) {
+  std::optional<UnsafeValue> bad;
+  table.for_each_row([&](std::size_t r, const std::vector<std::string>& values) {
+    for (std::size_t c = 0; c < values.size(); ++c) {
+      if (!is_shell_safe(values[c])) {
+        bad = UnsafeValue{r, c, values[c]};
+        return false;
+      }
+    }
+    return true;
+  });
+  return bad;
 }
 
 }  // namespace merlin::samples

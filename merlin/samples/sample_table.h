@@ -3,10 +3,12 @@
 /// Readers never load the whole file into per-value objects: `.npy` is memory-mapped, text
 /// files are memory-mapped with a row index.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "merlin/util/result.h"
 
@@ -21,6 +23,12 @@ class SampleTable {
   /// Floats use the shortest text that round-trips (Python's repr). Thread-safe (read-only).
   /// Precondition: row < rows(), col < columns().
   virtual std::string value(std::size_t row, std::size_t col) const = 0;
+
+  /// Calls `on_row(row, values)` for rows 0, 1, ... in one sequential pass, as `value` would
+  /// render them; stops when it returns false. O(rows) time, O(columns) memory. The default
+  /// goes through `value`; readers whose random access is not O(1) per cell override it.
+  using RowVisitor = std::function<bool(std::size_t row, const std::vector<std::string>& values)>;
+  virtual void for_each_row(const RowVisitor& on_row) const;
 };
 
 /// Opens `.npy` (1-D or 2-D, C or Fortran order; dtypes f4 f8 i1..i8 u1..u8 b1 and

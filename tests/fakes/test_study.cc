@@ -27,7 +27,7 @@ std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t sampl
     return nullptr;
   }
   study->spec = std::move(loaded->spec);
-  auto tokens = resolve_study_tokens(study->spec, {"20240102-030405", "/base", kTestWorkspace});
+  auto tokens = resolve_study_tokens(study->spec, {"20240102-030405", "/base", kTestWorkspace, "", ""});
   if (!tokens) {
     ADD_FAILURE() << "tokens do not resolve: " << tokens.error().message;
     return nullptr;

@@ -250,7 +250,7 @@ TEST(StudyGraph, SampledInstancesCountEverySampleAndOthersOne) {
 TEST(StudyGraph, SampledStepWithoutSamplesIsAnError) {
   auto loaded = spec::parse_spec(kSampled, "spec.yaml");
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
-  auto tokens = resolve_study_tokens(loaded->spec, {"20240102-030405", "/base", "/ws"});
+  auto tokens = resolve_study_tokens(loaded->spec, {"20240102-030405", "/base", "/ws", "", ""});
   ASSERT_TRUE(tokens.ok());
   auto g = StudyGraph::build(loaded->spec, *tokens, 0);
   ASSERT_FALSE(g.ok());
