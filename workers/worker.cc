@@ -45,6 +45,23 @@ bool Worker::queue_active(const std::string& queue) {
   return std::find(queues_.begin(), queues_.end(), queue) != queues_.end();
 }
 
+void Worker::stop_queue(const std::string& queue) {
+  std::lock_guard lock(mu_);
+  report_.stopped_queues.insert(queue);
+  queues_.erase(std::remove(queues_.begin(), queues_.end(), queue), queues_.end());
+}
+
+// The queues whose emptiness means idle: `idle_queues` (or the served ones) without those a
+// hard fail stopped, whose leftover work nobody here will take.
+std::vector<std::string> Worker::idle_watch(const std::vector<std::string>& served) {
+  if (options_.idle_queues.empty()) return served;
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& q : options_.idle_queues)
+    if (!report_.stopped_queues.count(q)) out.push_back(q);
+  return out;
+}
+
 std::vector<std::string> Worker::active_queues() {
   std::lock_guard lock(mu_);
   return queues_;
@@ -99,7 +116,7 @@ void Worker::slot_loop(int slot) {
     }
     if (!*d) {
       if (!options_.exit_when_idle) continue;
-      auto p = broker_.pending(options_.idle_queues.empty() ? queues : options_.idle_queues);
+      auto p = broker_.pending(idle_watch(queues));
       if (!p) {
         fail(p.error());
         break;
@@ -107,6 +124,9 @@ void Worker::slot_loop(int slot) {
       if (*p == 0) break;  // quiescent: nothing queued, delayed or in flight
       continue;
     }
+    if (options_.on_stop_notices &&
+        (*d)->stop_notices != stop_notices_.exchange((*d)->stop_notices))
+      options_.on_stop_notices();               // another worker's stop may cover this task
     if (stop_ || !queue_active((*d)->queue)) {  // stopped while reserving: hand it back
       (void)broker_.release(**d);
       if (stop_) break;
@@ -222,17 +242,20 @@ Result<void> Worker::handle(const Delivery& d) {
   // Stops take effect before the commit publishes dependents, so no other slot can start one
   // (slots re-check after every reserve).
   if (dec.stop_queue || dec.stop_all) {
-    std::lock_guard lock(mu_);
-    if (dec.stop_queue) {
-      report_.stopped_queues.insert(d.queue);
-      queues_.erase(std::remove(queues_.begin(), queues_.end(), d.queue), queues_.end());
-      log::error("hard fail: stopping workers of queue={} step={}", d.queue, node.name);
+    {
+      std::lock_guard lock(mu_);
+      if (dec.stop_queue) {
+        report_.stopped_queues.insert(d.queue);
+        queues_.erase(std::remove(queues_.begin(), queues_.end(), d.queue), queues_.end());
+        log::error("hard fail: stopping workers of queue={} step={}", d.queue, node.name);
+      }
+      if (dec.stop_all) {
+        report_.stopped_by_step = true;
+        stop_ = true;
+        log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
+      }
     }
-    if (dec.stop_all) {
-      report_.stopped_by_step = true;
-      stop_ = true;
-      log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
-    }
+    if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
   auto c = store_.commit(m.instance, m.lo, dec.outcome, result.seconds);
   if (!c) return c.error();

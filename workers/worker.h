@@ -35,6 +35,13 @@ struct WorkerOptions {
   /// longer than the broker's lease is not taken over by another worker. Keep it well under
   /// the lease (a third). 0 = never.
   std::chrono::milliseconds lease_renewal{20'000};
+  /// Told when a step's return code stops a queue (MERLIN_HARD_FAIL: `all` false) or the
+  /// worker (MERLIN_STOP_WORKERS: `all` true), after this worker has applied it, so that a
+  /// distributed fleet can tell its other processes. Called from a slot thread.
+  std::function<void(const std::string& queue, const std::string& step, bool all)> on_stop;
+  /// Called (from a slot thread, before the task starts) when a delivery carries a new
+  /// Delivery::stop_notices count: read the stops and apply them (stop_queue, request_stop).
+  std::function<void()> on_stop_notices;
 };
 
 /// What a worker did, for the closing summary.
@@ -55,6 +62,8 @@ class Worker {
   Result<WorkerReport> run();
   /// Drain: slots finish their current task and exit; reserved-but-unstarted tasks go back.
   void request_stop() { stop_ = true; }
+  /// Stops serving `queue` (another process's MERLIN_HARD_FAIL): reserved tasks of it go back.
+  void stop_queue(const std::string& queue);
   /// Stop now: running steps are terminated and their tasks handed back uncommitted (a
   /// restart runs them again).
   void abort();
@@ -67,6 +76,7 @@ class Worker {
   Result<void> handle(const Delivery& d);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
+  std::vector<std::string> idle_watch(const std::vector<std::string>& served);
   bool queue_active(const std::string& queue);
   void fail(const Error& e);
 
@@ -79,6 +89,7 @@ class Worker {
   Now now_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> abort_{false};
+  std::atomic<std::uint64_t> stop_notices_{0};  ///< the count last looked at
   std::unique_ptr<std::atomic<std::uint32_t>[]> running_;
   std::mutex mu_;  ///< guards report_, queues_, error_
   WorkerReport report_;

@@ -21,6 +21,11 @@ struct Delivery {
   /// Delivered before to a worker that did not ack it (it died, or its lease ran out): the
   /// first run may have committed and died before queueing the dependents.
   bool redelivered = false;
+  /// How many step-requested stops (MERLIN_HARD_FAIL, MERLIN_STOP_WORKERS) the study's
+  /// workers have announced through this broker when this was delivered. A change tells the
+  /// worker to look (WorkerOptions::on_stop_notices) before it starts the task. Always 0 for
+  /// brokers that carry no such notices (the in-process one: its workers share memory).
+  std::uint64_t stop_notices = 0;
 };
 
 class Broker {

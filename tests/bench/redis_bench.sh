@@ -6,7 +6,7 @@
 #
 # Usage: tests/bench/redis_bench.sh [path/to/merlin]   (default: builds build-bench/merlin)
 # Knobs: BENCH_SIZES (default "10000 100000"): end-to-end runs; BENCH_ENQUEUE (default
-# "1000000 10000000"): enqueue-only sizes; BENCH_SLOTS (default 2).
+# "1000000 10000000"): enqueue-only sizes (set either empty to skip it); BENCH_SLOTS (default 2).
 #
 # Measured:
 #  1. end to end, per N: `merlin run spec.yaml --samplesfile N.csv` then
@@ -32,8 +32,8 @@ else
 fi
 command -v redis-server >/dev/null || { echo "error: redis-server missing" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
-read -r -a sizes <<<"${BENCH_SIZES:-10000 100000}"
-read -r -a enqueue_sizes <<<"${BENCH_ENQUEUE:-1000000 10000000}"
+read -r -a sizes <<<"${BENCH_SIZES-10000 100000}"
+read -r -a enqueue_sizes <<<"${BENCH_ENQUEUE-1000000 10000000}"
 slots=${BENCH_SLOTS:-2}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin_rbench.XXXXXX")
@@ -67,6 +67,7 @@ merlin:
     column_labels: [X]
 Y
 now() { date +%s.%N; }
+calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 results=()
 for n in "${sizes[@]}"; do
   seq 1 "$n" >"s$n.csv"
@@ -93,7 +94,7 @@ for n in "${sizes[@]}"; do
   wait $sampler
   rm -f stop_sampler
   read -r peak_mem peak_len <peak.txt
-  peak_per=$(echo "($peak_mem - $mem0) / $n" | bc -l)
+  peak_per=$(calc "($peak_mem - $mem0) / $n")
   got=$(find "$ws/step" -name out.txt | wc -l)
   [[ "$got" == "$n" ]] || { echo "error: $got of $n outputs" >&2; exit 1; }
   mem1=$(used_memory)
@@ -102,11 +103,11 @@ for n in "${sizes[@]}"; do
   for k in $(redis-cli -p $port --scan --pattern "merlin:$key:*"); do
     keys_bytes=$((keys_bytes + $(redis-cli -p $port memory usage "$k")))
   done
-  per_key=$(echo "$keys_bytes / $n" | bc -l)
-  m_s=$(echo "$t1 - $t0" | bc -l)
-  m_tps=$(echo "$n / $m_s" | bc -l)
+  per_key=$(calc "$keys_bytes / $n")
+  m_s=$(calc "$t1 - $t0")
+  m_tps=$(calc "$n / $m_s")
   rss=$(tail -1 rss.txt)
-  per_commit=$(echo "($mem1 - $mem0) / $n" | bc -l)
+  per_commit=$(calc "($mem1 - $mem0) / $n")
   echo "== xargs -P $slots, N=$n" >&2
   base=$work/x$n
   awk -v b="$base" '{ printf "%s/%d/%d %s\n", b, int(NR / 1000), NR, $1 }' "s$n.csv" >list.txt
@@ -114,9 +115,9 @@ for n in "${sizes[@]}"; do
   t0=$(now)
   xargs -P "$slots" -n 2 /bin/bash -c 'cd "$1" && echo "$2" > out.txt' _ <list.txt
   t1=$(now)
-  x_s=$(echo "$t1 - $t0" | bc -l)
-  x_tps=$(echo "$n / $x_s" | bc -l)
-  ratio=$(echo "$m_tps / $x_tps" | bc -l)
+  x_s=$(calc "$t1 - $t0")
+  x_tps=$(calc "$n / $x_s")
+  ratio=$(calc "$m_tps / $x_tps")
   printf 'N=%d merlin %.2f s %.1f tasks/s (worker RSS %d KB) | xargs %.2f s %.1f tasks/s | ratio %.2f | redis after: used_memory +%.2f B, study keys %.3f B per sample; peak while running: +%.2f B per sample, %d messages queued\n' \
     "$n" "$m_s" "$m_tps" "$rss" "$x_s" "$x_tps" "$ratio" "$per_commit" "$per_key" "$peak_per" "$peak_len"
   results+=("$(printf 'RESULT N=%d merlin_tps=%.1f xargs_tps=%.1f ratio=%.2f worker_rss_kb=%d redis_used_memory_per_sample=%.2f redis_key_bytes_per_sample=%.3f redis_peak_bytes_per_sample=%.2f peak_queued=%d' \
@@ -129,16 +130,27 @@ for n in "${enqueue_sizes[@]}"; do
   echo "== merlin run (enqueue only), N=$n" >&2
   mem0=$(used_memory)
   t0=$(now)
-  /usr/bin/time -f '%M' -o rss.txt "$merlin" run spec.yaml --samplesfile "e$n.csv" >ws.txt 2>run.err
+  /usr/bin/time -f '%M' -o rss.txt "$merlin" run spec.yaml --samplesfile "e$n.csv" >ws.txt 2>run.err &
+  # Peak anonymous memory (RssAnon) beside the RSS: the samples file is memory-mapped, so the
+  # RSS counts its pages; what the producer itself allocates is the anonymous part.
+  anon=0
+  while kill -0 $! 2>/dev/null; do
+    for pid in $(pgrep -P $! 2>/dev/null); do
+      a=$(awk '/^RssAnon/ {print $2}' /proc/$pid/status 2>/dev/null || true)
+      [[ -n "$a" ]] && ((a > anon)) && anon=$a
+    done
+    sleep 0.01
+  done
+  wait $!
   t1=$(now)
   mem1=$(used_memory)
   redis_s=$(sed -n 's/.* in \([0-9.]*\) s;.*/\1/p' run.err)
-  total_s=$(echo "$t1 - $t0" | bc -l)
-  per=$(echo "($mem1 - $mem0) / $n" | bc -l)
-  printf 'N=%d enqueue: merlin run %.2f s in all (samples read, copied, checked), Redis part %s s, producer RSS %d KB, redis +%d B = %.5f B per queued sample\n' \
-    "$n" "$total_s" "$redis_s" "$(tail -1 rss.txt)" "$((mem1 - mem0))" "$per"
-  results+=("$(printf 'RESULT enqueue_N=%d run_s=%.2f redis_s=%s producer_rss_kb=%d redis_bytes_per_queued_sample=%.5f' \
-    "$n" "$total_s" "$redis_s" "$(tail -1 rss.txt)" "$per")")
+  total_s=$(calc "$t1 - $t0")
+  per=$(calc "($mem1 - $mem0) / $n")
+  printf 'N=%d enqueue: merlin run %.2f s in all (samples read, copied, checked), Redis part %s s, producer RSS %d KB (anonymous %d KB; the rest is the mapped samples file), redis +%d B = %.5f B per queued sample\n' \
+    "$n" "$total_s" "$redis_s" "$(tail -1 rss.txt)" "$anon" "$((mem1 - mem0))" "$per"
+  results+=("$(printf 'RESULT enqueue_N=%d run_s=%.2f redis_s=%s producer_rss_kb=%d producer_anon_kb=%d redis_bytes_per_queued_sample=%.5f' \
+    "$n" "$total_s" "$redis_s" "$(tail -1 rss.txt)" "$anon" "$per")")
   rm -rf "$(cat ws.txt)"
 done
 printf '%s\n' "${results[@]}"

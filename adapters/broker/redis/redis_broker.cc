@@ -92,9 +92,10 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   }
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
-  if (e.size() < 5) return Error::runtime(c.describe("unexpected reply from the take script"));
-  return std::optional<Taken>(
-      Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1, e[4].text()});
+  if (e.size() < 6) return Error::runtime(c.describe("unexpected reply from the take script"));
+  return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1,
+                                    e[4].text(),
+                                    static_cast<std::uint64_t>(e[5].as_integer().value_or(0))});
 }
 
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
@@ -127,7 +128,7 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
     auto it = std::find_if(streams.begin(), streams.end(),
                            [&](const auto& s) { return s.first == stream.elements[0].text(); });
     if (it == streams.end() || it->second >= queues.size()) continue;
-    Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first};
+    Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first, 0};
     const auto& fields = entry.elements[1].elements;
     for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
       if (fields[f].text() == "m") t.text = fields[f + 1].text();
@@ -143,6 +144,9 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
     auto rel = release_script_.run(c, {t.stream}, {t.id, t.text, settings().consumer});
     if (!rel) return rel.error();
   }
+  auto stops = c.command({"XLEN", keys_.halts()});  // the take script's sixth answer
+  if (!stops) return stops.error();
+  got.front().second.stop_notices = static_cast<std::uint64_t>(stops->as_integer().value_or(0));
   return std::optional<Taken>(std::move(got.front().second));
 }
 
@@ -180,8 +184,8 @@ Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::stri
     }
     auto m = decode((*t)->text);
     if (m)
-      return std::optional<Delivery>(
-          Delivery{(*t)->queue, *m, (*t)->stream + "|" + (*t)->id, (*t)->redelivered});
+      return std::optional<Delivery>(Delivery{(*t)->queue, *m, (*t)->stream + "|" + (*t)->id,
+                                              (*t)->redelivered, (*t)->stop_notices});
     auto d = dead_letter(**c, **t);
     if (!d) return d.error();
   }

@@ -51,6 +51,7 @@ class RedisBroker : public Broker {
     std::string queue, id, text;
     bool redelivered = false;  ///< taken over from an expired lease
     std::string stream;        ///< the Stream key it came from (one of the queue's, by width)
+    std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
   };
   Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
                                         std::int64_t* next_due_ms);

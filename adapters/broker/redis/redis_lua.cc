@@ -49,7 +49,8 @@ std::string with_lib(const char* body) { return std::string(kLib) + body; }
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
 // queue names... Returns {queue index (0-based), stream id, text, 1 when taken over from an
-// expired lease else 0, stream key} or {-1, next due ms or ''}.
+// expired lease else 0, stream key, length of the study's halts Stream} or
+// {-1, next due ms or ''}.
 const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local claim = ARGV[5] == '1'
@@ -65,6 +66,7 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT
   end
   redis.call('ZREM', delayed, member)
 end
+local function stops() return redis.call('XLEN', prefix .. 'halts') end
 local function body_of(fields)
   for i = 1, #fields, 2 do
     if fields[i] == 'm' then return fields[i + 1] end
@@ -81,7 +83,7 @@ for i = 6, #ARGV do
         local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
         if not ok then break end
         local e = r[2][1]
-        if e then return {i - 6, e[1], body_of(e[2]), 1, s} end
+        if e then return {i - 6, e[1], body_of(e[2]), 1, s, stops()} end
         cursor = r[1]
         if cursor == '0-0' then break end
       end
@@ -94,7 +96,7 @@ for i = 6, #ARGV do
     end
     if r and r[1] and r[1][2][1] then
       local e = r[1][2][1]
-      return {i - 6, e[1], body_of(e[2]), 0, s}
+      return {i - 6, e[1], body_of(e[2]), 0, s, stops()}
     end
   end
 end

@@ -46,6 +46,7 @@ struct RedisKeys {
   std::string failed() const { return prefix + "failed"; }        ///< hash inst -> failures
   std::string secs() const { return prefix + "secs"; }            ///< hash inst -> run seconds
   std::string released() const { return prefix + "released"; }    ///< hash inst -> 1 once
+  std::string halts() const { return prefix + "halts"; }  ///< Stream of step-requested stops
 };
 
 /// The consumer group every worker of a study joins.

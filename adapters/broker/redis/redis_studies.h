@@ -30,6 +30,13 @@ struct StudyEnqueue {
   std::vector<std::pair<std::string, TaskMessage>> messages;  ///< (queue, message)
 };
 
+/// A stop a step asked for with its return code, told to every worker process of the study:
+/// MERLIN_HARD_FAIL stops `queue`, MERLIN_STOP_WORKERS (`all`) stops the processes.
+struct StudyHalt {
+  std::string queue, step, by;  ///< `by`: the worker id that saw the return code
+  bool all = false;
+};
+
 /// Per queue of a study, for `queue-info`.
 struct QueueStats {
   std::string queue;
@@ -59,6 +66,14 @@ class RedisStudies {
   Result<void> clear_releases(const std::string& study_key);
   /// Removes every key of the study and its registration; returns the number of keys.
   Result<std::uint64_t> forget(const std::string& study_key);
+  /// Appends a halt to the study's Stream "merlin:<study>:halts" (ids are the server's, so
+  /// ordered across hosts without trusting their clocks).
+  Result<void> halt(const std::string& study_key, const StudyHalt& h);
+  /// The server's clock now, as a Stream id: a process takes it when it starts and obeys only
+  /// the halts after it (new workers resume a stopped queue, as Merlin's do).
+  Result<std::string> clock_mark();
+  /// Halts after `mark`, oldest first; advances `mark` past them.
+  Result<std::vector<StudyHalt>> halts_since(const std::string& study_key, std::string& mark);
   /// "redis_version" of the server, as a connectivity check.
   Result<std::string> server_version();
 

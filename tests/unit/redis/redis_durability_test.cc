@@ -11,14 +11,6 @@ namespace merlin::testing {
 namespace {
 using std::chrono::milliseconds;
 
-TaskMessage msg(SampleId lo) {
-  TaskMessage m;
-  m.instance = InstanceId{0};
-  m.lo = lo;
-  m.hi = lo + 1;
-  return m;
-}
-
 class RedisDurability : public RedisFixture {
  protected:
   long long raw_int(const RedisCommand& argv) {
@@ -31,8 +23,9 @@ class RedisDurability : public RedisFixture {
     RedisBroker broker(settings_);
     RedisStateStore store(settings_);
     ASSERT_TRUE(store.init({10}).ok());
-    ASSERT_TRUE(broker.publish("q", {msg(0), msg(1), msg(2), msg(3)}).ok());
-    ASSERT_TRUE(broker.publish_at("q", msg(9), Clock::now() + milliseconds(500)).ok());
+    ASSERT_TRUE(
+        broker.publish("q", {sample_msg(0), sample_msg(1), sample_msg(2), sample_msg(3)}).ok());
+    ASSERT_TRUE(broker.publish_at("q", sample_msg(9), Clock::now() + milliseconds(500)).ok());
     auto in_flight = broker.reserve({"q"}, milliseconds(0));
     ASSERT_TRUE(in_flight.ok() && in_flight->has_value());
     ASSERT_TRUE(store.commit(InstanceId{0}, 0, Outcome::kSuccess, 1.5).ok());
@@ -94,7 +87,7 @@ TEST_F(RedisDurability, CommitToAnUninitialisedInstanceFails) {
 
 TEST_F(RedisDurability, AckedMessagesLeaveTheStreamAndDeadLettersKeepTheirText) {
   RedisBroker broker(settings_);
-  ASSERT_TRUE(broker.publish("q", {msg(0), msg(1)}).ok());
+  ASSERT_TRUE(broker.publish("q", {sample_msg(0), sample_msg(1)}).ok());
   auto c = RedisConnection::open(settings_);
   ASSERT_TRUE(c.ok());
   RedisKeys keys(settings_.study_key);
@@ -116,9 +109,9 @@ TEST_F(RedisDurability, AckedMessagesLeaveTheStreamAndDeadLettersKeepTheirText) 
 TEST_F(RedisDurability, PublishToAStoppedServerFailsWithTheAddressAndQueuesNothing) {
   settings_.reconnect_budget = milliseconds(300);
   RedisBroker broker(settings_);
-  ASSERT_TRUE(broker.publish("q", {msg(0)}).ok());
+  ASSERT_TRUE(broker.publish("q", {sample_msg(0)}).ok());
   server_.stop();
-  auto p = broker.publish("q", {msg(1), msg(2), msg(3)});
+  auto p = broker.publish("q", {sample_msg(1), sample_msg(2), sample_msg(3)});
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.error().message.find("redis " + settings_.address()), std::string::npos)
       << p.error().message;

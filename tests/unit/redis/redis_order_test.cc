@@ -9,14 +9,6 @@ namespace merlin::testing {
 namespace {
 using std::chrono::milliseconds;
 
-TaskMessage range(SampleId lo, SampleId hi) {
-  TaskMessage m;
-  m.instance = InstanceId{0};
-  m.lo = lo;
-  m.hi = hi;
-  return m;
-}
-
 class RedisOrder : public RedisFixture {
  protected:
   TaskMessage take(RedisBroker& b) {
@@ -30,13 +22,15 @@ class RedisOrder : public RedisFixture {
 
 TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
   RedisBroker b(settings_);
-  ASSERT_TRUE(b.publish("q", {range(0, 1000), range(0, 30), range(5, 6), range(40, 44)}).ok());
-  ASSERT_TRUE(b.publish("q", {range(7, 8)}).ok());
-  EXPECT_EQ(take(b), range(5, 6));
-  EXPECT_EQ(take(b), range(7, 8));
-  EXPECT_EQ(take(b), range(40, 44));
-  EXPECT_EQ(take(b), range(0, 30));
-  EXPECT_EQ(take(b), range(0, 1000));
+  ASSERT_TRUE(
+      b.publish("q", {sample_msg(0, 1000), sample_msg(0, 30), sample_msg(5, 6), sample_msg(40, 44)})
+          .ok());
+  ASSERT_TRUE(b.publish("q", {sample_msg(7, 8)}).ok());
+  EXPECT_EQ(take(b), sample_msg(5, 6));
+  EXPECT_EQ(take(b), sample_msg(7, 8));
+  EXPECT_EQ(take(b), sample_msg(40, 44));
+  EXPECT_EQ(take(b), sample_msg(0, 30));
+  EXPECT_EQ(take(b), sample_msg(0, 1000));
   auto p = b.pending({"q"});
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(*p, 0u);
@@ -46,7 +40,7 @@ TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
 // keeps the queue at O(levels × 25), not O(samples).
 TEST_F(RedisOrder, SplittingDepthFirstKeepsTheQueueSmall) {
   RedisBroker b(settings_);
-  ASSERT_TRUE(b.publish("q", {range(0, 10000)}).ok());
+  ASSERT_TRUE(b.publish("q", {sample_msg(0, 10000)}).ok());
   std::uint64_t leaves = 0, most_pending = 0;
   while (true) {
     auto d = b.reserve({"q"}, milliseconds(0));
@@ -57,7 +51,7 @@ TEST_F(RedisOrder, SplittingDepthFirstKeepsTheQueueSmall) {
       std::uint64_t step = m.hi - m.lo > 400 ? 400 : m.hi - m.lo > 16 ? 16 : 1;
       std::vector<TaskMessage> children;
       for (SampleId lo = m.lo; lo < m.hi; lo += step)
-        children.push_back(range(lo, std::min(m.hi, lo + step)));
+        children.push_back(sample_msg(lo, std::min(m.hi, lo + step)));
       ASSERT_TRUE(b.publish("q", children).ok());
     } else {
       ++leaves;

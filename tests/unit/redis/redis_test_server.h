@@ -3,9 +3,19 @@
 #include <gtest/gtest.h>
 
 #include "adapters/broker/redis/redis_settings.h"
+#include "merlin/broker/task_message.h"
 #include "tests/fakes/redis_server.h"
 
 namespace merlin::testing {
+
+/// The message for samples [lo, hi) of instance 0 (one sample by default).
+inline TaskMessage sample_msg(SampleId lo, SampleId hi = 0) {
+  TaskMessage m;
+  m.instance = InstanceId{0};
+  m.lo = lo;
+  m.hi = hi == 0 ? lo + 1 : hi;
+  return m;
+}
 
 class RedisFixture : public ::testing::Test {
  protected:

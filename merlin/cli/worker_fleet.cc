@@ -1,0 +1,371 @@
+#include "merlin/cli/worker_fleet.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "adapters/broker/redis/redis_broker.h"
+#include "adapters/broker/redis/redis_state_store.h"
+#include "adapters/broker/redis/redis_studies.h"
+#include "adapters/broker/redis/redis_workers.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/cli/status_report.h"
+#include "merlin/util/log.h"
+#include "workers/process_executor.h"
+#include "workers/worker.h"
+
+namespace merlin::cli {
+
+std::atomic<int>& fleet_signals() {
+  static std::atomic<int> n{0};
+  return n;
+}
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
+  return buf;
+}
+
+namespace {
+
+class Fleet {
+  struct Running {
+    const WorkerPlan* plan;
+    std::unique_ptr<RedisBroker> broker;
+    std::unique_ptr<ProcessExecutor> executor;
+    std::unique_ptr<Worker> worker;
+    Result<WorkerReport> report = Error::runtime("not run");
+  };
+
+ public:
+  Fleet(const BrokerLocation& loc, std::string spec_name, std::vector<WorkerPlan> plans,
+        FleetOptions options)
+      : loc_(loc),
+        spec_name_(std::move(spec_name)),
+        plans_(std::move(plans)),
+        options_(options),
+        registry_(redis_settings(loc)),
+        studies_(redis_settings(loc)) {}
+
+  int run() {
+    // Stops written by steps from now on are ours to obey; older ones were for the
+    // processes running then (new workers resume a stopped queue, as Merlin's do).
+    auto mark = studies_.clock_mark();
+    if (!mark) {
+      log::error("{}", mark.error().message);
+      return finish(kExitFailed);
+    }
+    start_mark_ = *mark;
+    const bool exit_when_done = options_.exit_when_done;
+    bool announced_wait = false;
+    int status = kExitOk;
+    while (!stopping()) {
+      auto named = studies_named(studies_, spec_name_);
+      if (!named) {
+        log::error("{}", named.error().message);
+        status = kExitFailed;
+        break;
+      }
+      const StudyRecord* next = nullptr;
+      for (const auto& r : *named) {
+        std::vector<std::unique_ptr<Running>> none;
+        obey_halts(r.key, none);
+        if (stopping()) break;
+        if (skipped_.count(r.key) || !servable(r.key)) continue;
+        auto p = work_left(r.key);
+        if (!p) {
+          log::error("{}", p.error().message);
+          return finish(kExitFailed);
+        }
+        if (*p > 0) {
+          next = &r;
+          break;
+        }
+      }
+      if (!next) {
+        if (exit_when_done) {
+          status = report_stuck(*named);
+          if (status == kExitOk) log::info("no work left for study name={}: exiting", spec_name_);
+          break;
+        }
+        if (!announced_wait) log::info("waiting for work on study name={}", spec_name_);
+        announced_wait = true;
+        if (!idle_second("")) break;
+        continue;
+      }
+      announced_wait = false;
+      auto served = serve(*next);
+      if (!served) {
+        log::error("{}", served.error().message);
+        status = kExitFailed;
+        break;
+      }
+      // Nothing our workers could take (the work left is on queues a hard fail stopped, or
+      // held by other workers): wait a second instead of reopening the study at once.
+      if (!*served && !idle_second("")) break;
+    }
+    return finish(status);
+  }
+
+ private:
+  bool stopping() const { return stop_requested_ || fleet_signals().load() > 0; }
+
+  // Messages queued, delayed or in flight on the study's queues that a hard fail has not
+  // stopped (work stuck on a stopped queue is nobody's here).
+  Result<std::uint64_t> work_left(const std::string& key) {
+    const auto& stopped = stopped_queues_[key];
+    if (stopped.empty()) return studies_.pending(key);
+    auto stats = studies_.queue_stats(key);
+    if (!stats) return stats.error();
+    std::uint64_t n = 0;
+    for (const auto& q : *stats)
+      if (!stopped.count(q.queue)) n += q.queued + q.reserved + q.delayed;
+    return n;
+  }
+
+  // Exit code for --exit-when-done: 1 if messages are left on queues a hard fail stopped.
+  int report_stuck(const std::vector<StudyRecord>& studies) {
+    int rc = kExitOk;
+    for (const auto& r : studies) {
+      if (stopped_queues_[r.key].empty()) continue;
+      auto p = studies_.pending(r.key);
+      if (!p || *p == 0) continue;
+      std::string qs;
+      for (const auto& q : stopped_queues_[r.key]) qs += (qs.empty() ? "" : ",") + q;
+      log::error(
+          "study={} has {} messages left on queues stopped by MERLIN_HARD_FAIL ({}); "
+          "`merlin restart {}` queues them again",
+          r.key, *p, qs, r.workspace);
+      rc = kExitFailed;
+    }
+    return rc;
+  }
+
+  int finish(int status) {
+    for (const auto& p : plans_) (void)registry_.remove(p.id);
+    return status;
+  }
+
+  // A study is worth serving if some worker has a queue there not stopped by a hard fail.
+  bool servable(const std::string& key) {
+    const auto& stopped = stopped_queues_[key];
+    for (const auto& p : plans_)
+      for (const auto& q : p.queues)
+        if (!stopped.count(q)) return true;
+    return false;
+  }
+
+  // Heartbeats for every worker; false when a stop was asked for.
+  bool beat(const std::string& study) {
+    for (const auto& p : plans_) {
+      WorkerRecord w{p.id,       p.name, host_name(), static_cast<int>(::getpid()),
+                     spec_name_, study,  p.queues,    p.slots,
+                     0};
+      auto b = registry_.beat(w);
+      if (!b) {
+        log::warn("heartbeat failed worker={} error=\"{}\"", p.name, b.error().message);
+        continue;
+      }
+      if (*b) {
+        log::info("stop requested by `merlin stop-workers` worker={}", p.name);
+        stop_requested_ = true;
+      }
+    }
+    return !stop_requested_;
+  }
+
+  // Waits one second between polls for new work, heartbeating; false if stopped.
+  bool idle_second(const std::string& study) {
+    if (!beat(study)) return false;
+    for (int i = 0; i < 5 && !stopping(); ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    return !stopping();
+  }
+
+  // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" (the rate is the
+  // study's, over this process's time on it: every worker's commits count).
+  static std::pair<std::uint64_t, std::uint64_t> done_total(RedisStateStore& store) {
+    std::uint64_t done = 0, total = 0;
+    if (auto p = store.progress())
+      for (const auto& i : *p) {
+        done += i.done;
+        total += i.total;
+      }
+    return {done, total};
+  }
+
+  static void log_progress(RedisStateStore& store, const std::string& key, Clock::time_point since,
+                           std::uint64_t done_before) {
+    auto [done, total] = done_total(store);
+    if (total == 0) return;
+    double secs = std::chrono::duration<double>(Clock::now() - since).count();
+    auto line = progress_line(done - std::min(done, done_before), total - done_before, secs);
+    log::info("progress study={} {} ({}/{} done in all)", key, line, done, total);
+  }
+
+  /// Runs the workers on one study until it has no work for them; true if they did any.
+  Result<bool> serve(const StudyRecord& rec) {
+    auto s = reopen_study(rec.workspace);
+    if (!s) {
+      log::error("cannot open the workspace of study={} workspace={} error=\"{}\"; skipping it",
+                 rec.key, rec.workspace, s.error().message);
+      skipped_.insert(rec.key);
+      return false;
+    }
+    log::info("serving study={} workspace={}", rec.key, rec.workspace);
+    Plan plan(*(*s)->graph);
+    RedisStateStore store(redis_settings(loc_, rec.key));
+    auto all_queues = study_queues(*(*s)->graph);
+    auto& stopped = stopped_queues_[rec.key];
+    std::vector<std::string> idle_queues;
+    for (const auto& q : all_queues)
+      if (!stopped.count(q)) idle_queues.push_back(q);
+
+    std::vector<std::unique_ptr<Running>> fleet;
+    for (const auto& p : plans_) {
+      WorkerOptions wo;
+      for (const auto& q : p.queues)
+        if (!stopped.count(q)) wo.queues.push_back(q);
+      if (wo.queues.empty()) continue;
+      wo.slots = p.slots;
+      wo.idle_queues = idle_queues;
+      wo.lease_renewal = std::max(std::chrono::milliseconds(1), options_.lease / 3);
+      wo.on_stop = [this, &rec, id = p.id](const std::string& q, const std::string& step,
+                                           bool all) {
+        auto h = studies_.halt(rec.key, StudyHalt{q, step, id, all});
+        if (!h)
+          log::error("could not tell other workers to stop queue={} error=\"{}\"", q,
+                     h.error().message);
+      };
+      wo.on_stop_notices = [this, &rec, &fleet] { obey_halts(rec.key, fleet); };
+      auto r = std::make_unique<Running>();
+      r->plan = &p;
+      RedisSettings rs = redis_settings(loc_, rec.key);
+      rs.consumer = p.id;
+      rs.lease = options_.lease;
+      r->broker = std::make_unique<RedisBroker>(rs);
+      r->executor = std::make_unique<ProcessExecutor>();
+      r->worker =
+          std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer, *r->executor, wo);
+      fleet.push_back(std::move(r));
+    }
+    std::vector<std::thread> threads;
+    std::atomic<int> left{static_cast<int>(fleet.size())};
+    for (auto& r : fleet)
+      threads.emplace_back([&r, &left] {
+        r->report = r->worker->run();
+        left--;
+      });
+    // Control: signals, stop requests, halts, heartbeats and progress lines while the
+    // workers run.
+    int seen = 0;
+    auto started = Clock::now();
+    auto done_before = done_total(store).first;
+    auto last_beat = Clock::now() - std::chrono::seconds(10);
+    auto last_progress = Clock::now();
+    bool drained = false;
+    while (left.load() > 0) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      int sig = fleet_signals().load();
+      if ((sig >= 1 || stop_requested_) && !drained) {
+        drained = true;
+        log::info("draining: running tasks finish and commit, reserved ones go back to the queue");
+        for (auto& r : fleet) r->worker->request_stop();
+      }
+      if (sig >= 2 && seen < 2) {
+        log::warn("second signal: ending running steps; their tasks go back uncommitted");
+        for (auto& r : fleet) r->worker->abort();
+      }
+      seen = sig;
+      if (Clock::now() - last_beat >= std::chrono::seconds(1)) {
+        last_beat = Clock::now();
+        beat(rec.key);
+        obey_halts(rec.key, fleet);
+      }
+      if (options_.progress_every.count() > 0 &&
+          Clock::now() - last_progress >= options_.progress_every) {
+        last_progress = Clock::now();
+        log_progress(store, rec.key, started, done_before);
+      }
+    }
+    for (auto& t : threads) t.join();
+    bool worked = false;
+    for (auto& r : fleet) {
+      if (!r->report) return r->report.error();
+      const auto& w = *r->report;
+      worked |= w.executed + w.skipped + w.splits > 0;
+      log::info(
+          "worker={} study={} executed={} succeeded={} failed={} requeued={} skipped={} "
+          "splits={}",
+          r->plan->name, rec.key, w.executed, w.succeeded, w.failed, w.requeued, w.skipped,
+          w.splits);
+      for (const auto& q : w.stopped_queues) stopped.insert(q);
+      if (w.stopped_by_step) {
+        log::warn("MERLIN_STOP_WORKERS: this process stops");
+        stop_requested_ = true;
+      }
+    }
+    return worked;
+  }
+
+  // Applies the halts other processes (or our own workers) wrote since `mark` to every
+  // worker here: the stopped queue's reserved tasks go back, MERLIN_STOP_WORKERS drains all.
+  // Called by the control loop with every heartbeat, and by a worker's slot before it starts
+  // a task delivered with a new stop count.
+  void obey_halts(const std::string& key, std::vector<std::unique_ptr<Running>>& fleet) {
+    std::lock_guard lock(halts_mu_);
+    auto m = marks_.find(key);
+    if (m == marks_.end()) m = marks_.emplace(key, start_mark_).first;
+    auto halts = studies_.halts_since(key, m->second);
+    if (!halts) {
+      log::warn("cannot read the stops of study={} error=\"{}\"", key, halts.error().message);
+      return;
+    }
+    for (const auto& h : *halts) {
+      if (h.all) {
+        if (!stop_requested_)
+          log::warn("MERLIN_STOP_WORKERS from step={} (worker {}): stopping", h.step, h.by);
+        stop_requested_ = true;
+        for (auto& r : fleet) r->worker->request_stop();
+        continue;
+      }
+      const bool ours = std::any_of(plans_.begin(), plans_.end(),
+                                    [&](const WorkerPlan& p) { return p.id == h.by; });
+      if (stopped_queues_[key].insert(h.queue).second && !ours)
+        log::error("hard fail in step={} (worker {}): queue={} stops here too", h.step, h.by,
+                   h.queue);
+      for (auto& r : fleet) r->worker->stop_queue(h.queue);
+    }
+  }
+
+  BrokerLocation loc_;
+  std::string spec_name_;
+  std::vector<WorkerPlan> plans_;
+  FleetOptions options_;
+  RedisWorkerRegistry registry_;
+  RedisStudies studies_;
+  std::atomic<bool> stop_requested_{false};
+  std::string start_mark_;                    ///< Redis clock when this process started
+  std::mutex halts_mu_;                       ///< guards marks_ and stopped_queues_ in serve
+  std::map<std::string, std::string> marks_;  ///< per study: the last halt obeyed
+  std::set<std::string> skipped_;
+  std::map<std::string, std::set<std::string>> stopped_queues_;
+};
+
+}  // namespace
+
+int run_fleet(const BrokerLocation& loc, const std::string& spec_name,
+              const std::vector<WorkerPlan>& plans, const FleetOptions& options) {
+  Fleet fleet(loc, spec_name, plans, options);
+  return fleet.run();
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,42 @@
+#pragma once
+/// The workers one `merlin run-workers` process runs: it finds the studies queued from a spec,
+/// serves them one at a time with a `Worker` per `merlin.resources.workers` entry, keeps their
+/// heartbeats, obeys signals, `stop-workers` and step-requested stops (MERLIN_HARD_FAIL,
+/// MERLIN_STOP_WORKERS) from any process of the study, and logs progress.
+#include <atomic>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "merlin/broker/broker_location.h"
+
+namespace merlin::cli {
+
+/// One `merlin.resources.workers` entry, as this process will run it.
+struct WorkerPlan {
+  std::string name;
+  std::vector<std::string> queues;
+  int slots = 1;
+  std::string id;  ///< "<host>.<pid>.<name>": consumer name and registry id
+};
+
+struct FleetOptions {
+  std::chrono::milliseconds lease{60'000};           ///< renewed every third of it
+  bool exit_when_done = false;                       ///< return once no study has work for us
+  std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
+};
+
+/// Signals received by the process (the caller installs a handler that increments it):
+/// the first drains (running tasks finish and commit, reserved ones go back), the second
+/// ends running steps and hands their tasks back uncommitted.
+std::atomic<int>& fleet_signals();
+
+/// This machine's name, for worker ids and heartbeats.
+std::string host_name();
+
+/// Serves the studies named `spec_name` until stopped, or until none has work left for these
+/// workers (exit_when_done). Returns the process exit code.
+int run_fleet(const BrokerLocation& loc, const std::string& spec_name,
+              const std::vector<WorkerPlan>& plans, const FleetOptions& options);
+
+}  // namespace merlin::cli
