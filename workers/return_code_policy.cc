@@ -34,6 +34,19 @@ StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries
       d.outcome = Outcome::kSoftFail;
       d.what = "raise error";
       return d;
+    case StepReturn::kKilledHup:
+    case StepReturn::kKilledInt:
+    case StepReturn::kKilled:
+    case StepReturn::kKilledTerm:
+      if (budget) {
+        d.requeue = true;
+        d.same_kind = true;
+        d.what = "killed by a signal: runs again";
+      } else {
+        d.outcome = Outcome::kSoftFail;
+        d.what = "killed by a signal, retries exhausted";
+      }
+      return d;
     case StepReturn::kSoftFail:
     default:
       d.outcome = Outcome::kSoftFail;

@@ -15,11 +15,18 @@ enum class StepReturn : int {
   kRetry = 104,
   kStopWorkers = 105,
   kRaiseError = 106,
+  // Killed from outside (the shell's 128 + signal): a cancelled job, a node going away, an
+  // operator's kill. Not the step's verdict: it runs again (counts against max_retries).
+  kKilledHup = 129,
+  kKilledInt = 130,
+  kKilled = 137,
+  kKilledTerm = 143,
 };
 
 struct StepDecision {
   bool requeue = false;  ///< run again after retry_delay (then no commit)
   TaskKind next_kind = TaskKind::kCmd;
+  bool same_kind = false;               ///< requeue the command that was running (cmd or restart)
   Outcome outcome = Outcome::kSuccess;  ///< when not requeued: what to commit
   bool stop_queue = false;              ///< hard fail: stop the workers of this step's queue
   bool stop_all = false;                ///< MERLIN_STOP_WORKERS
@@ -28,8 +35,10 @@ struct StepDecision {
 };
 
 /// `attempt` counts previous runs of this task (0 on the first run).
-/// Restart/retry requeue while attempt < max_retries, then soft-fail. Any unknown non-zero
-/// code is a soft fail; 106 (raise error) fails the sample and is logged as an error.
+/// Restart/retry requeue while attempt < max_retries, then soft-fail; so do steps killed by
+/// SIGHUP, SIGINT, SIGKILL or SIGTERM (exit 129, 130, 137, 143), where Merlin would record a
+/// soft fail: a cancelled allocation must not fail the samples it was running. Any other
+/// non-zero code is a soft fail; 106 (raise error) fails the sample and is logged as an error.
 StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries);
 
 }  // namespace merlin

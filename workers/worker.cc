@@ -217,7 +217,7 @@ Result<void> Worker::handle(const Delivery& d) {
               m.attempt + 1, result.exit_code);
     TaskMessage next = m;
     next.attempt++;
-    next.kind = dec.next_kind;
+    next.kind = dec.same_kind ? m.kind : dec.next_kind;
     auto delay = std::chrono::duration_cast<Clock::duration>(
         std::chrono::duration<double>(node.spec->run.retry_delay));
     auto p = broker_.publish_at(d.queue, next, now_() + delay);

@@ -27,6 +27,19 @@ void reclaim_spec(std::vector<std::string>& vars, std::string& spec) {
   }
 }
 
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_of(" \t\n'\"$`\\;&|<>()*?[]{}!~#") == std::string::npos) return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string self_exe() {
+  std::error_code ec;
+  auto p = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("merlin") : p.string();
+}
+
 std::string current_dir() {
   std::error_code ec;
   auto p = std::filesystem::current_path(ec);

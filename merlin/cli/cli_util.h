@@ -15,6 +15,10 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
 /// without '=' from `vars` to `spec` when `spec` is empty.
 void reclaim_spec(std::vector<std::string>& vars, std::string& spec);
 std::string current_dir();
+/// `s` as one shell word: as it is when plain, else in single quotes.
+std::string shell_quote(const std::string& s);
+/// This merlin binary's absolute path (/proc/self/exe), for commands that start it again.
+std::string self_exe();
 /// Seconds since the epoch, now.
 long long now_epoch();
 /// Number of cores (at least 1).

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <thread>
@@ -12,12 +13,14 @@
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_state_store.h"
 #include "adapters/broker/redis/redis_workers.h"
+#include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/celery_args.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/worker_fleet.h"
+#include "merlin/cli/worker_jobs.h"
 #include "merlin/util/log.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
@@ -31,7 +34,9 @@ struct RunWorkersArgs {
   std::string worker_args;  ///< Merlin's --worker-args: Celery flags for every worker
   int concurrency = 0;
   bool echo = false, exit_when_done = false;
+  bool here = false;  ///< run the workers in this process whatever their batch type
   double lease_seconds = 60;
+  double drain_margin = 60;  ///< seconds before the allocation's end to drain
   BrokerFlags broker;
 };
 
@@ -86,20 +91,13 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
   return out;
 }
 
-std::string shell_word(const std::string& s) {
-  if (s.find_first_of(" \t'\"$`\\;&|<>()*?[]{}!~#") == std::string::npos && !s.empty()) return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 int echo(const RunWorkersArgs& a, const std::vector<WorkerPlan>& plans) {
   for (const auto& p : plans) {
     std::string line =
-        "merlin run-workers " + shell_word(a.spec) + " --worker " + shell_word(p.name);
+        "merlin run-workers " + shell_quote(a.spec) + " --worker " + shell_quote(p.name);
     line += " --concurrency " + std::to_string(p.slots);
-    for (const auto& s : a.steps) line += " --steps " + shell_word(s);
-    for (const auto& v : a.vars) line += " --vars " + shell_word(v);
+    for (const auto& s : a.steps) line += " --steps " + shell_quote(s);
+    for (const auto& v : a.vars) line += " --vars " + shell_quote(v);
     if (a.exit_when_done) line += " --exit-when-done";
     std::printf("%s\n", line.c_str());
   }
@@ -117,9 +115,46 @@ int run_workers(const RunWorkersArgs& a) {
   for (const auto& w : loaded->warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
   auto plans = plan_workers(loaded->spec, a);
   if (!plans) return report_error(plans.error());
-  if (a.echo) return echo(a, *plans);
   if (a.lease_seconds < 0.1)
     return report_error(Error::bad_input("--lease must be at least 0.1 seconds"));
+  if (a.drain_margin < 0)
+    return report_error(Error::bad_input("--drain-margin must be 0 or more seconds"));
+  // Workers whose batch type is a scheduler: submitted as jobs, or (inside an allocation)
+  // started per node by its launcher; each of those runs `run-workers --here`.
+  if (!a.here) {
+    auto study_name = spec_study_name(a.spec, *vars);
+    if (!study_name) return report_error(study_name.error());
+    HereCommand hc{
+        *study_name,   self_exe(), std::filesystem::absolute(a.spec).lexically_normal().string(),
+        a.vars,        a.steps,    a.lease_seconds,
+        a.drain_margin};
+    auto jobs = scheduler_jobs(loaded->spec, *plans, hc, current_dir() + "/merlin_workers");
+    if (!jobs) return report_error(jobs.error());
+    if (!jobs->empty()) {
+      std::erase_if(*plans, [&](const WorkerPlan& p) {
+        return std::any_of(jobs->begin(), jobs->end(),
+                           [&](const batch::WorkerJob& j) { return j.worker == p.name; });
+      });
+      const std::string type = jobs->front().batch.type;
+      const bool inside = inside_allocation(type);
+      if (a.echo) {
+        for (const auto& j : *jobs) {
+          if (inside) {
+            std::printf("%s\n", batch::node_launch(j).c_str());
+            continue;
+          }
+          auto text = batch::render_job_script(j);
+          if (!text) return report_error(text.error());
+          std::printf("%s", text->c_str());
+        }
+        return plans->empty() ? kExitOk : echo(a, *plans);
+      }
+      if (a.broker.url.size()) ::setenv("MERLIN_BROKER_URL", a.broker.url.c_str(), 1);
+      int rc = inside ? launch_jobs_here(*jobs) : submit_jobs(*jobs);
+      if (plans->empty() || rc != kExitOk) return rc;
+    }
+  }
+  if (a.echo) return echo(a, *plans);
   auto name = spec_study_name(a.spec, *vars);
   if (!name) return report_error(name.error());
   auto loc = resolve_broker(a.broker);
@@ -139,6 +174,12 @@ int run_workers(const RunWorkersArgs& a) {
   FleetOptions fo;
   fo.lease = lease;
   fo.exit_when_done = a.exit_when_done;
+  if (auto left = slurm_allocation_seconds_left()) {
+    long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));
+    fo.drain_at = Clock::now() + std::chrono::seconds(drain_in);
+    log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
+              a.drain_margin);
+  }
   int rc = run_fleet(*loc, *name, *plans, fo);
   for (int sig : {SIGINT, SIGTERM, SIGUSR1}) signal(sig, SIG_DFL);
   return rc;
@@ -166,6 +207,13 @@ Command run_workers_command() {
                          "Print the command that starts each worker, start nothing");
             sub.add_flag("--exit-when-done", a->exit_when_done,
                          "Exit 0 once no study of this spec has work left (for batch jobs)");
+            sub.add_flag("--here", a->here,
+                         "Run the workers in this process even if their batch type is a "
+                         "scheduler (what submitted jobs run on each node)");
+            sub.add_option("--drain-margin", a->drain_margin,
+                           "Inside a Slurm allocation: drain this many seconds before its time "
+                           "limit (running tasks finish, the rest go back to the queue)")
+                ->capture_default_str();
             sub.add_option("--lease", a->lease_seconds,
                            "Seconds a reserved task stays ours without renewal before another "
                            "worker takes it over (renewed every third of it)")

@@ -116,7 +116,12 @@ class Fleet {
   }
 
  private:
-  bool stopping() const { return stop_requested_ || fleet_signals().load() > 0; }
+  bool stopping() const {
+    return stop_requested_ || fleet_signals().load() > 0 || past_drain_time();
+  }
+  bool past_drain_time() const {
+    return options_.drain_at && std::chrono::steady_clock::now() >= *options_.drain_at;
+  }
 
   // Messages queued, delayed or in flight on the study's queues that a hard fail has not
   // stopped (work stuck on a stopped queue is nobody's here).
@@ -275,8 +280,10 @@ class Fleet {
     while (left.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       int sig = fleet_signals().load();
-      if ((sig >= 1 || stop_requested_) && !drained) {
+      if ((sig >= 1 || stop_requested_ || past_drain_time()) && !drained) {
         drained = true;
+        if (past_drain_time())
+          log::warn("the allocation ends soon: draining before its time limit");
         log::info("draining: running tasks finish and commit, reserved ones go back to the queue");
         for (auto& r : fleet) r->worker->request_stop();
       }

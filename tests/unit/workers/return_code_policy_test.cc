@@ -69,7 +69,7 @@ TEST(DecideReturn, RaiseErrorFailsTheSample) {
 }
 
 TEST(DecideReturn, AnyOtherNonZeroCodeIsASoftFail) {
-  for (int code : {1, 2, 103, 107, 127, 137, 255, -1}) {
+  for (int code : {1, 2, 103, 107, 127, 139, 255, -1}) {
     auto d = decide_return(code, 0, kMaxRetries);
     EXPECT_FALSE(d.requeue) << code;
     EXPECT_EQ(d.outcome, Outcome::kSoftFail) << code;
@@ -95,6 +95,20 @@ TEST(DecideReturn, RetryAndRestartSoftFailOnceAttemptsReachMaxRetries) {
     EXPECT_STREQ(d.what, "retries exhausted") << code;
     EXPECT_FALSE(decide_return(code, kMaxRetries + 5, kMaxRetries).requeue) << code;
   }
+}
+
+TEST(DecideReturn, KilledBySignalRunsAgainWithinTheRetryBudget) {
+  for (int code : {129, 130, 137, 143}) {
+    auto d = decide_return(code, 0, kMaxRetries);
+    EXPECT_TRUE(d.requeue) << code;
+    EXPECT_TRUE(d.same_kind) << code << ": a killed restart command runs again as restart";
+    EXPECT_FALSE(d.write_finished) << code;
+    auto last = decide_return(code, kMaxRetries, kMaxRetries);
+    EXPECT_FALSE(last.requeue) << code;
+    EXPECT_EQ(last.outcome, Outcome::kSoftFail) << code;
+  }
+  EXPECT_FALSE(decide_return(131, 0, kMaxRetries).requeue) << "SIGQUIT: the step's own crash";
+  EXPECT_FALSE(decide_return(139, 0, kMaxRetries).requeue) << "SIGSEGV: the step's own crash";
 }
 
 TEST(DecideReturn, ZeroMaxRetriesNeverRequeues) {

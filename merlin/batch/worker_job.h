@@ -1,0 +1,46 @@
+#pragma once
+/// Workers inside batch allocations: the job script `merlin run-workers` submits for a worker
+/// (`#SBATCH`, `#flux:` or `#BSUB` headers, then one worker process per node started by the
+/// scheduler's launcher), and the launch line used when it already runs inside an allocation.
+/// Pure functions of their inputs: golden-tested, printed by `run-workers --echo`.
+#include <chrono>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "merlin/spec/study_spec.h"
+#include "merlin/util/result.h"
+
+namespace merlin::batch {
+
+/// One worker of `merlin.resources.workers` as a batch job.
+struct WorkerJob {
+  std::string worker;     ///< the worker's name
+  std::string job_name;   ///< e.g. "merlin_<study name>_<worker>"
+  spec::BatchSpec batch;  ///< the worker's own `batch:` or else the study's
+  int nodes = 1;          ///< worker `nodes:`, else batch `nodes:`, else 1
+  std::string command;    ///< what each node runs: a `merlin run-workers ... --here` line
+  std::string log_dir;    ///< where the job's output file goes
+};
+
+/// "HH:MM:SS", "MM:SS" or seconds → seconds; nullopt if malformed (or still a token).
+std::optional<long> walltime_seconds(std::string_view text);
+
+/// The line that starts one `command` per node inside an allocation, Merlin's way:
+/// slurm `srun --mpi=none --overlap -N n -n n [-p queue] <launch_args> command`, flux
+/// `flux run -N n -n n <launch_args> command`, lsf `jsrun -a 1 -c ALL_CPUS -g ALL_GPUS
+/// --bind=none -n n <launch_args> command`; `worker_launch` replaces the launcher and
+/// `launch_pre` goes first. `local` runs `command` as it is.
+std::string node_launch(const WorkerJob& job);
+
+/// The whole job script for slurm, lsf-srun (sbatch / bsub headers with srun inside), flux
+/// (`flux batch`) and lsf (`bsub`). Errors (kBadInput): a type that has no batch jobs
+/// (local, pbs), a walltime that is not a duration.
+Result<std::string> render_job_script(const WorkerJob& job);
+
+/// The submit command's program and arguments before the script path: "sbatch --parsable",
+/// "flux batch", "bsub" (the script on stdin for bsub: see submit_reads_stdin).
+std::string submit_program(const std::string& batch_type);
+bool submit_reads_stdin(const std::string& batch_type);
+
+}  // namespace merlin::batch

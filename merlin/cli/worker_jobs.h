@@ -1,0 +1,45 @@
+#pragma once
+/// `merlin run-workers` for workers whose batch type is a scheduler (slurm, flux, lsf,
+/// lsf-srun): outside an allocation each becomes a submitted job script; inside one, the
+/// scheduler's launcher starts one worker process per node. Either way the process that
+/// runs the workers is `merlin run-workers ... --here`.
+#include <string>
+#include <vector>
+
+#include "merlin/batch/worker_job.h"
+#include "merlin/cli/worker_fleet.h"
+#include "merlin/spec/study_spec.h"
+#include "merlin/util/result.h"
+
+namespace merlin::cli {
+
+/// What the per-node `run-workers --here` command carries over from this one.
+struct HereCommand {
+  std::string study_name;  ///< for job names: merlin_<study>_<worker>
+  std::string exe;         ///< this merlin binary, absolute
+  std::string spec;        ///< absolute
+  std::vector<std::string> vars, steps;
+  double lease_seconds = 60;
+  double drain_margin = 60;
+};
+
+/// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors
+/// (kBadInput): a worker's `nodes` that is not a positive number, named with its spec line.
+Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec,
+                                                     const std::vector<WorkerPlan>& plans,
+                                                     const HereCommand& here,
+                                                     const std::string& log_dir);
+
+/// Writes each job's script into its log_dir and submits it; one line per job on stdout
+/// ("worker W: slurm job 123, script S, log L"). Returns the exit code: 0, or 1 if a
+/// submission failed (the scheduler's words on stderr).
+int submit_jobs(const std::vector<batch::WorkerJob>& jobs);
+
+/// Inside an allocation: runs every job's node_launch line (through the batch shell), waits
+/// for them all, returns 0 if all exited 0, else the first non-zero code.
+int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs);
+
+/// The batch type's scheduler name for messages: "slurm", "flux", "lsf".
+std::string scheduler_name(const std::string& batch_type);
+
+}  // namespace merlin::cli

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Workers inside real Slurm jobs, against a real Redis: `merlin run-workers` submits the
+# worker job (sbatch), the job runs one worker per node (srun), the study completes with an
+# MPI step launched by srun through $(LAUNCHER), and the allocation ends with the study.
+# A cancelled worker job loses nothing (another job takes its tasks over after the lease);
+# a worker drains before its allocation's time limit. Bad input: a partition Slurm refuses,
+# sbatch missing from PATH, nodes that are not a number.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/slurm_lib.sh"
+mpi_hello=$(dirname "$MERLIN")/mpi_hello
+[ -x "$mpi_hello" ] || { echo "SKIP: $mpi_hello not built (apt-get install libopenmpi-dev)"; exit 77; }
+start_redis
+start_slurm
+specs=$SRC/tests/integration/specs
+cp "$specs/slurm_study.yaml" "$specs/slurm_samples.csv" .
+job_state() { squeue -h -t all -j "$1" -o %T 2>/dev/null; }
+job_over() { local s; s=$(job_state "$1"); [[ "$s" =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
+job_id_of() { sed -n 's/^worker [^:]*: slurm job \([0-9]*\) .*/\1/p' "$1"; }
+
+# --- --echo prints the job script, submits nothing ------------------------------------------------
+"$MERLIN" run-workers slurm_study.yaml --echo >echo.txt
+check "--echo prints an sbatch script" grep -q "^#SBATCH --nodes=1$" echo.txt
+check "--echo: srun starts one worker per node, --here" \
+  grep -q "^srun --mpi=none --overlap -N 1 -n 1 .* run-workers .*/slurm_study.yaml --worker simw --here --exit-when-done" echo.txt
+expect_eq "--echo submits nothing" "" "$(squeue -h)"
+
+# --- a study end to end in a worker job ---------------------------------------------------------------
+"$MERLIN" run slurm_study.yaml --vars "MPI_HELLO=$mpi_hello" >ws.txt 2>run.err
+ws=$(cat ws.txt)
+"$MERLIN" run-workers slurm_study.yaml >submit.txt 2>submit.err
+job=$(job_id_of submit.txt)
+check "run-workers says which Slurm job it submitted ($(cat submit.txt))" test -n "$job"
+if wait_until 120 job_over "$job"; then pass "the worker job ends by itself when the study is done"
+else fail "the worker job ends by itself (state $(job_state "$job"))"; cat merlin_workers/*.out; fi
+expect_eq "the job completed (exit 0), releasing its node" COMPLETED "$(job_state "$job")"
+expect_eq "every sample ran" 12 "$(find "$ws/sim" -name x.txt | wc -l)"
+expect_eq "inside that Slurm job" "$job" "$(find "$ws/sim" -name job.txt -exec cat {} + | sort -u)"
+expect_eq "the MPI step ran 2 ranks under srun" "ranks=2 launcher=srun" "$(cat "$ws/mpi/mpi.txt" 2>/dev/null)"
+check "the job's log names the worker" grep -q "worker=simw" merlin_workers/simw-"$job".out
+"$MERLIN" status "$ws" --format csv >status.csv
+check "status: both steps finished" grep -q '^mpi,1,1,1,0' status.csv
+
+# --- scancel of a worker job mid-study: another job takes its tasks over ---------------------------------
+"$MERLIN" run slurm_study.yaml --vars "MPI_HELLO=$mpi_hello" "GATE=$WORK/gate" >ws2.txt 2>run2.err
+ws2=$(cat ws2.txt)
+"$MERLIN" run-workers slurm_study.yaml --lease 2 >a.txt 2>a.err
+ja=$(job_id_of a.txt)
+# Job A holds two samples (2 slots) behind the gate; cancel it there.
+holds_two() {  # the study's messages reserved by workers (queue-info's 4th column) >= 2
+  local n
+  n=$("$MERLIN" queue-info slurm_study.yaml --format csv 2>/dev/null |
+    awk -F, -v k="$1" '$1 == k { r += $4 } END { print r + 0 }')
+  [ "$n" -ge 2 ]
+}
+wait_until 60 holds_two "$(basename "$ws2")" || fail "job A reserved its tasks"
+scancel "$ja"
+wait_until 30 job_over "$ja" || fail "job A was cancelled"
+"$MERLIN" run-workers slurm_study.yaml --lease 2 >b.txt 2>b.err
+jb=$(job_id_of b.txt)
+touch gate
+if wait_until 120 job_over "$jb"; then pass "job B finishes the study"
+else fail "job B finishes the study ($(job_state "$jb"))"; cat merlin_workers/*"$jb".out; fi
+expect_eq "nothing lost: every sample ran" 12 "$(find "$ws2/sim" -name x.txt | wc -l)"
+"$MERLIN" status "$ws2" --format csv >status2.csv
+check "each sample committed once (sim 12 done, 0 failed)" grep -q '^sim,1,12,12,0' status2.csv
+check "the MPI step ran after them" grep -q '^mpi,1,1,1,0' status2.csv
+
+# --- bad input ---------------------------------------------------------------------------------------------
+sed 's/  walltime: "00:10:00"/  walltime: "00:10:00"\n  queue: nosuchpartition/' slurm_study.yaml >badq.yaml
+set +e
+"$MERLIN" run-workers badq.yaml >out.txt 2>err.txt
+rc=$?
+set -e
+expect_eq "a refused job: exit 1" 1 "$rc"
+check "a refused job: Slurm's own words ($(head -c 300 err.txt))" grep -q "sbatch refused the job (exit 1): sbatch: error: .*[Pp]artition" err.txt
+set +e
+PATH=/nonexistent "$MERLIN" run-workers slurm_study.yaml >out.txt 2>err.txt
+rc=$?
+set -e
+expect_eq "sbatch missing: exit 1" 1 "$rc"
+check "sbatch missing: says so" grep -q "sbatch: not found in PATH" err.txt
+sed 's/        nodes: 1/        nodes: two/' slurm_study.yaml >badn.yaml
+set +e
+"$MERLIN" run-workers badn.yaml >out.txt 2>err.txt
+rc=$?
+set -e
+expect_eq "nodes not a number: exit 2" 2 "$rc"
+check "nodes not a number: names the spec line ($(cat err.txt))" grep -q "badn.yaml:[0-9]*:[0-9]*:.*nodes" err.txt
+finish
