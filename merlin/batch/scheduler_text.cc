@@ -4,6 +4,8 @@
 
 #include "merlin/batch/worker_job.h"
 
+#include "merlin/spec/field_checks.h"
+
 namespace merlin::batch {
 namespace {
 
@@ -47,7 +49,7 @@ std::optional<std::string> submitted_job_id(const std::string& batch_type, std::
 std::optional<long> slurm_time_left(std::string_view text) {
   text = trim(text);
   auto dash = text.find('-');
-  if (dash == std::string_view::npos) return walltime_seconds(text);  // [[h:]m:]s
+  if (dash == std::string_view::npos) return spec::walltime_seconds(text);  // [[h:]m:]s
   // days-hours[:minutes[:seconds]]
   auto d = text.substr(0, dash);
   if (!all_digits(d) || d.size() > 6) return std::nullopt;

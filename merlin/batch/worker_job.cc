@@ -5,15 +5,10 @@
 #include <cctype>
 #include <vector>
 
+#include "merlin/spec/field_checks.h"
+
 namespace merlin::batch {
 namespace {
-
-bool digits(std::string_view s) {
-  if (s.empty() || s.size() > 9) return false;
-  for (char c : s)
-    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
-  return true;
-}
 
 std::string hms(long seconds) {
   return fmt::format("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60);
@@ -27,26 +22,6 @@ void add(std::string& line, const std::string& word) {
 }
 
 }  // namespace
-
-std::optional<long> walltime_seconds(std::string_view text) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    auto colon = text.find(':', start);
-    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
-    if (colon == std::string_view::npos) break;
-    start = colon + 1;
-  }
-  if (parts.size() > 3) return std::nullopt;
-  long total = 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (!digits(parts[i])) return std::nullopt;
-    long v = std::stol(std::string(parts[i]));
-    if (i > 0 && v >= 60) return std::nullopt;
-    total = total * 60 + v;
-  }
-  return total;
-}
 
 std::string node_launch(const WorkerJob& job) {
   const auto& b = job.batch;
@@ -79,7 +54,7 @@ Result<std::string> render_job_script(const WorkerJob& job) {
                             "' has no batch jobs (use slurm, flux, lsf or lsf-srun)");
   std::optional<long> wall;
   if (!b.walltime.empty()) {
-    wall = walltime_seconds(b.walltime);
+    wall = spec::walltime_seconds(b.walltime);
     if (!wall)
       return Error::bad_input("worker '" + job.worker + "': batch walltime '" + b.walltime +
                               "' is not HH:MM:SS, MM:SS or seconds");

@@ -23,9 +23,6 @@ struct WorkerJob {
   std::string log_dir;    ///< where the job's output file goes
 };
 
-/// "HH:MM:SS", "MM:SS" or seconds → seconds; nullopt if malformed (or still a token).
-std::optional<long> walltime_seconds(std::string_view text);
-
 /// The line that starts one `command` per node inside an allocation, Merlin's way:
 /// slurm `srun --mpi=none --overlap -N n -n n [-p queue] <launch_args> command`, flux
 /// `flux run -N n -n n <launch_args> command`, lsf `jsrun -a 1 -c ALL_CPUS -g ALL_GPUS

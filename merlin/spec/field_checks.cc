@@ -45,6 +45,15 @@ bool is_count(std::string_view text, long min_value) {
   return all_digits(text) && to_long(text) >= min_value;
 }
 
+namespace {
+bool walltime_part(std::string_view s) {
+  if (s.empty() || s.size() > 9) return false;
+  for (char c : s)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+}  // namespace
+
 bool is_walltime(std::string_view text) {
   if (is_single_token(text) || all_digits(text)) return true;
   std::vector<std::string_view> parts;
@@ -61,6 +70,26 @@ bool is_walltime(std::string_view text) {
            is_minutes_or_seconds(parts[2]);
   }
   return false;
+}
+
+std::optional<long> walltime_seconds(std::string_view text) {
+  std::vector<std::string_view> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() > 3) return std::nullopt;
+  long total = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!walltime_part(parts[i])) return std::nullopt;
+    long v = std::stol(std::string(parts[i]));
+    if (i > 0 && v >= 60) return std::nullopt;
+    total = total * 60 + v;
+  }
+  return total;
 }
 
 std::string unsafe_dir_name_reason(std::string_view name) {

@@ -1,5 +1,6 @@
 #pragma once
 /// Pure format checks on single spec values (no locations, no diagnostics).
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,8 @@ bool is_count(std::string_view text, long min_value);
 /// HH:MM:SS, MM:SS (MM and SS below 60; hours unbounded), a number of seconds, or a single
 /// `$(NAME)` token.
 bool is_walltime(std::string_view text);
+/// "HH:MM:SS", "MM:SS" or seconds → seconds; nullopt if malformed (or still a token).
+std::optional<long> walltime_seconds(std::string_view text);
 
 /// Why `name` cannot be a directory name under OUTPUT_PATH ("" when it can): empty, '.' or
 /// '..', contains '/' or a NUL byte.

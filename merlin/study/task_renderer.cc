@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "merlin/spec/field_checks.h"
 #include "merlin/spec/token.h"
 #include "merlin/study/launcher.h"
 #include "merlin/study/substitute.h"
@@ -20,6 +21,8 @@ LaunchResources resources_of(const StepNode& node) {
   r.procs = to_int(run.procs);
   r.cores_per_task = to_int(run.cores_per_task);
   r.gpus = to_int(run.gpus);
+  r.gpus_per_task = to_int(run.gpus_per_task);
+  if (!run.walltime.empty()) r.walltime_seconds = spec::walltime_seconds(run.walltime).value_or(0);
   auto it = run.launcher_flags.find(node.batch_type == "lsf-srun" ? "slurm" : node.batch_type);
   if (it != run.launcher_flags.end()) r.extra_flags = it->second;
   return r;

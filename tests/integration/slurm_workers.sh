@@ -65,6 +65,24 @@ expect_eq "nothing lost: every sample ran" 12 "$(find "$ws2/sim" -name x.txt | w
 check "each sample committed once (sim 12 done, 0 failed)" grep -q '^sim,1,12,12,0' status2.csv
 check "the MPI step ran after them" grep -q '^mpi,1,1,1,0' status2.csv
 
+# --- a worker drains before its allocation's time limit; nothing is lost ---------------------------------
+cp "$specs/slurm_drain.yaml" "$specs/slurm_drain_samples.csv" .
+"$MERLIN" run slurm_drain.yaml >ws3.txt 2>run3.err
+ws3=$(cat ws3.txt)
+# walltime 1 minute, drain 52 s before it: the worker stops taking tasks after about 8 s.
+"$MERLIN" run-workers slurm_drain.yaml --drain-margin 52 >c.txt 2>c.err
+jc=$(job_id_of c.txt)
+if wait_until 55 job_over "$jc"; then pass "the drained job ends before its time limit"
+else fail "the drained job ends before its time limit ($(job_state "$jc"))"; fi
+expect_eq "it ended cleanly (exit 0), not by the limit" COMPLETED "$(job_state "$jc")"
+check "its log says why" grep -q "draining before its time limit" merlin_workers/drainw-"$jc".out
+part=$(find "$ws3/sim" -name x.txt | wc -l)
+check "part of the study ran in it ($part of 400)" test "$part" -gt 0 -a "$part" -lt 400
+"$MERLIN" run-workers slurm_drain.yaml --here --exit-when-done >/dev/null 2>d.err
+expect_eq "a later worker runs the rest: all 400 ran" 400 "$(find "$ws3/sim" -name x.txt | wc -l)"
+"$MERLIN" status "$ws3" --format csv >status3.csv
+check "each committed once, none failed" grep -q '^sim,1,400,400,0' status3.csv
+
 # --- bad input ---------------------------------------------------------------------------------------------
 sed 's/  walltime: "00:10:00"/  walltime: "00:10:00"\n  queue: nosuchpartition/' slurm_study.yaml >badq.yaml
 set +e

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "merlin/spec/field_checks.h"
+
 namespace merlin::batch {
 namespace {
 
@@ -130,13 +132,13 @@ TEST(WorkerJob, BadTypeAndWalltimeAreBadInput) {
 }
 
 TEST(WorkerJob, WalltimeForms) {
-  EXPECT_EQ(walltime_seconds("90"), 90);
-  EXPECT_EQ(walltime_seconds("10:00"), 600);
-  EXPECT_EQ(walltime_seconds("2:03:04"), 7384);
-  EXPECT_EQ(walltime_seconds("1:60"), std::nullopt);
-  EXPECT_EQ(walltime_seconds(""), std::nullopt);
-  EXPECT_EQ(walltime_seconds("1:2:3:4"), std::nullopt);
-  EXPECT_EQ(walltime_seconds("1h"), std::nullopt);
+  EXPECT_EQ(spec::walltime_seconds("90"), 90);
+  EXPECT_EQ(spec::walltime_seconds("10:00"), 600);
+  EXPECT_EQ(spec::walltime_seconds("2:03:04"), 7384);
+  EXPECT_EQ(spec::walltime_seconds("1:60"), std::nullopt);
+  EXPECT_EQ(spec::walltime_seconds(""), std::nullopt);
+  EXPECT_EQ(spec::walltime_seconds("1:2:3:4"), std::nullopt);
+  EXPECT_EQ(spec::walltime_seconds("1h"), std::nullopt);
 }
 
 TEST(WorkerJob, SubmitCommands) {

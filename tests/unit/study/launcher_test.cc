@@ -52,5 +52,45 @@ TEST(Launcher, OverrideSetsNodesAndProcs) {
   EXPECT_EQ(render_launcher(with_override(r, "[3n]")), "srun -n 4 -N 3");
 }
 
+// Cores per task, gpus per task, walltime and the step's own flags, per scheduler: the exact
+// command lines the steps will run.
+TEST(Launcher, ResourceFlagsPerBatchType) {
+  LaunchResources r;
+  r.nodes = 2;
+  r.procs = 8;
+  r.cores_per_task = 4;
+  r.gpus = 1;
+  r.gpus_per_task = 1;
+  r.walltime_seconds = 5400;
+  r.extra_flags = "--exclusive";
+  r.batch_type = "slurm";
+  EXPECT_EQ(render_launcher(r), "srun -n 8 -N 2 -c 4 -t 01:30:00 --exclusive");
+  r.batch_type = "lsf-srun";
+  EXPECT_EQ(render_launcher(r), "srun -n 8 -N 2 -c 4 -t 01:30:00 --exclusive");
+  r.batch_type = "flux";
+  r.extra_flags = "-o cpu-affinity=per-task";
+  EXPECT_EQ(render_launcher(r), "flux run -n 8 -N 2 -c 4 -g 1 -t 5400s -o cpu-affinity=per-task");
+  r.batch_type = "lsf";
+  r.extra_flags = "--smpiargs=-gpu";
+  EXPECT_EQ(render_launcher(r),
+            "jsrun --np 8 --nrs 2 -b rs -d plane:4 -X 1 -c 4 -g 1 --smpiargs=-gpu");
+  r.batch_type = "local";
+  r.extra_flags.clear();
+  EXPECT_EQ(render_launcher(r), "mpirun -np 8") << "mpirun takes no scheduler flags";
+}
+
+TEST(Launcher, VlauncherReadsTheCountsAtRunTime) {
+  LaunchResources r;
+  r.nodes = 1;
+  r.cores_per_task = 2;
+  r.batch_type = "flux";
+  EXPECT_EQ(render_vlauncher(r),
+            "flux run -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES}");
+  r.batch_type = "slurm";
+  EXPECT_EQ(render_vlauncher(r), "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES}");
+  r.batch_type = "local";
+  EXPECT_EQ(render_vlauncher(r), "mpirun -np ${MERLIN_PROCS}");
+}
+
 }  // namespace
 }  // namespace merlin
