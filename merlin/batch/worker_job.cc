@@ -68,21 +68,26 @@ Result<std::string> render_job_script(const WorkerJob& job) {
     if (wall) head.push_back("#SBATCH --time=" + hms(*wall));
     if (!b.queue.empty()) head.push_back("#SBATCH --partition=" + b.queue);
     if (!b.bank.empty()) head.push_back("#SBATCH --account=" + b.bank);
-    head.push_back("#SBATCH --output=" + log + job.worker + "-%j.out");
+    if (job.array > 1) head.push_back(fmt::format("#SBATCH --array=1-{}", job.array));
+    head.push_back("#SBATCH --output=" + log + job.worker +
+                   (job.array > 1 ? "-%A_%a.out" : "-%j.out"));
   } else if (flux) {
     head.push_back("#flux: --job-name=" + job.job_name);
     head.push_back(fmt::format("#flux: -N {}", job.nodes));
     if (wall) head.push_back(fmt::format("#flux: -t {}s", *wall));
     if (!b.queue.empty()) head.push_back("#flux: -q " + b.queue);
     if (!b.bank.empty()) head.push_back("#flux: --bank=" + b.bank);
+    if (job.array > 1)
+      return Error::bad_input("worker '" + job.worker + "': job arrays are Slurm's and LSF's");
     head.push_back("#flux: --output=" + log + job.worker + "-{{id}}.out");
   } else {
-    head.push_back("#BSUB -J " + job.job_name);
+    head.push_back("#BSUB -J " + job.job_name +
+                   (job.array > 1 ? fmt::format("[1-{}]", job.array) : std::string()));
     head.push_back(fmt::format("#BSUB -nnodes {}", job.nodes));
     if (wall) head.push_back(fmt::format("#BSUB -W {}", (*wall + 59) / 60));  // minutes
     if (!b.queue.empty()) head.push_back("#BSUB -q " + b.queue);
     if (!b.bank.empty()) head.push_back("#BSUB -G " + b.bank);
-    head.push_back("#BSUB -o " + log + job.worker + "-%J.out");
+    head.push_back("#BSUB -o " + log + job.worker + (job.array > 1 ? "-%J_%I.out" : "-%J.out"));
   }
   std::string out = "#!" + b.shell + "\n";
   for (const auto& h : head) out += h + "\n";

@@ -21,6 +21,7 @@ struct WorkerJob {
   int nodes = 1;          ///< worker `nodes:`, else batch `nodes:`, else 1
   std::string command;    ///< what each node runs: a `merlin run-workers ... --here` line
   std::string log_dir;    ///< where the job's output file goes
+  int array = 0;          ///< > 1: a job array of that many copies (a fleet of allocations)
 };
 
 /// The line that starts one `command` per node inside an allocation, Merlin's way:

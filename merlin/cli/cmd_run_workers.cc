@@ -37,6 +37,7 @@ struct RunWorkersArgs {
   bool here = false;  ///< run the workers in this process whatever their batch type
   double lease_seconds = 60;
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
+  int array = 0;             ///< submit each worker job as an array of this many
   BrokerFlags broker;
 };
 
@@ -124,10 +125,15 @@ int run_workers(const RunWorkersArgs& a) {
   if (!a.here) {
     auto study_name = spec_study_name(a.spec, *vars);
     if (!study_name) return report_error(study_name.error());
-    HereCommand hc{
-        *study_name,   self_exe(), std::filesystem::absolute(a.spec).lexically_normal().string(),
-        a.vars,        a.steps,    a.lease_seconds,
-        a.drain_margin};
+    HereCommand hc;
+    hc.study_name = *study_name;
+    hc.exe = self_exe();
+    hc.spec = std::filesystem::absolute(a.spec).lexically_normal().string();
+    hc.vars = a.vars;
+    hc.steps = a.steps;
+    hc.lease_seconds = a.lease_seconds;
+    hc.drain_margin = a.drain_margin;
+    hc.array = a.array;
     auto jobs = scheduler_jobs(loaded->spec, *plans, hc, current_dir() + "/merlin_workers");
     if (!jobs) return report_error(jobs.error());
     if (!jobs->empty()) {
@@ -210,6 +216,9 @@ Command run_workers_command() {
             sub.add_flag("--here", a->here,
                          "Run the workers in this process even if their batch type is a "
                          "scheduler (what submitted jobs run on each node)");
+            sub.add_option("--array", a->array,
+                           "Submit each worker job as a job array of N allocations (Slurm, "
+                           "LSF): a fleet of workers for a large study");
             sub.add_option("--drain-margin", a->drain_margin,
                            "Inside a Slurm allocation: drain this many seconds before its time "
                            "limit (running tasks finish, the rest go back to the queue)")

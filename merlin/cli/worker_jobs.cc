@@ -78,6 +78,7 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     cmd += std::string(" --drain-margin ") + num;
     j.command = cmd;
     j.log_dir = log_dir;
+    j.array = here.array;
     out.push_back(std::move(j));
   }
   return out;
@@ -109,9 +110,10 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
       rc = 1;
       continue;
     }
-    std::printf("worker %s: %s job %s (%d node%s), script %s\n", j.worker.c_str(),
-                scheduler_name(j.batch.type).c_str(), id->c_str(), j.nodes, j.nodes == 1 ? "" : "s",
-                path.c_str());
+    std::string size = std::to_string(j.nodes) + (j.nodes == 1 ? " node" : " nodes");
+    if (j.array > 1) size = "an array of " + std::to_string(j.array) + " x " + size;
+    std::printf("worker %s: %s job %s (%s), script %s\n", j.worker.c_str(),
+                scheduler_name(j.batch.type).c_str(), id->c_str(), size.c_str(), path.c_str());
     std::fflush(stdout);
   }
   return rc;

@@ -21,6 +21,7 @@ struct HereCommand {
   std::vector<std::string> vars, steps;
   double lease_seconds = 60;
   double drain_margin = 60;
+  int array = 0;  ///< --array: each worker job as an array of that many
 };
 
 /// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors

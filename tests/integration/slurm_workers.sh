@@ -13,8 +13,9 @@ start_redis
 start_slurm
 specs=$SRC/tests/integration/specs
 cp "$specs/slurm_study.yaml" "$specs/slurm_samples.csv" .
-job_state() { squeue -h -t all -j "$1" -o %T 2>/dev/null; }
-job_over() { local s; s=$(job_state "$1"); [[ "$s" =~ ^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$ ]]; }
+# The states of a job (of each task of an array), one line per distinct state.
+job_state() { squeue -h -t all -j "$1" -o %T 2>/dev/null | sort -u; }
+job_over() { local s; s=$(job_state "$1"); [ -n "$s" ] && ! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL)$' <<<"$s"; }
 job_id_of() { sed -n 's/^worker [^:]*: slurm job \([0-9]*\) .*/\1/p' "$1"; }
 
 # --- --echo prints the job script, submits nothing ------------------------------------------------
@@ -24,19 +25,20 @@ check "--echo: srun starts one worker per node, --here" \
   grep -q "^srun --mpi=none --overlap -N 1 -n 1 .* run-workers .*/slurm_study.yaml --worker simw --here --exit-when-done" echo.txt
 expect_eq "--echo submits nothing" "" "$(squeue -h)"
 
-# --- a study end to end in a worker job ---------------------------------------------------------------
+# --- a study end to end in worker jobs: an array of two allocations ---------------------------------------
 "$MERLIN" run slurm_study.yaml --vars "MPI_HELLO=$mpi_hello" >ws.txt 2>run.err
 ws=$(cat ws.txt)
-"$MERLIN" run-workers slurm_study.yaml >submit.txt 2>submit.err
+"$MERLIN" run-workers slurm_study.yaml --array 2 >submit.txt 2>submit.err
 job=$(job_id_of submit.txt)
 check "run-workers says which Slurm job it submitted ($(cat submit.txt))" test -n "$job"
-if wait_until 120 job_over "$job"; then pass "the worker job ends by itself when the study is done"
-else fail "the worker job ends by itself (state $(job_state "$job"))"; cat merlin_workers/*.out; fi
-expect_eq "the job completed (exit 0), releasing its node" COMPLETED "$(job_state "$job")"
+if wait_until 120 job_over "$job"; then pass "the worker jobs end by themselves when the study is done"
+else fail "the worker jobs end by themselves (state $(job_state "$job"))"; cat merlin_workers/*.out; fi
+expect_eq "both array tasks ran" 2 "$(squeue -h -t all -j "$job" -o %i | wc -l)"
+expect_eq "they completed (exit 0), releasing their nodes" COMPLETED "$(job_state "$job")"
 expect_eq "every sample ran" 12 "$(find "$ws/sim" -name x.txt | wc -l)"
 expect_eq "inside that Slurm job" "$job" "$(find "$ws/sim" -name job.txt -exec cat {} + | sort -u)"
 expect_eq "the MPI step ran 2 ranks under srun" "ranks=2 launcher=srun" "$(cat "$ws/mpi/mpi.txt" 2>/dev/null)"
-check "the job's log names the worker" grep -q "worker=simw" merlin_workers/simw-"$job".out
+check "the jobs' logs name the worker" grep -q "worker=simw" merlin_workers/simw-"$job"_1.out
 "$MERLIN" status "$ws" --format csv >status.csv
 check "status: both steps finished" grep -q '^mpi,1,1,1,0' status.csv
 

@@ -80,6 +80,24 @@ jsrun -a 1 -c ALL_CPUS -g ALL_GPUS --bind=none -n 2 /opt/merlin run-workers /w/d
       << *srun;
 }
 
+TEST(WorkerJob, ArraysOfWorkerJobs) {
+  WorkerJob j = job("slurm");
+  j.array = 4;
+  auto s = render_job_script(j);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NE(s->find("#SBATCH --account=physics\n#SBATCH --array=1-4\n"
+                    "#SBATCH --output=/w/merlin_workers/sim_worker-%A_%a.out\n"),
+            std::string::npos)
+      << *s;
+  j.batch.type = "lsf";
+  s = render_job_script(j);
+  ASSERT_TRUE(s.ok());
+  EXPECT_NE(s->find("#BSUB -J merlin_demo_sim_worker[1-4]\n"), std::string::npos) << *s;
+  EXPECT_NE(s->find("#BSUB -o /w/merlin_workers/sim_worker-%J_%I.out\n"), std::string::npos);
+  j.batch.type = "flux";
+  EXPECT_FALSE(render_job_script(j).ok()) << "flux batch has no arrays";
+}
+
 TEST(WorkerJob, OptionalHeadersAreLeftOut) {
   WorkerJob j = job("slurm");
   j.batch.queue.clear();
