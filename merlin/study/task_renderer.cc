@@ -11,20 +11,26 @@
 namespace merlin {
 namespace {
 
-int to_int(const std::string& s) { return s.empty() ? 0 : std::atoi(s.c_str()); }
+// A resource field as a count: `procs: $(RANKS)` takes the study's variables first (Maestro
+// substitutes them everywhere in the spec); not a number = not set.
+int to_int(const StudyTokens& tokens, const std::string& s) {
+  if (s.empty()) return 0;
+  return std::atoi(tokens.substitute(s).c_str());
+}
 
-LaunchResources resources_of(const StepNode& node) {
+LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
   const auto& run = node.spec->run;
   LaunchResources r;
   r.batch_type = node.batch_type;
-  r.nodes = to_int(run.nodes);
-  r.procs = to_int(run.procs);
-  r.cores_per_task = to_int(run.cores_per_task);
-  r.gpus = to_int(run.gpus);
-  r.gpus_per_task = to_int(run.gpus_per_task);
-  if (!run.walltime.empty()) r.walltime_seconds = spec::walltime_seconds(run.walltime).value_or(0);
+  r.nodes = to_int(tokens, run.nodes);
+  r.procs = to_int(tokens, run.procs);
+  r.cores_per_task = to_int(tokens, run.cores_per_task);
+  r.gpus = to_int(tokens, run.gpus);
+  r.gpus_per_task = to_int(tokens, run.gpus_per_task);
+  if (!run.walltime.empty())
+    r.walltime_seconds = spec::walltime_seconds(tokens.substitute(run.walltime)).value_or(0);
   auto it = run.launcher_flags.find(node.batch_type == "lsf-srun" ? "slurm" : node.batch_type);
-  if (it != run.launcher_flags.end()) r.extra_flags = it->second;
+  if (it != run.launcher_flags.end()) r.extra_flags = tokens.substitute(it->second);
   return r;
 }
 
@@ -83,11 +89,11 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
     if (t.name == "LAUNCHER") {
       std::string_view whole(text.data() + t.offset, t.length);
       auto bracket = whole.find('[');
-      auto r = resources_of(node);
+      auto r = resources_of(node, graph_.tokens());
       if (bracket != std::string_view::npos) r = with_override(r, whole.substr(bracket));
       return render_launcher(r);
     }
-    if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node));
+    if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node, graph_.tokens()));
     if (t.name == "MERLIN_GLOB_PATH") return graph_.hierarchy().glob();
     if (t.name == "MERLIN_PATHS_ALL") return paths_all_;
     if (t.name == "MERLIN_SAMPLE_NAMES") {

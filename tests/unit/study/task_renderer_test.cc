@@ -273,6 +273,14 @@ TEST(TaskRenderer, SlurmFlagsOfTheStepFollowTheLauncher) {
             "srun -n 2 -N 1 --exclusive ./app");
 }
 
+TEST(TaskRenderer, ResourceFieldsTakeTheStudysVariables) {
+  std::string yaml = launcher_spec("slurm",
+                                   "      nodes: $(N)\n      procs: $(P)\n"
+                                   "      walltime: $(WALL)\n      slurm: $(FLAGS)\n");
+  yaml += "env:\n  variables:\n    N: 2\n    P: 8\n    WALL: \"10:00\"\n    FLAGS: --mpi=pmix\n";
+  EXPECT_EQ(rendered_cmd(yaml), "srun -n 8 -N 2 -t 00:10:00 --mpi=pmix ./app");
+}
+
 // --- script names ----------------------------------------------------------------------------
 
 constexpr const char* kRestart = R"Y(
