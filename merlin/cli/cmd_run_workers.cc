@@ -3,16 +3,13 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
-#include <thread>
 
-#include "adapters/broker/redis/redis_broker.h"
-#include "adapters/broker/redis/redis_state_store.h"
-#include "adapters/broker/redis/redis_workers.h"
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/celery_args.h"
@@ -22,8 +19,6 @@
 #include "merlin/cli/worker_fleet.h"
 #include "merlin/cli/worker_jobs.h"
 #include "merlin/util/log.h"
-#include "workers/process_executor.h"
-#include "workers/worker.h"
 
 namespace merlin::cli {
 namespace {
@@ -105,6 +100,49 @@ int echo(const RunWorkersArgs& a, const std::vector<WorkerPlan>& plans) {
   return kExitOk;
 }
 
+// Workers whose batch type is a scheduler: submitted as jobs or, inside an allocation of that
+// scheduler, started per node by its launcher; each of those runs `run-workers --here`. They
+// leave `plans`. Returns the exit code when nothing is left to run here.
+std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudySpec& spec,
+                                     const std::vector<std::pair<std::string, std::string>>& vars,
+                                     std::vector<WorkerPlan>& plans) {
+  auto study_name = spec_study_name(a.spec, vars);
+  if (!study_name) return report_error(study_name.error());
+  HereCommand hc;
+  hc.study_name = *study_name;
+  hc.exe = self_exe();
+  hc.spec = std::filesystem::absolute(a.spec).lexically_normal().string();
+  hc.vars = a.vars;
+  hc.steps = a.steps;
+  hc.lease_seconds = a.lease_seconds;
+  hc.drain_margin = a.drain_margin;
+  hc.array = a.array;
+  auto jobs = scheduler_jobs(spec, plans, hc, current_dir() + "/merlin_workers");
+  if (!jobs) return report_error(jobs.error());
+  if (jobs->empty()) return std::nullopt;
+  std::erase_if(plans, [&](const WorkerPlan& p) {
+    return std::any_of(jobs->begin(), jobs->end(),
+                       [&](const batch::WorkerJob& j) { return j.worker == p.name; });
+  });
+  std::vector<batch::WorkerJob> here, submit;
+  for (auto& j : *jobs) (inside_allocation(j.batch.type) ? here : submit).push_back(j);
+  if (a.echo) {
+    for (const auto& j : here) std::printf("%s\n", batch::node_launch(j).c_str());
+    for (const auto& j : submit) {
+      auto text = batch::render_job_script(j);
+      if (!text) return report_error(text.error());
+      std::printf("%s", text->c_str());
+    }
+    return plans.empty() ? std::optional<int>(kExitOk) : std::nullopt;
+  }
+  // The jobs inherit this environment: the broker reaches them without being written down.
+  if (!a.broker.url.empty()) ::setenv("MERLIN_BROKER_URL", a.broker.url.c_str(), 1);
+  int rc = submit.empty() ? kExitOk : submit_jobs(submit);
+  if (rc == kExitOk && !here.empty()) rc = launch_jobs_here(here);
+  if (plans.empty() || rc != kExitOk) return rc;
+  return std::nullopt;
+}
+
 int run_workers(const RunWorkersArgs& a) {
   if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   auto vars = parse_vars(a.vars);
@@ -120,45 +158,9 @@ int run_workers(const RunWorkersArgs& a) {
     return report_error(Error::bad_input("--lease must be at least 0.1 seconds"));
   if (a.drain_margin < 0)
     return report_error(Error::bad_input("--drain-margin must be 0 or more seconds"));
-  // Workers whose batch type is a scheduler: submitted as jobs, or (inside an allocation)
-  // started per node by its launcher; each of those runs `run-workers --here`.
   if (!a.here) {
-    auto study_name = spec_study_name(a.spec, *vars);
-    if (!study_name) return report_error(study_name.error());
-    HereCommand hc;
-    hc.study_name = *study_name;
-    hc.exe = self_exe();
-    hc.spec = std::filesystem::absolute(a.spec).lexically_normal().string();
-    hc.vars = a.vars;
-    hc.steps = a.steps;
-    hc.lease_seconds = a.lease_seconds;
-    hc.drain_margin = a.drain_margin;
-    hc.array = a.array;
-    auto jobs = scheduler_jobs(loaded->spec, *plans, hc, current_dir() + "/merlin_workers");
-    if (!jobs) return report_error(jobs.error());
-    if (!jobs->empty()) {
-      std::erase_if(*plans, [&](const WorkerPlan& p) {
-        return std::any_of(jobs->begin(), jobs->end(),
-                           [&](const batch::WorkerJob& j) { return j.worker == p.name; });
-      });
-      const std::string type = jobs->front().batch.type;
-      const bool inside = inside_allocation(type);
-      if (a.echo) {
-        for (const auto& j : *jobs) {
-          if (inside) {
-            std::printf("%s\n", batch::node_launch(j).c_str());
-            continue;
-          }
-          auto text = batch::render_job_script(j);
-          if (!text) return report_error(text.error());
-          std::printf("%s", text->c_str());
-        }
-        return plans->empty() ? kExitOk : echo(a, *plans);
-      }
-      if (a.broker.url.size()) ::setenv("MERLIN_BROKER_URL", a.broker.url.c_str(), 1);
-      int rc = inside ? launch_jobs_here(*jobs) : submit_jobs(*jobs);
-      if (plans->empty() || rc != kExitOk) return rc;
-    }
+    auto handed = hand_to_scheduler(a, loaded->spec, *vars, *plans);
+    if (handed) return *handed;
   }
   if (a.echo) return echo(a, *plans);
   auto name = spec_study_name(a.spec, *vars);
@@ -182,7 +184,7 @@ int run_workers(const RunWorkersArgs& a) {
   fo.exit_when_done = a.exit_when_done;
   if (auto left = slurm_allocation_seconds_left()) {
     long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));
-    fo.drain_at = Clock::now() + std::chrono::seconds(drain_in);
+    fo.drain_at = std::chrono::steady_clock::now() + std::chrono::seconds(drain_in);
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
               a.drain_margin);
   }
