@@ -182,7 +182,8 @@ int run_workers(const RunWorkersArgs& a) {
   FleetOptions fo;
   fo.lease = lease;
   fo.exit_when_done = a.exit_when_done;
-  if (auto left = slurm_allocation_seconds_left()) {
+  auto left = a.drain_margin > 0 ? slurm_allocation_seconds_left() : std::nullopt;
+  if (left) {
     long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));
     fo.drain_at = std::chrono::steady_clock::now() + std::chrono::seconds(drain_in);
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
@@ -223,7 +224,8 @@ Command run_workers_command() {
                            "LSF): a fleet of workers for a large study");
             sub.add_option("--drain-margin", a->drain_margin,
                            "Inside a Slurm allocation: drain this many seconds before its time "
-                           "limit (running tasks finish, the rest go back to the queue)")
+                           "limit (running tasks finish, the rest go back to the queue); 0: "
+                           "never, the scheduler's kill ends the workers")
                 ->capture_default_str();
             sub.add_option("--lease", a->lease_seconds,
                            "Seconds a reserved task stays ours without renewal before another "

@@ -55,21 +55,7 @@ bool walltime_part(std::string_view s) {
 }  // namespace
 
 bool is_walltime(std::string_view text) {
-  if (is_single_token(text) || all_digits(text)) return true;
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    auto colon = text.find(':', start);
-    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
-    if (colon == std::string_view::npos) break;
-    start = colon + 1;
-  }
-  if (parts.size() == 2) return all_digits(parts[0]) && is_minutes_or_seconds(parts[1]);
-  if (parts.size() == 3) {
-    return all_digits(parts[0]) && is_minutes_or_seconds(parts[1]) &&
-           is_minutes_or_seconds(parts[2]);
-  }
-  return false;
+  return is_single_token(text) || walltime_seconds(text).has_value();
 }
 
 std::optional<long> walltime_seconds(std::string_view text) {
@@ -84,9 +70,8 @@ std::optional<long> walltime_seconds(std::string_view text) {
   if (parts.size() > 3) return std::nullopt;
   long total = 0;
   for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (!walltime_part(parts[i])) return std::nullopt;
+    if (i == 0 ? !walltime_part(parts[i]) : !is_minutes_or_seconds(parts[i])) return std::nullopt;
     long v = std::stol(std::string(parts[i]));
-    if (i > 0 && v >= 60) return std::nullopt;
     total = total * 60 + v;
   }
   return total;

@@ -156,6 +156,7 @@ TEST(WorkerJob, WalltimeForms) {
   EXPECT_EQ(spec::walltime_seconds("1:60"), std::nullopt);
   EXPECT_EQ(spec::walltime_seconds(""), std::nullopt);
   EXPECT_EQ(spec::walltime_seconds("1:2:3:4"), std::nullopt);
+  EXPECT_EQ(spec::walltime_seconds("1:2:03"), std::nullopt) << "minutes and seconds: 2 digits";
   EXPECT_EQ(spec::walltime_seconds("1h"), std::nullopt);
 }
 
