@@ -3,13 +3,11 @@
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
 
-#ifdef MERLIN_WITH_REDIS
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_connection.h"
 #include "adapters/broker/redis/redis_purge.h"
 #include "adapters/broker/redis/redis_state_store.h"
 #include "tests/fakes/redis_server.h"
-#endif
 
 namespace merlin::testing {
 namespace {
@@ -38,7 +36,6 @@ class LocalBackend : public Backend {
   std::shared_ptr<LocalStateStore> store_;
 };
 
-#ifdef MERLIN_WITH_REDIS
 class RedisBackend : public Backend {
  public:
   std::string setup() override {
@@ -77,23 +74,16 @@ class RedisBackend : public Backend {
   RedisServer server_;
   RedisSettings settings_;
 };
-#endif
 
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {
-#ifdef MERLIN_WITH_REDIS
   if (name == "redis") return std::make_unique<RedisBackend>();
-#endif
   return std::make_unique<LocalBackend>();
 }
 
 std::vector<std::string> backend_names() {
-#ifdef MERLIN_WITH_REDIS
   return {"local", "redis"};
-#else
-  return {"local"};
-#endif
 }
 
 }  // namespace merlin::testing

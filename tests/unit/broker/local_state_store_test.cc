@@ -56,10 +56,10 @@ TEST(LocalStateStore, ClaimReleaseIsTrueOnlyForTheFirstCaller) {
 
 TEST(LocalStateStore, ProgressCountsFailuresButNotStops) {
   LocalStateStore store({5});
-  store.commit(kI0, 0, Outcome::kSuccess, 1.0);
-  store.commit(kI0, 1, Outcome::kSoftFail, 1.0);
-  store.commit(kI0, 2, Outcome::kHardFail, 1.0);
-  store.commit(kI0, 3, Outcome::kStopped, 1.5);
+  ASSERT_TRUE(store.commit(kI0, 0, Outcome::kSuccess, 1.0).ok());
+  ASSERT_TRUE(store.commit(kI0, 1, Outcome::kSoftFail, 1.0).ok());
+  ASSERT_TRUE(store.commit(kI0, 2, Outcome::kHardFail, 1.0).ok());
+  ASSERT_TRUE(store.commit(kI0, 3, Outcome::kStopped, 1.5).ok());
   auto p = store.progress();
   ASSERT_TRUE(p.ok());
   ASSERT_EQ(p->size(), 1u);
@@ -75,9 +75,9 @@ TEST(LocalStateStore, SinkSeesEachNewCommitOnce) {
     seen.emplace_back(i.v, s);
     return ok();
   });
-  store.commit(kI0, 2, Outcome::kSuccess, 0);
-  store.commit(kI0, 2, Outcome::kSuccess, 0);
-  store.commit(kI0, 0, Outcome::kSuccess, 0);
+  ASSERT_TRUE(store.commit(kI0, 2, Outcome::kSuccess, 0).ok());
+  ASSERT_TRUE(store.commit(kI0, 2, Outcome::kSuccess, 0).ok());
+  ASSERT_TRUE(store.commit(kI0, 0, Outcome::kSuccess, 0).ok());
   EXPECT_EQ(seen, (std::vector<std::pair<std::uint32_t, SampleId>>{{0, 2}, {0, 0}}));
 }
 
