@@ -87,6 +87,29 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
   return out;
 }
 
+// Merlin's `machines:` — a worker that names machines starts only on a host whose name
+// contains one of them (checked where the workers run: here, or on each node of a job).
+std::vector<WorkerPlan> for_this_machine(const spec::StudySpec& spec,
+                                         std::vector<WorkerPlan> plans) {
+  const std::string host = host_name();
+  std::erase_if(plans, [&](const WorkerPlan& p) {
+    auto w = std::find_if(spec.workers.begin(), spec.workers.end(),
+                          [&](const spec::WorkerSpec& s) { return s.name == p.name; });
+    if (w == spec.workers.end() || w->machines.empty()) return false;
+    bool here = std::any_of(w->machines.begin(), w->machines.end(), [&](const std::string& m) {
+      return !m.empty() && host.find(m) != std::string::npos;
+    });
+    if (!here) {
+      std::string names;
+      for (const auto& m : w->machines) names += (names.empty() ? "" : ",") + m;
+      log::warn("worker={} not started: its machines ({}) do not include this host ({})", p.name,
+                names, host);
+    }
+    return !here;
+  });
+  return plans;
+}
+
 int echo(const RunWorkersArgs& a, const std::vector<WorkerPlan>& plans) {
   for (const auto& p : plans) {
     std::string line =
@@ -163,6 +186,10 @@ int run_workers(const RunWorkersArgs& a) {
     if (handed) return *handed;
   }
   if (a.echo) return echo(a, *plans);
+  *plans = for_this_machine(loaded->spec, std::move(*plans));
+  if (plans->empty())
+    return report_error(Error::bad_input("no worker of the spec may run on this host (see "
+                                         "`machines:` of merlin.resources.workers)"));
   auto name = spec_study_name(a.spec, *vars);
   if (!name) return report_error(name.error());
   auto loc = resolve_broker(a.broker);

@@ -141,4 +141,26 @@ check "the stopped worker leaves the registry" \
 "$MERLIN" run-workers other.yaml --exit-when-done >/dev/null 2>&1
 "$MERLIN" monitor other.yaml --sleep 0.2 >mon.out 2>mon.err
 check "monitor exits 0 once there is no work" grep -q "no work left for study other (22/22 tasks finished)" mon.err
+
+# --- machines: a worker starts only on the hosts it names ------------------------------------------
+cat >machines.yaml <<Y
+description: {name: mach, description: machines of a worker}
+study:
+  - name: s
+    run: {cmd: echo s > s.txt}
+merlin:
+  resources:
+    workers:
+      elsewhere: {steps: [s], machines: [no-such-host-anywhere]}
+Y
+set +e
+"$MERLIN" run-workers machines.yaml --exit-when-done >out.txt 2>err.txt
+rc=$?
+set -e
+expect_eq "machines elsewhere: nothing to start here, exit 2" 2 "$rc"
+check "machines elsewhere: says why" grep -q "not started: its machines (no-such-host-anywhere) do not include this host" err.txt
+sed -i "s/no-such-host-anywhere/$(hostname)/" machines.yaml
+"$MERLIN" run machines.yaml >ws.txt 2>/dev/null
+"$MERLIN" run-workers machines.yaml --exit-when-done >/dev/null 2>err.txt
+expect_eq "machines naming this host: the worker runs here" s "$(cat "$(cat ws.txt)"/s/s.txt)"
 finish
