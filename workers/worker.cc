@@ -159,6 +159,28 @@ Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
   return ok();
 }
 
+// A poison task: every worker that took it died before finishing it. Recorded as a soft fail
+// (so dependents and the study go on) and never run again.
+Result<void> Worker::give_up_on(const Delivery& d) {
+  const TaskMessage& m = d.message;
+  const auto& node = plan_.graph().step_of(m.instance);
+  log::error(
+      "step given up step={} sample={} deliveries={}: each worker that took it died "
+      "before finishing it; recorded as failed, not run again",
+      node.name, m.lo, d.deliveries);
+  auto c = store_.commit(m.instance, m.lo, Outcome::kSoftFail, 0);
+  if (!c) return c.error();
+  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
+  if (!follow) return follow.error();
+  auto p = publish_all(*follow);
+  if (!p) return p;
+  {
+    std::lock_guard lock(mu_);
+    report_.failed++;
+  }
+  return broker_.ack(d);
+}
+
 Result<void> Worker::handle(const Delivery& d) {
   const TaskMessage& m = d.message;
   if (!m.is_leaf()) {
@@ -189,6 +211,8 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     return broker_.ack(d);
   }
+
+  if (options_.max_deliveries > 0 && d.deliveries > options_.max_deliveries) return give_up_on(d);
 
   const auto& node = plan_.graph().step_of(m.instance);
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);

@@ -35,6 +35,10 @@ struct WorkerOptions {
   /// longer than the broker's lease is not taken over by another worker. Keep it well under
   /// the lease (a third). 0 = never.
   std::chrono::milliseconds lease_renewal{20'000};
+  /// A task delivered more often than this (Delivery::deliveries: its workers died on it each
+  /// time, e.g. the step kills the node or the worker) is not run again: it is recorded as a
+  /// soft fail so that the study goes on. 0 = no cap.
+  std::uint32_t max_deliveries = 10;
   /// Told when a step's return code stops a queue (MERLIN_HARD_FAIL: `all` false) or the
   /// worker (MERLIN_STOP_WORKERS: `all` true), after this worker has applied it, so that a
   /// distributed fleet can tell its other processes. Called from a slot thread.
@@ -74,6 +78,7 @@ class Worker {
   void slot_loop(int slot);
   void renewal_loop();
   Result<void> handle(const Delivery& d);
+  Result<void> give_up_on(const Delivery& d);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);

@@ -26,6 +26,9 @@ struct Delivery {
   /// worker to look (WorkerOptions::on_stop_notices) before it starts the task. Always 0 for
   /// brokers that carry no such notices (the in-process one: its workers share memory).
   std::uint64_t stop_notices = 0;
+  /// How many times this message has been delivered, this time included (1 = first); 0 when
+  /// the broker does not count. A message whose workers keep dying on it climbs.
+  std::uint32_t deliveries = 0;
 };
 
 class Broker {

@@ -33,6 +33,7 @@ struct RunWorkersArgs {
   double lease_seconds = 60;
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
+  int max_deliveries = 10;   ///< a task delivered more often is given up as failed
   BrokerFlags broker;
 };
 
@@ -140,6 +141,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   hc.lease_seconds = a.lease_seconds;
   hc.drain_margin = a.drain_margin;
   hc.array = a.array;
+  hc.max_deliveries = a.max_deliveries;
   auto jobs = scheduler_jobs(spec, plans, hc, current_dir() + "/merlin_workers");
   if (!jobs) return report_error(jobs.error());
   if (jobs->empty()) return std::nullopt;
@@ -188,8 +190,9 @@ int run_workers(const RunWorkersArgs& a) {
   if (a.echo) return echo(a, *plans);
   *plans = for_this_machine(loaded->spec, std::move(*plans));
   if (plans->empty())
-    return report_error(Error::bad_input("no worker of the spec may run on this host (see "
-                                         "`machines:` of merlin.resources.workers)"));
+    return report_error(
+        Error::bad_input("no worker of the spec may run on this host (see "
+                         "`machines:` of merlin.resources.workers)"));
   auto name = spec_study_name(a.spec, *vars);
   if (!name) return report_error(name.error());
   auto loc = resolve_broker(a.broker);
@@ -209,6 +212,7 @@ int run_workers(const RunWorkersArgs& a) {
   FleetOptions fo;
   fo.lease = lease;
   fo.exit_when_done = a.exit_when_done;
+  fo.max_deliveries = static_cast<std::uint32_t>(std::max(0, a.max_deliveries));
   auto left = a.drain_margin > 0 ? slurm_allocation_seconds_left() : std::nullopt;
   if (left) {
     long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));
@@ -246,6 +250,10 @@ Command run_workers_command() {
             sub.add_flag("--here", a->here,
                          "Run the workers in this process even if their batch type is a "
                          "scheduler (what submitted jobs run on each node)");
+            sub.add_option("--max-deliveries", a->max_deliveries,
+                           "Give up (record as failed) a task whose workers died on it this "
+                           "many times; 0: never")
+                ->capture_default_str();
             sub.add_option("--array", a->array,
                            "Submit each worker job as a job array of N allocations (Slurm, "
                            "LSF): a fleet of workers for a large study");

@@ -5,6 +5,7 @@
 /// MERLIN_STOP_WORKERS) from any process of the study, and logs progress.
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,7 @@ struct WorkerPlan {
 struct FleetOptions {
   std::chrono::milliseconds lease{60'000};           ///< renewed every third of it
   bool exit_when_done = false;                       ///< return once no study has work for us
+  std::uint32_t max_deliveries = 10;                 ///< WorkerOptions::max_deliveries
   std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
   /// When to drain and stop (the allocation's end less a margin); none = never.
   std::optional<std::chrono::steady_clock::time_point> drain_at;

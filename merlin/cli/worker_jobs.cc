@@ -76,6 +76,8 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     cmd += std::string(" --lease ") + num;
     std::snprintf(num, sizeof num, "%g", here.drain_margin);
     cmd += std::string(" --drain-margin ") + num;
+    if (here.max_deliveries != 10)
+      cmd += " --max-deliveries " + std::to_string(here.max_deliveries);
     j.command = cmd;
     j.log_dir = log_dir;
     j.array = here.array;

@@ -22,6 +22,7 @@ struct HereCommand {
   double lease_seconds = 60;
   double drain_margin = 60;
   int array = 0;  ///< --array: each worker job as an array of that many
+  int max_deliveries = 10;
 };
 
 /// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors

@@ -21,6 +21,8 @@ TEST_P(Contract, UnackedMessageIsTakenOverByAnotherConsumerAfterTheLease) {
   EXPECT_EQ(second->message, msg(1));
   EXPECT_FALSE(first->redelivered) << "a first delivery";
   EXPECT_TRUE(second->redelivered) << "flagged: the first run may have committed";
+  EXPECT_EQ(first->deliveries, 1u);
+  EXPECT_EQ(second->deliveries, 2u) << "counted, so a message that kills its workers is seen";
   ASSERT_TRUE(b->ack(*second).ok());
   EXPECT_TRUE(a->ack(*first).ok()) << "the slow worker's late ack is harmless";
   EXPECT_EQ(pending(*a, {"q"}), 0u);

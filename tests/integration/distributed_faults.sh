@@ -169,4 +169,37 @@ expect_eq "garbage: the study completes" 2 "$(done_count "$ws")"
 expect_eq "garbage: both bad messages are in the dead-letter stream" 2 \
   "$(redis-cli -p $REDIS_PORT xlen "merlin:$key:dead")"
 check "garbage: the worker logs each one" test "$(grep -c 'dead-lettered an undecodable message' t.err)" = 2
+
+# --- a task that kills every worker that runs it is given up ----------------------------------
+cat >poison.yaml <<'Y'
+description: {name: poison, description: sample 1 kills its worker process}
+study:
+  - name: boom
+    run:
+      cmd: |
+        if [ $(X) = 1 ]; then kill -9 $PPID; sleep 5; fi
+        echo $(X) > x.txt
+  - name: after
+    run:
+      cmd: echo after > after.txt
+      depends: [boom_*]
+merlin:
+  samples: {column_labels: [X], file: three.csv}
+Y
+printf '0\n1\n2\n' >three.csv
+ws=$("$MERLIN" run poison.yaml 2>/dev/null)
+deaths=0
+for attempt in 1 2 3 4 5 6; do
+  set +e
+  "$MERLIN" run-workers poison.yaml --exit-when-done --lease 0.3 --max-deliveries 3 >p.out 2>p.err
+  rc=$?
+  set -e
+  [ "$rc" = 137 ] || break
+  deaths=$((deaths + 1))
+done
+expect_eq "poison: three workers die on it, the fourth gives it up and exits 0" "3 0" "$deaths $rc"
+check "poison: the giving up is logged" grep -q "step given up step=boom sample=1 deliveries=4" p.err
+"$MERLIN" status "$ws" --format csv >pst.csv
+check "poison: recorded as failed, the others done ($(grep '^boom,' pst.csv))" grep -q '^boom,1,3,2,1,' pst.csv
+expect_eq "poison: the study goes on past it" after "$(cat "$ws/after/after.txt")"
 finish

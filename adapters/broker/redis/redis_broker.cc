@@ -92,10 +92,11 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   }
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
-  if (e.size() < 6) return Error::runtime(c.describe("unexpected reply from the take script"));
+  if (e.size() < 7) return Error::runtime(c.describe("unexpected reply from the take script"));
   return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1,
                                     e[4].text(),
-                                    static_cast<std::uint64_t>(e[5].as_integer().value_or(0))});
+                                    static_cast<std::uint64_t>(e[5].as_integer().value_or(0)),
+                                    static_cast<std::uint32_t>(e[6].as_integer().value_or(1))});
 }
 
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
@@ -128,7 +129,7 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
     auto it = std::find_if(streams.begin(), streams.end(),
                            [&](const auto& s) { return s.first == stream.elements[0].text(); });
     if (it == streams.end() || it->second >= queues.size()) continue;
-    Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first, 0};
+    Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first, 0, 1};
     const auto& fields = entry.elements[1].elements;
     for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
       if (fields[f].text() == "m") t.text = fields[f + 1].text();
@@ -185,7 +186,8 @@ Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::stri
     auto m = decode((*t)->text);
     if (m)
       return std::optional<Delivery>(Delivery{(*t)->queue, *m, (*t)->stream + "|" + (*t)->id,
-                                              (*t)->redelivered, (*t)->stop_notices});
+                                              (*t)->redelivered, (*t)->stop_notices,
+                                              (*t)->deliveries});
     auto d = dead_letter(**c, **t);
     if (!d) return d.error();
   }

@@ -52,6 +52,7 @@ class RedisBroker : public Broker {
     bool redelivered = false;  ///< taken over from an expired lease
     std::string stream;        ///< the Stream key it came from (one of the queue's, by width)
     std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
+    std::uint32_t deliveries = 1;    ///< times delivered, this one included
   };
   Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
                                         std::int64_t* next_due_ms);

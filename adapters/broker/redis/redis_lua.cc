@@ -49,7 +49,7 @@ std::string with_lib(const char* body) { return std::string(kLib) + body; }
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
 // queue names... Returns {queue index (0-based), stream id, text, 1 when taken over from an
-// expired lease else 0, stream key, length of the study's halts Stream} or
+// expired lease else 0, stream key, length of the study's halts Stream, times delivered} or
 // {-1, next due ms or ''}.
 const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -83,7 +83,11 @@ for i = 6, #ARGV do
         local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
         if not ok then break end
         local e = r[2][1]
-        if e then return {i - 6, e[1], body_of(e[2]), 1, s, stops()} end
+        if e then
+          local p = redis.call('XPENDING', s, group, e[1], e[1], 1)
+          local n = (p[1] and p[1][4]) or 2
+          return {i - 6, e[1], body_of(e[2]), 1, s, stops(), n}
+        end
         cursor = r[1]
         if cursor == '0-0' then break end
       end
@@ -96,7 +100,7 @@ for i = 6, #ARGV do
     end
     if r and r[1] and r[1][2][1] then
       local e = r[1][2][1]
-      return {i - 6, e[1], body_of(e[2]), 0, s, stops()}
+      return {i - 6, e[1], body_of(e[2]), 0, s, stops(), 1}
     end
   end
 end

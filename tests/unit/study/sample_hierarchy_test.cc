@@ -20,7 +20,9 @@ void expect_exact_cover(const Ranges& parts, std::uint64_t lo, std::uint64_t hi)
   EXPECT_EQ(parts.back().second, hi);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     EXPECT_LT(parts[i].first, parts[i].second) << "child " << i << " is empty";
-    if (i > 0) EXPECT_EQ(parts[i - 1].second, parts[i].first) << "gap or overlap at child " << i;
+    if (i > 0) {
+      EXPECT_EQ(parts[i - 1].second, parts[i].first) << "gap or overlap at child " << i;
+    }
   }
 }
 
@@ -149,7 +151,9 @@ TEST(SampleHierarchy, SplitOfMisalignedRangesCoversThemExactly) {
     SCOPED_TRACE(testing::Message() << "[" << lo << ", " << hi << ")");
     auto parts = h.split(lo, hi);
     expect_exact_cover(parts, lo, hi);
-    if (hi - lo > 1) EXPECT_GE(parts.size(), 2u) << "a wide range must make progress";
+    if (hi - lo > 1) {
+      EXPECT_GE(parts.size(), 2u) << "a wide range must make progress";
+    }
   }
 }
 

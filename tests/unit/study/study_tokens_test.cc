@@ -9,7 +9,7 @@
 namespace merlin {
 namespace {
 
-const StudyTokenOptions kOptions{"20240102-030405", "/home/u/run", ""};
+const StudyTokenOptions kOptions{"20240102-030405", "/home/u/run", "", "", ""};
 
 spec::StudySpec parse(const std::string& yaml) {
   auto r = spec::parse_spec(yaml, "specs/study.yaml");
@@ -137,7 +137,7 @@ TEST(StudyTokens, StudyNameMayUseVariables) {
 
 TEST(StudyTokens, WorkspaceOverrideReplacesTheTimestampedName) {
   auto spec = parse(with_env(""));
-  auto t = resolve_study_tokens(spec, {"20990101-000000", "/home/u/run", "old/demo_1/"});
+  auto t = resolve_study_tokens(spec, {"20990101-000000", "/home/u/run", "old/demo_1/", "", ""});
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->workspace, "/home/u/run/old/demo_1");
   EXPECT_EQ(t->info_dir, "/home/u/run/old/demo_1/merlin_info");

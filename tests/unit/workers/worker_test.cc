@@ -379,11 +379,12 @@ TEST(Worker, ExitsAtOnceWhenNothingIsQueued) {
 }
 
 // A broker that flags every delivery of chosen messages as redelivered (taken over from a
-// worker that died), over the in-process one.
+// worker that died) `times` over, over the in-process one.
 class RedeliveringBroker : public Broker {
  public:
   explicit RedeliveringBroker(LocalBroker& inner) : inner_(inner) {}
   std::vector<TaskMessage> flagged;
+  std::uint32_t times = 2;
 
   Result<void> publish(const std::string& q, const std::vector<TaskMessage>& m) override {
     return inner_.publish(q, m);
@@ -394,8 +395,10 @@ class RedeliveringBroker : public Broker {
   Result<std::optional<Delivery>> reserve(const std::vector<std::string>& q,
                                           std::chrono::milliseconds wait) override {
     auto d = inner_.reserve(q, wait);
-    if (d.ok() && d->has_value())
+    if (d.ok() && d->has_value()) {
       (*d)->redelivered = std::find(flagged.begin(), flagged.end(), (*d)->message) != flagged.end();
+      (*d)->deliveries = (*d)->redelivered ? times : 1;
+    }
     return d;
   }
   Result<void> ack(const Delivery& d) override { return inner_.ack(d); }
@@ -446,6 +449,46 @@ TEST(WorkerRedelivery, CommittedLeafRedeliveredQueuesItsLostFollowUp) {
   ASSERT_TRUE(p.ok());
   EXPECT_EQ((*p)[b.v].done, 5u);
   EXPECT_EQ(report->skipped, 1u);
+}
+
+// Every worker that took A's sample 1 died on it (11 deliveries, cap 10): it is not run again
+// but recorded as failed, and B's sample 1 (its dependent) still runs, so the study ends.
+TEST(WorkerRedelivery, TaskDeliveredPastTheCapIsGivenUpAsFailed) {
+  auto study = make_study(kPipeline, 3);
+  ASSERT_TRUE(study);
+  Plan plan(*study->graph);
+  LocalStateStore store(study->counts());
+  LocalBroker local;
+  RedeliveringBroker broker(local);
+  FakeExecutor executor;
+  InstanceId a = study->instance("A"), b = study->instance("B");
+  TaskMessage poison;
+  poison.instance = a;
+  poison.lo = 1;
+  poison.hi = 2;
+  broker.flagged = {poison};
+  broker.times = 11;  // at 10 (the cap) it would still run
+  std::vector<TaskMessage> all;
+  for (SampleId s : {0u, 1u, 2u}) {
+    TaskMessage m = poison;
+    m.lo = s;
+    m.hi = s + 1;
+    all.push_back(m);
+  }
+  ASSERT_TRUE(broker.publish("merlin", all).ok());
+  WorkerOptions o;
+  o.poll = std::chrono::milliseconds(5);
+  Worker worker(broker, store, plan, *study->renderer, executor, o);
+  auto report = worker.run();
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_TRUE(executor.calls_of("A", 1).empty()) << "given up: not run";
+  EXPECT_EQ(executor.calls_of("B", 1).size(), 1u) << "its dependent still runs";
+  auto p = store.progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)[a.v].done, 3u);
+  EXPECT_EQ((*p)[a.v].failed, 1u);
+  EXPECT_EQ((*p)[b.v].done, 3u);
+  EXPECT_EQ(report->failed, 1u);
 }
 
 }  // namespace
