@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "adapters/broker/redis/redis_state_store.h"
+#include "adapters/broker/redis/redis_studies.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -58,8 +59,19 @@ int status(const StatusArgs& a) {
   bool queued = is_broker_workspace(ws);
   auto progress = queued ? broker_progress(ws, a.broker) : journal_progress(**s);
   if (!progress) return report_error(progress.error());
-  auto rows = step_status(*(*s)->graph, *progress,
-                          queued ? std::vector<std::uint32_t>{} : live_running(**s));
+  std::vector<std::uint32_t> running;
+  if (queued) {
+    // Tasks in flight, from the broker; a status without them is still a status.
+    auto loc = resolve_broker(a.broker);
+    if (loc) {
+      auto r = RedisStudies(redis_settings(*loc))
+                   .running(study_key_of(ws), (*s)->graph->instances().size());
+      if (r) running = std::move(*r);
+    }
+  } else {
+    running = live_running(**s);
+  }
+  auto rows = step_status(*(*s)->graph, *progress, running);
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(format_status(rows, fmt).c_str(), stdout);
   return kExitOk;

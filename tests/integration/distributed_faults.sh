@@ -145,6 +145,8 @@ key=$(basename "$ws")
 drained=$!
 CLEANUP+=("kill -9 $drained")
 wait_until 20 bash -c "'$MERLIN' queue-info slow.yaml --format csv | grep -q '^$key,merlin,[0-9]*,2,'"
+st=$("$MERLIN" status "$ws" --format csv | grep '^sim,')
+check "status of a broker study counts the running tasks ($st)" grep -q '^sim,1,4,0,0,2,2,' <<<"$st"
 kill -TERM $drained
 set +e
 wait $drained

@@ -125,6 +125,43 @@ Result<void> RedisStudies::clear_releases(const std::string& study_key) {
   return ok();
 }
 
+Result<std::vector<std::uint32_t>> RedisStudies::running(const std::string& study_key,
+                                                          std::size_t instances) {
+  std::vector<std::uint32_t> out(instances, 0);
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  RedisKeys keys(study_key);
+  auto queues = (*c)->command({"SMEMBERS", keys.queues()});
+  if (!queues) return queues.error();
+  for (const auto& q : queues->elements) {
+    const std::string stream = keys.queue(q.text());
+    auto pending = (*c)->command({"XPENDING", stream, kRedisGroup, "-", "+", "10000"});
+    if (!pending) {
+      if (pending.error().message.find("NOGROUP") != std::string::npos) continue;
+      return pending.error();
+    }
+    std::vector<RedisCommand> reads;
+    for (const auto& p : pending->elements)
+      if (!p.elements.empty()) {
+        const std::string id = p.elements[0].text();
+        reads.push_back({"XRANGE", stream, id, id});
+      }
+    if (reads.empty()) continue;
+    auto got = (*c)->transaction(reads);
+    if (!got) return got.error();
+    for (const auto& r : *got) {
+      if (r.elements.empty() || r.elements[0].elements.size() < 2) continue;
+      const auto& fields = r.elements[0].elements[1].elements;
+      for (std::size_t f = 0; f + 1 < fields.size(); f += 2) {
+        if (fields[f].text() != "m") continue;
+        auto m = decode(fields[f + 1].text());
+        if (m && m->is_leaf() && m->instance.v < out.size()) out[m->instance.v]++;
+      }
+    }
+  }
+  return out;
+}
+
 Result<void> RedisStudies::halt(const std::string& study_key, const StudyHalt& h) {
   auto c = connect(settings_);
   if (!c) return c.error();
