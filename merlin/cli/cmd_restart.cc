@@ -39,6 +39,10 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags) {
   if (!dropped) return report_error(dropped.error());
   auto cleared = studies.clear_releases(key);
   if (!cleared) return report_error(cleared.error());
+  auto again = studies.reset_failed(key, s.graph->instances().size());
+  if (!again) return report_error(again.error());
+  progress = store.progress();  // after the reset: failed samples are unfinished again
+  if (!progress) return report_error(progress.error());
   Plan plan(*s.graph);
   auto ready = plan.ready_at_start(store);
   if (!ready) return report_error(ready.error());
@@ -53,11 +57,12 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags) {
     total += i.total;
   }
   std::fprintf(stderr,
-               "re-queued study %s: %llu/%llu tasks finished are kept, %zu messages queued "
-               "(%llu old ones dropped); start workers with `merlin run-workers`\n",
+               "re-queued study %s: %llu/%llu tasks finished are kept, %llu failed ones run "
+               "again, %zu messages queued (%llu old ones dropped); start workers with "
+               "`merlin run-workers`\n",
                key.c_str(), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total), ready->size(),
-               static_cast<unsigned long long>(*dropped));
+               static_cast<unsigned long long>(total), static_cast<unsigned long long>(*again),
+               ready->size(), static_cast<unsigned long long>(*dropped));
   return kExitOk;
 }
 

@@ -110,7 +110,7 @@ expect_eq "the other study keeps its message" "1" \
 
 # --- restart re-queues the unfinished work of a purged study ---------------------------------
 "$MERLIN" restart "$(cat ws2.txt)" 2>restart.err
-check "restart says what it queued" grep -q "re-queued study .*: 0/22 tasks finished are kept, 1 messages queued" restart.err
+check "restart says what it queued" grep -q "re-queued study .*: 0/22 tasks finished are kept, 0 failed ones run again, 1 messages queued" restart.err
 "$MERLIN" run-workers psf.yaml --exit-when-done >/dev/null 2>&1
 expect_eq "the restarted study completes" "22" \
   "$("$MERLIN" status "$(cat ws2.txt)" --format csv | tail -n +2 | cut -d, -f4 | awk '{s+=$1} END {print s}')"
@@ -141,6 +141,34 @@ check "the stopped worker leaves the registry" \
 "$MERLIN" run-workers other.yaml --exit-when-done >/dev/null 2>&1
 "$MERLIN" monitor other.yaml --sleep 0.2 >mon.out 2>mon.err
 check "monitor exits 0 once there is no work" grep -q "no work left for study other (22/22 tasks finished)" mon.err
+
+# --- restart runs failed samples again ---------------------------------------------------------------
+cat >flaky.yaml <<Y
+description: {name: flaky, description: sample 1 fails until a marker exists}
+study:
+  - name: f
+    run:
+      cmd: |
+        if [ \$(X) = 1 ] && [ ! -e $WORK/fixed ]; then exit \$(MERLIN_SOFT_FAIL); fi
+        echo \$(X) > x.txt
+        echo \$(X) >> $WORK/flaky_runs.log
+merlin:
+  samples: {column_labels: [X], file: three.csv}
+Y
+printf '0\n1\n2\n' >three.csv
+"$MERLIN" run flaky.yaml >ws.txt 2>/dev/null
+fws=$(cat ws.txt)
+"$MERLIN" run-workers flaky.yaml --exit-when-done >/dev/null 2>&1
+check "flaky: one sample failed" grep -q '^f,1,3,2,1,' <("$MERLIN" status "$fws" --format csv)
+touch fixed
+"$MERLIN" restart "$fws" >/dev/null 2>restart.err
+check "restart: the failed sample is queued again ($(cat restart.err))" \
+  grep -q "2/3 tasks finished are kept, 1 failed ones run again" restart.err
+"$MERLIN" run-workers flaky.yaml --exit-when-done >/dev/null 2>&1
+check "restart: it ran again and succeeded, the others did not rerun" \
+  grep -q '^f,1,3,3,0,' <("$MERLIN" status "$fws" --format csv)
+expect_eq "restart: each sample succeeded exactly once over both runs" "0 1 2" \
+  "$(sort flaky_runs.log | paste -sd' ')"
 
 # --- machines: a worker starts only on the hosts it names ------------------------------------------
 cat >machines.yaml <<Y

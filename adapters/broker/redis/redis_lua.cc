@@ -142,8 +142,8 @@ end
 return n
 )lua");
 
-// KEYS: done bitmap, remaining, failed, secs hashes. ARGV: instance, sample, failed ('1'/'0'),
-// seconds. Returns {newly done (1/0), remaining}.
+// KEYS: done bitmap, remaining, failed, secs hashes, failed bitmap. ARGV: instance, sample,
+// failed ('1'/'0'), seconds. Returns {newly done (1/0), remaining}.
 const std::string kCommit = R"lua(
 local left = redis.call('HGET', KEYS[2], ARGV[1])
 if not left then
@@ -151,9 +151,41 @@ if not left then
 end
 if redis.call('SETBIT', KEYS[1], ARGV[2], 1) == 1 then return {0, tonumber(left)} end
 local rem = redis.call('HINCRBY', KEYS[2], ARGV[1], -1)
-if ARGV[3] == '1' then redis.call('HINCRBY', KEYS[3], ARGV[1], 1) end
+if ARGV[3] == '1' then
+  redis.call('HINCRBY', KEYS[3], ARGV[1], 1)
+  redis.call('SETBIT', KEYS[5], ARGV[2], 1)
+end
 if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV[4]) end
 return {1, rem}
+)lua";
+
+// Restart: every failed sample becomes unfinished again (done and failed bits cleared, the
+// counters moved back), so that it runs again. ARGV: prefix, number of instances. Returns the
+// number of samples reset. O(failed samples).
+const std::string kResetFailed = R"lua(
+local prefix, n = ARGV[1], tonumber(ARGV[2])
+local reset = 0
+for i = 0, n - 1 do
+  local f = tonumber(redis.call('HGET', prefix .. 'failed', i) or '0')
+  if f > 0 then
+    local bits, done = prefix .. 'fail:' .. i, prefix .. 'done:' .. i
+    local from = 0
+    while true do
+      local pos = redis.call('BITPOS', bits, 1, math.floor(from / 8), -1)
+      if pos < 0 then break end
+      if pos >= from then
+        redis.call('SETBIT', bits, pos, 0)
+        if redis.call('SETBIT', done, pos, 0) == 1 then
+          redis.call('HINCRBY', prefix .. 'remaining', i, 1)
+        end
+        redis.call('HINCRBY', prefix .. 'failed', i, -1)
+        reset = reset + 1
+      end
+      from = pos + 1
+    end
+  end
+end
+return reset
 )lua";
 
 // ARGV: prefix, queue, messages... Returns the number appended.

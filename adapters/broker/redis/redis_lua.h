@@ -22,6 +22,7 @@ extern const std::string kPending;
 extern const std::string kCommit;
 /// Appends messages of one queue, each to the Stream of its width.
 extern const std::string kPublish;
+extern const std::string kResetFailed;
 /// The Streams of some queues, leaves first then narrowest ranges (for a blocking read).
 extern const std::string kStreams;
 /// Registers a study, its counts, released instances and first messages (see RedisStudies).

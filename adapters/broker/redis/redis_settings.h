@@ -41,6 +41,9 @@ struct RedisKeys {
   std::string done(std::uint32_t instance) const {
     return prefix + "done:" + std::to_string(instance);  ///< bitmap by sample id
   }
+  std::string failed_bits(std::uint32_t instance) const {
+    return prefix + "fail:" + std::to_string(instance);  ///< bitmap of the failed samples
+  }
   std::string total() const { return prefix + "total"; }          ///< hash inst -> samples
   std::string remaining() const { return prefix + "remaining"; }  ///< hash inst -> not done
   std::string failed() const { return prefix + "failed"; }        ///< hash inst -> failures

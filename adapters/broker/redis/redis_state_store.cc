@@ -64,7 +64,8 @@ Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Out
   if (!c) return c.error();
   bool failed = outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail;
   auto r = commit_script_.run(
-      **c, {keys_.done(id.v), keys_.remaining(), keys_.failed(), keys_.secs()},
+      **c,
+      {keys_.done(id.v), keys_.remaining(), keys_.failed(), keys_.secs(), keys_.failed_bits(id.v)},
       {std::to_string(id.v), std::to_string(sample), failed ? "1" : "0", fmt_seconds(seconds)});
   if (!r) return r.error();
   if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected commit reply"));

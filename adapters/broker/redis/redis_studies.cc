@@ -206,6 +206,16 @@ Result<std::vector<StudyHalt>> RedisStudies::halts_since(const std::string& stud
   return out;
 }
 
+Result<std::uint64_t> RedisStudies::reset_failed(const std::string& study_key,
+                                                 std::size_t instances) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  RedisScript script(redis_lua::kResetFailed);
+  auto r = script.run(**c, {}, {RedisKeys(study_key).prefix, std::to_string(instances)});
+  if (!r) return r.error();
+  return as_count(*r);
+}
+
 Result<std::uint64_t> RedisStudies::forget(const std::string& study_key) {
   RedisSettings s = settings_;
   s.study_key = study_key;

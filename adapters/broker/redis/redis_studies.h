@@ -68,6 +68,9 @@ class RedisStudies {
                                      const std::vector<std::string>& queues);
   /// Forgets which instances were released (restart re-releases the unfinished ones).
   Result<void> clear_releases(const std::string& study_key);
+  /// Makes every failed sample unfinished again (restart runs failed tasks again, as a local
+  /// restart does); returns how many. O(failed samples), in one script.
+  Result<std::uint64_t> reset_failed(const std::string& study_key, std::size_t instances);
   /// Removes every key of the study and its registration; returns the number of keys.
   Result<std::uint64_t> forget(const std::string& study_key);
   /// Appends a halt to the study's Stream "merlin:<study>:halts" (ids are the server's, so
