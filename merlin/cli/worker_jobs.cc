@@ -9,9 +9,11 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/cli_util.h"
+#include "merlin/study/substitute.h"
 #include "merlin/util/log.h"
 
 extern char** environ;
@@ -56,13 +58,16 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     j.worker = p.name;
     j.job_name = "merlin_" + here.study_name + "_" + w->name;
     j.batch = b;
-    const std::string& nodes = !w->nodes.empty() ? w->nodes : b.nodes;
+    // `nodes: $(NODES)` takes the spec's variables, as Maestro substitutes them everywhere.
+    std::map<std::string, std::string> vars;
+    for (const auto& v : spec.variables) vars[v.name] = v.value;
+    const std::string nodes = substitute(!w->nodes.empty() ? w->nodes : b.nodes, vars);
     if (!nodes.empty()) {
       char* end = nullptr;
       long n = std::strtol(nodes.c_str(), &end, 10);
       if (end == nodes.c_str() || *end != '\0' || n < 1 || n > 1'000'000)
         return Error::bad_input(where(spec, w->nodes.empty() ? b.where : w->where) + ": worker '" +
-                                p.name + "': nodes must be a positive whole " + "number, got '" +
+                                p.name + "': nodes must be a positive whole number, got '" +
                                 nodes + "'");
       j.nodes = static_cast<int>(n);
     }
@@ -123,6 +128,7 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
 
 int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
   std::vector<pid_t> pids;
+  bool failed = false;
   for (const auto& j : jobs) {
     std::string line = batch::node_launch(j);
     log::info("worker={} launching in this allocation: {}", j.worker, line);
@@ -134,11 +140,12 @@ int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
     int e = ::posix_spawn(&pid, argv[0].c_str(), nullptr, nullptr, args.data(), environ);
     if (e != 0) {
       std::fprintf(stderr, "merlin: cannot start %s: %s\n", argv[0].c_str(), std::strerror(e));
-      return 1;
+      failed = true;
+      continue;
     }
     pids.push_back(pid);
   }
-  int rc = 0;
+  int rc = failed ? 1 : 0;
   for (pid_t pid : pids) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

@@ -42,6 +42,18 @@ check "the jobs' logs name the worker" grep -q "worker=simw" merlin_workers/simw
 "$MERLIN" status "$ws" --format csv >status.csv
 check "status: both steps finished" grep -q '^mpi,1,1,1,0' status.csv
 
+# --- Merlin's way: your own batch script calls `merlin run-workers` inside the allocation -------------
+"$MERLIN" run slurm_study.yaml --vars "MPI_HELLO=$mpi_hello" >ws1.txt 2>run1.err
+ws1=$(cat ws1.txt)
+own=$(sbatch --parsable -N 1 --exclusive -o own-%j.out --wrap "'$MERLIN' run-workers '$WORK/slurm_study.yaml'")
+if wait_until 120 job_over "$own"; then pass "own batch script: the job ends with the study"
+else fail "own batch script: the job ends with the study ($(job_state "$own"))"; cat own-*.out; fi
+expect_eq "own batch script: completed" COMPLETED "$(job_state "$own")"
+check "own batch script: run-workers launched the workers per node, not a new job" \
+  grep -q "launching in this allocation: srun --mpi=none --overlap -N 1 -n 1" own-"$own".out
+expect_eq "own batch script: every sample ran in that job" "$own" \
+  "$(find "$ws1/sim" -name job.txt -exec cat {} + | sort -u)"
+
 # --- scancel of a worker job mid-study: another job takes its tasks over ---------------------------------
 "$MERLIN" run slurm_study.yaml --vars "MPI_HELLO=$mpi_hello" "GATE=$WORK/gate" >ws2.txt 2>run2.err
 ws2=$(cat ws2.txt)
