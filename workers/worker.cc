@@ -266,18 +266,17 @@ Result<void> Worker::handle(const Delivery& d) {
   // Stops take effect before the commit publishes dependents, so no other slot can start one
   // (slots re-check after every reserve).
   if (dec.stop_queue || dec.stop_all) {
-    {
-      std::lock_guard lock(mu_);
-      if (dec.stop_queue) {
-        report_.stopped_queues.insert(d.queue);
-        queues_.erase(std::remove(queues_.begin(), queues_.end(), d.queue), queues_.end());
-        log::error("hard fail: stopping workers of queue={} step={}", d.queue, node.name);
-      }
-      if (dec.stop_all) {
+    if (dec.stop_queue) {
+      stop_queue(d.queue);
+      log::error("hard fail: stopping workers of queue={} step={}", d.queue, node.name);
+    }
+    if (dec.stop_all) {
+      {
+        std::lock_guard lock(mu_);
         report_.stopped_by_step = true;
-        stop_ = true;
-        log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
       }
+      stop_ = true;
+      log::warn("MERLIN_STOP_WORKERS from step={} sample={}: stopping", node.name, m.lo);
     }
     if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
