@@ -16,7 +16,7 @@ bool has_env(const char* name) {
   return v && *v;
 }
 
-std::string first_line(const std::string& text) {
+std::string trimmed(const std::string& text) {  // without trailing newlines and spaces
   std::string t = text;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
   return t;
@@ -37,12 +37,12 @@ Result<std::string> submit_job_script(const std::string& batch_type,
   auto r = run_external(argv, input);
   if (!r) return r.error();
   if (r->exit_code != 0) {
-    std::string words = first_line(r->err.empty() ? r->out : r->err);
+    std::string words = trimmed(r->err.empty() ? r->out : r->err);
     return Error::runtime(argv[0] + " refused the job (exit " + std::to_string(r->exit_code) +
                           "): " + (words.empty() ? "(it printed nothing)" : words));
   }
   auto id = batch::submitted_job_id(batch_type, r->out);
-  if (!id) return Error::runtime(argv[0] + " printed no job id: '" + first_line(r->out) + "'");
+  if (!id) return Error::runtime(argv[0] + " printed no job id: '" + trimmed(r->out) + "'");
   return *id;
 }
 
