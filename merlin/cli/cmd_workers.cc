@@ -86,15 +86,15 @@ int query(const WorkersArgs& a) {
     std::string queues;
     for (const auto& q : w.queues) queues += (queues.empty() ? "" : ",") + q;
     auto age = std::max<std::int64_t>(0, now - w.seen_ms) / 1000;
-    rows.push_back({w.name, w.host, std::to_string(w.pid), w.study.empty() ? "-" : w.study, queues,
-                    std::to_string(w.slots), std::to_string(age),
-                    now - w.seen_ms > kLostAfterMs ? "lost" : "alive"});
+    rows.push_back({w.name, w.host, std::to_string(w.pid), w.job.empty() ? "-" : w.job,
+                    w.study.empty() ? "-" : w.study, queues, std::to_string(w.slots),
+                    std::to_string(age), now - w.seen_ms > kLostAfterMs ? "lost" : "alive"});
   }
-  std::fputs(
-      format_table({"WORKER", "HOST", "PID", "STUDY", "QUEUES", "SLOTS", "SEEN_S_AGO", "STATE"},
-                   rows, *fmt)
-          .c_str(),
-      stdout);
+  std::fputs(format_table({"WORKER", "HOST", "PID", "JOB", "STUDY", "QUEUES", "SLOTS", "SEEN_S_AGO",
+                           "STATE"},
+                          rows, *fmt)
+                 .c_str(),
+             stdout);
   return kExitOk;
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -26,6 +27,12 @@ namespace merlin::cli {
 std::atomic<int>& fleet_signals() {
   static std::atomic<int> n{0};
   return n;
+}
+
+std::string batch_job_id() {
+  for (const char* name : {"SLURM_JOB_ID", "FLUX_JOB_ID", "LSB_JOBID"})
+    if (const char* v = std::getenv(name); v && *v) return v;
+  return "";
 }
 
 std::string host_name() {
@@ -64,6 +71,7 @@ class Fleet {
       return finish(kExitFailed);
     }
     start_mark_ = *mark;
+    beat("");  // listed by query-workers from the start
     const bool exit_when_done = options_.exit_when_done;
     bool announced_wait = false;
     int status = kExitOk;
@@ -171,9 +179,16 @@ class Fleet {
   // Heartbeats for every worker; false when a stop was asked for.
   bool beat(const std::string& study) {
     for (const auto& p : plans_) {
-      WorkerRecord w{p.id,       p.name, host_name(), static_cast<int>(::getpid()),
-                     spec_name_, study,  p.queues,    p.slots,
-                     0};
+      WorkerRecord w;
+      w.id = p.id;
+      w.name = p.name;
+      w.host = host_name();
+      w.pid = static_cast<int>(::getpid());
+      w.spec_name = spec_name_;
+      w.study = study;
+      w.queues = p.queues;
+      w.slots = p.slots;
+      w.job = batch_job_id();
       auto b = registry_.beat(w);
       if (!b) {
         log::warn("heartbeat failed worker={} error=\"{}\"", p.name, b.error().message);

@@ -38,6 +38,8 @@ std::atomic<int>& fleet_signals();
 
 /// This machine's name, for worker ids and heartbeats.
 std::string host_name();
+/// The batch job this process runs in (SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID), or "".
+std::string batch_job_id();
 
 /// Serves the studies named `spec_name` until stopped, or until none has work left for these
 /// workers (exit_when_done). Returns the process exit code.

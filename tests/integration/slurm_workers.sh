@@ -67,6 +67,12 @@ holds_two() {  # the study's messages reserved by workers (queue-info's 4th colu
   [ "$n" -ge 2 ]
 }
 wait_until 60 holds_two "$(basename "$ws2")" || fail "job A reserved its tasks"
+listed_in_job() {  # query-workers shows worker simw in job $1 (heartbeats come every second)
+  "$MERLIN" query-workers --spec slurm_study.yaml --format csv >qw.csv 2>&1
+  grep -q "^simw,[^,]*,[0-9]*,$1," qw.csv
+}
+if wait_until 10 listed_in_job "$ja"; then pass "query-workers names the job the worker runs in"
+else fail "query-workers names the job the worker runs in ($(tr '\n' ' ' <qw.csv))"; fi
 scancel "$ja"
 wait_until 30 job_over "$ja" || fail "job A was cancelled"
 "$MERLIN" run-workers slurm_study.yaml --lease 2 >b.txt 2>b.err

@@ -25,12 +25,14 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-// Tab-separated: seen, name, host, pid, spec name, study, slots, queues (comma-separated).
+// Tab-separated: seen, name, host, pid, spec name, study, slots, queues (comma-separated),
+// batch job.
 std::string encode_record(const WorkerRecord& w) {
   std::string queues;
   for (const auto& q : w.queues) queues += (queues.empty() ? "" : ",") + q;
   return std::to_string(now_ms()) + "\t" + w.name + "\t" + w.host + "\t" + std::to_string(w.pid) +
-         "\t" + w.spec_name + "\t" + w.study + "\t" + std::to_string(w.slots) + "\t" + queues;
+         "\t" + w.spec_name + "\t" + w.study + "\t" + std::to_string(w.slots) + "\t" + queues +
+         "\t" + w.job;
 }
 
 bool decode_record(const std::string& id, const std::string& text, WorkerRecord* w) {
@@ -45,6 +47,7 @@ bool decode_record(const std::string& id, const std::string& text, WorkerRecord*
   w->study = f[5];
   w->slots = std::atoi(f[6].c_str());
   w->queues = f.size() > 7 ? split(f[7], ',') : std::vector<std::string>{};
+  w->job = f.size() > 8 ? f[8] : std::string();
   return true;
 }
 
