@@ -229,8 +229,9 @@ int run_workers(const RunWorkersArgs& a) {
 
 Command run_workers_command() {
   return {"run-workers",
-          "Run the workers of a spec's merlin.resources.workers here, serving the studies "
-          "queued from that spec by `merlin run`",
+          "Run the workers of a spec's merlin.resources.workers, serving the studies queued "
+          "from that spec by `merlin run`: here, or as batch jobs when their batch type is "
+          "slurm, flux, lsf or lsf-srun (one worker per node; the job ends with the study)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<RunWorkersArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");
@@ -244,7 +245,8 @@ Command run_workers_command() {
                            "Tasks each worker runs at once (overrides --concurrency in the "
                            "worker's args; default: number of cores)");
             sub.add_flag("--echo", a->echo,
-                         "Print the command that starts each worker, start nothing");
+                         "Print the command (or batch job script) that starts each worker, "
+                         "start nothing");
             sub.add_flag("--exit-when-done", a->exit_when_done,
                          "Exit 0 once no study of this spec has work left (for batch jobs)");
             sub.add_flag("--here", a->here,
