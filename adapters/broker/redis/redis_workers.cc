@@ -1,5 +1,6 @@
 #include "adapters/broker/redis/redis_workers.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -92,6 +93,19 @@ Result<std::vector<WorkerRecord>> RedisWorkerRegistry::list(std::int64_t forget_
   }
   if (gone.size() > 2) {
     auto d = (*c)->command(gone);
+    if (!d) return d.error();
+  }
+  // Stop requests whose worker is gone (forgotten now or before) would linger forever.
+  auto asked = (*c)->command({"SMEMBERS", kStop});
+  if (!asked) return asked.error();
+  RedisCommand stale{"SREM", kStop};
+  for (const auto& e : asked->elements) {
+    bool known = std::any_of(out.begin(), out.end(),
+                             [&](const WorkerRecord& w) { return w.id == e.text(); });
+    if (!known) stale.push_back(e.text());
+  }
+  if (stale.size() > 2) {
+    auto d = (*c)->command(stale);
     if (!d) return d.error();
   }
   return out;
