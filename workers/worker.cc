@@ -168,7 +168,14 @@ Result<void> Worker::give_up_on(const Delivery& d) {
       "step given up step={} sample={} deliveries={}: each worker that took it died "
       "before finishing it; recorded as failed, not run again",
       node.name, m.lo, d.deliveries);
-  auto c = store_.commit(m.instance, m.lo, Outcome::kSoftFail, 0);
+  return commit_and_ack(d, Outcome::kSoftFail, 0);
+}
+
+// Records the sample's outcome, queues what that makes ready, then acks: dependents are
+// published before the ack, so a worker dying in between loses nothing (see redelivery).
+Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds) {
+  const TaskMessage& m = d.message;
+  auto c = store_.commit(m.instance, m.lo, outcome, seconds);
   if (!c) return c.error();
   auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
   if (!follow) return follow.error();
@@ -176,7 +183,8 @@ Result<void> Worker::give_up_on(const Delivery& d) {
   if (!p) return p;
   {
     std::lock_guard lock(mu_);
-    report_.failed++;
+    if (outcome == Outcome::kSuccess) report_.succeeded++;
+    if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) report_.failed++;
   }
   return broker_.ack(d);
 }
@@ -280,18 +288,7 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
-  auto c = store_.commit(m.instance, m.lo, dec.outcome, result.seconds);
-  if (!c) return c.error();
-  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
-  if (!follow) return follow.error();
-  auto p = publish_all(*follow);
-  if (!p) return p;
-  {
-    std::lock_guard lock(mu_);
-    if (dec.outcome == Outcome::kSuccess) report_.succeeded++;
-    if (dec.outcome == Outcome::kSoftFail || dec.outcome == Outcome::kHardFail) report_.failed++;
-  }
-  return broker_.ack(d);
+  return commit_and_ack(d, dec.outcome, result.seconds);
 }
 
 }  // namespace merlin

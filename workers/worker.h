@@ -79,6 +79,7 @@ class Worker {
   void renewal_loop();
   Result<void> handle(const Delivery& d);
   Result<void> give_up_on(const Delivery& d);
+  Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);

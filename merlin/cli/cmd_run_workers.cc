@@ -128,12 +128,9 @@ int echo(const RunWorkersArgs& a, const std::vector<WorkerPlan>& plans) {
 // scheduler, started per node by its launcher; each of those runs `run-workers --here`. They
 // leave `plans`. Returns the exit code when nothing is left to run here.
 std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudySpec& spec,
-                                     const std::vector<std::pair<std::string, std::string>>& vars,
-                                     std::vector<WorkerPlan>& plans) {
-  auto study_name = spec_study_name(a.spec, vars);
-  if (!study_name) return report_error(study_name.error());
+                                     const StudyTokens& tokens, std::vector<WorkerPlan>& plans) {
   HereCommand hc;
-  hc.study_name = *study_name;
+  hc.study_name = tokens.study_name;
   hc.exe = self_exe();
   hc.spec = std::filesystem::absolute(a.spec).lexically_normal().string();
   hc.vars = a.vars;
@@ -142,7 +139,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   hc.drain_margin = a.drain_margin;
   hc.array = a.array;
   hc.max_deliveries = a.max_deliveries;
-  auto jobs = scheduler_jobs(spec, plans, hc, current_dir() + "/merlin_workers");
+  auto jobs = scheduler_jobs(spec, tokens, plans, hc, current_dir() + "/merlin_workers");
   if (!jobs) return report_error(jobs.error());
   if (jobs->empty()) return std::nullopt;
   std::erase_if(plans, [&](const WorkerPlan& p) {
@@ -183,8 +180,10 @@ int run_workers(const RunWorkersArgs& a) {
     return report_error(Error::bad_input("--lease must be at least 0.1 seconds"));
   if (a.drain_margin < 0)
     return report_error(Error::bad_input("--drain-margin must be 0 or more seconds"));
+  auto tokens = spec_tokens(loaded->spec);
+  if (!tokens) return report_error(tokens.error());
   if (!a.here) {
-    auto handed = hand_to_scheduler(a, loaded->spec, *vars, *plans);
+    auto handed = hand_to_scheduler(a, loaded->spec, *tokens, *plans);
     if (handed) return *handed;
   }
   if (a.echo) return echo(a, *plans);
@@ -193,8 +192,6 @@ int run_workers(const RunWorkersArgs& a) {
     return report_error(
         Error::bad_input("no worker of the spec may run on this host (see "
                          "`machines:` of merlin.resources.workers)"));
-  auto name = spec_study_name(a.spec, *vars);
-  if (!name) return report_error(name.error());
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
   auto v = RedisStudies(redis_settings(*loc)).server_version();
@@ -220,7 +217,7 @@ int run_workers(const RunWorkersArgs& a) {
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
               a.drain_margin);
   }
-  int rc = run_fleet(*loc, *name, *plans, fo);
+  int rc = run_fleet(*loc, tokens->study_name, *plans, fo);
   for (int sig : {SIGINT, SIGTERM, SIGUSR1}) signal(sig, SIG_DFL);
   return rc;
 }

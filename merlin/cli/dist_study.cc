@@ -16,16 +16,20 @@ std::string study_key_of(const std::string& workspace) {
   return std::filesystem::path(workspace).lexically_normal().filename().string();
 }
 
+Result<StudyTokens> spec_tokens(const spec::StudySpec& spec) {
+  StudyTokenOptions to;
+  to.timestamp = "00000000-000000";
+  to.cwd = current_dir();
+  return resolve_study_tokens(spec, to);
+}
+
 Result<std::string> spec_study_name(const std::string& spec_path,
                                     const std::vector<std::pair<std::string, std::string>>& vars) {
   spec::LoadOptions lo;
   lo.vars = vars;
   auto loaded = spec::load_spec(spec_path, lo);
   if (!loaded) return loaded.error();
-  StudyTokenOptions to;
-  to.timestamp = "00000000-000000";
-  to.cwd = current_dir();
-  auto tokens = resolve_study_tokens(loaded->spec, to);
+  auto tokens = spec_tokens(loaded->spec);
   if (!tokens) return tokens.error();
   return tokens->study_name;
 }

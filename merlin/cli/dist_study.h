@@ -16,6 +16,10 @@ namespace merlin::cli {
 /// The study key of a workspace: its directory name, "<name>_<timestamp>".
 std::string study_key_of(const std::string& workspace);
 
+/// The study-level tokens of a loaded spec outside any workspace (no timestamp): its
+/// study_name is the name its studies are registered under; its values substitute variables.
+Result<StudyTokens> spec_tokens(const spec::StudySpec& spec);
+
 /// description.name of a spec (after --vars), as the studies it queued are registered.
 Result<std::string> spec_study_name(const std::string& spec_path,
                                     const std::vector<std::pair<std::string, std::string>>& vars);

@@ -9,11 +9,9 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/cli_util.h"
-#include "merlin/study/substitute.h"
 #include "merlin/util/log.h"
 
 extern char** environ;
@@ -44,6 +42,7 @@ std::string scheduler_name(const std::string& batch_type) {
 }
 
 Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec,
+                                                     const StudyTokens& tokens,
                                                      const std::vector<WorkerPlan>& plans,
                                                      const HereCommand& here,
                                                      const std::string& log_dir) {
@@ -59,16 +58,14 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     j.job_name = "merlin_" + here.study_name + "_" + w->name;
     j.batch = b;
     // `nodes: $(NODES)` takes the spec's variables, as Maestro substitutes them everywhere.
-    std::map<std::string, std::string> vars;
-    for (const auto& v : spec.variables) vars[v.name] = v.value;
-    const std::string nodes = substitute(!w->nodes.empty() ? w->nodes : b.nodes, vars);
+    const std::string nodes = tokens.substitute(!w->nodes.empty() ? w->nodes : b.nodes);
     if (!nodes.empty()) {
       char* end = nullptr;
       long n = std::strtol(nodes.c_str(), &end, 10);
       if (end == nodes.c_str() || *end != '\0' || n < 1 || n > 1'000'000)
         return Error::bad_input(where(spec, w->nodes.empty() ? b.where : w->where) + ": worker '" +
-                                p.name + "': nodes must be a positive whole number, got '" +
-                                nodes + "'");
+                                p.name + "': nodes must be a positive whole number, got '" + nodes +
+                                "'");
       j.nodes = static_cast<int>(n);
     }
     std::string cmd = shell_quote(here.exe) + " run-workers " + shell_quote(here.spec) +

@@ -9,6 +9,7 @@
 #include "merlin/batch/worker_job.h"
 #include "merlin/cli/worker_fleet.h"
 #include "merlin/spec/study_spec.h"
+#include "merlin/study/study_tokens.h"
 #include "merlin/util/result.h"
 
 namespace merlin::cli {
@@ -27,7 +28,9 @@ struct HereCommand {
 
 /// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors
 /// (kBadInput): a worker's `nodes` that is not a positive number, named with its spec line.
+/// `tokens` substitute the spec's variables in `nodes`.
 Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec,
+                                                     const StudyTokens& tokens,
                                                      const std::vector<WorkerPlan>& plans,
                                                      const HereCommand& here,
                                                      const std::string& log_dir);
