@@ -27,12 +27,7 @@ std::string joined(const std::vector<std::string>& v) {
 }
 
 int purge(const PurgeArgs& a) {
-  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
-  auto vars = parse_vars(a.vars);
-  if (!vars) return report_error(vars.error());
-  spec::LoadOptions lo;
-  lo.vars = *vars;
-  auto loaded = spec::load_spec(a.spec, lo);
+  auto loaded = load_spec_with_vars(a.spec, a.vars);
   if (!loaded) return report_error(loaded.error());
   std::vector<std::string> queues;  // empty: every queue of the study
   for (const auto& step : a.steps) {
@@ -43,7 +38,10 @@ int purge(const PurgeArgs& a) {
   }
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  auto list = studies_of_spec(a.spec, *vars, *loc);
+  auto tokens = spec_tokens(loaded->spec);
+  if (!tokens) return report_error(tokens.error());
+  RedisStudies studies(redis_settings(*loc));
+  auto list = studies_named(studies, tokens->study_name);
   if (!list) return report_error(list.error());
   if (list->empty()) {
     std::fprintf(stderr, "nothing to purge: no study of this spec is queued on %s\n",
@@ -66,7 +64,6 @@ int purge(const PurgeArgs& a) {
       return kExitOk;
     }
   }
-  RedisStudies studies(redis_settings(*loc));
   for (const auto& s : *list) {
     auto n = studies.purge_queues(s.key, queues);
     if (!n) return report_error(n.error());

@@ -166,12 +166,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
 }
 
 int run_workers(const RunWorkersArgs& a) {
-  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
-  auto vars = parse_vars(a.vars);
-  if (!vars) return report_error(vars.error());
-  spec::LoadOptions lo;
-  lo.vars = *vars;
-  auto loaded = spec::load_spec(a.spec, lo);
+  auto loaded = load_spec_with_vars(a.spec, a.vars);
   if (!loaded) return report_error(loaded.error());
   for (const auto& w : loaded->warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
   auto plans = plan_workers(loaded->spec, a);

@@ -16,6 +16,16 @@ std::string study_key_of(const std::string& workspace) {
   return std::filesystem::path(workspace).lexically_normal().filename().string();
 }
 
+Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
+                                             const std::vector<std::string>& vars) {
+  if (spec_path.empty()) return Error::bad_input("a spec file is required (see --help)");
+  auto parsed = parse_vars(vars);
+  if (!parsed) return parsed.error();
+  spec::LoadOptions lo;
+  lo.vars = *parsed;
+  return spec::load_spec(spec_path, lo);
+}
+
 Result<StudyTokens> spec_tokens(const spec::StudySpec& spec) {
   StudyTokenOptions to;
   to.timestamp = "00000000-000000";

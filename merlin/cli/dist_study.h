@@ -16,6 +16,11 @@ namespace merlin::cli {
 /// The study key of a workspace: its directory name, "<name>_<timestamp>".
 std::string study_key_of(const std::string& workspace);
 
+/// Loads SPEC with `--vars K=V` strings applied: the spec argument of the queue commands.
+/// Errors (kBadInput): no spec given, a malformed K=V, any problem of the spec.
+Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
+                                             const std::vector<std::string>& vars);
+
 /// The study-level tokens of a loaded spec outside any workspace (no timestamp): its
 /// study_name is the name its studies are registered under; its values substitute variables.
 Result<StudyTokens> spec_tokens(const spec::StudySpec& spec);
