@@ -10,6 +10,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
+#include "merlin/cli/study_recovery.h"
 #include "merlin/util/log.h"
 
 namespace merlin::cli {
@@ -27,10 +28,11 @@ int monitor(const MonitorArgs& a) {
   if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (a.sleep_seconds <= 0 || a.stall_seconds <= 0)
     return report_error(Error::bad_input("--sleep and --stall-timeout must be positive"));
-  auto vars = parse_vars(a.vars);
-  if (!vars) return report_error(vars.error());
-  auto name = spec_study_name(a.spec, *vars);
-  if (!name) return report_error(name.error());
+  auto loaded = load_spec_with_vars(a.spec, a.vars);
+  if (!loaded) return report_error(loaded.error());
+  auto tokens = spec_tokens(loaded->spec);
+  if (!tokens) return report_error(tokens.error());
+  const std::string* name = &tokens->study_name;
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
   RedisStudies studies(redis_settings(*loc));
@@ -54,6 +56,12 @@ int monitor(const MonitorArgs& a) {
       }
     }
     if (pending == 0) {
+      // Nothing queued is success only if nothing was lost: a flushed broker queues nothing.
+      auto lost = find_lost_studies(studies, *loc, *name, tokens->output_path);
+      if (!lost) return report_error(lost.error());
+      for (const auto& l : *lost)
+        std::fprintf(stderr, "monitor: %s\n", l.describe(loc->display()).c_str());
+      if (!lost->empty()) return kExitFailed;
       std::fprintf(stderr, "monitor: no work left for study %s (%llu/%llu tasks finished)\n",
                    name->c_str(), static_cast<unsigned long long>(done),
                    static_cast<unsigned long long>(total));
@@ -93,7 +101,8 @@ int monitor(const MonitorArgs& a) {
 Command monitor_command() {
   return {"monitor",
           "Block while the studies of a spec have work (keeps a batch allocation alive); exit 1 "
-          "if no worker serves the waiting work for --stall-timeout seconds",
+          "if no worker serves the waiting work for --stall-timeout seconds, or if the broker "
+          "lost unfinished work (flushed, restarted empty)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<MonitorArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");

@@ -67,6 +67,8 @@ int purge(const PurgeArgs& a) {
   for (const auto& s : *list) {
     auto n = studies.purge_queues(s.key, queues);
     if (!n) return report_error(n.error());
+    auto marked = studies.set_purged(s.key, true);  // not lost: removed on purpose
+    if (!marked) return report_error(marked.error());
     std::printf("%s: removed %llu tasks (queued, reserved and delayed) from %s\n", s.key.c_str(),
                 static_cast<unsigned long long>(*n), what.c_str());
   }

@@ -7,6 +7,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/local_run.h"
+#include "merlin/cli/study_recovery.h"
 #include "merlin/plan/plan.h"
 
 namespace merlin::cli {
@@ -22,6 +23,28 @@ struct RestartArgs {
   BrokerFlags broker;
 };
 
+// A study the broker lost (flushed, restarted without persistence, another server): registered
+// again from the workspace, with the tasks whose marker exists counted as done.
+int rebuild(PreparedStudy& s, const BrokerLocation& loc) {
+  const auto key = study_key_of(s.tokens.workspace);
+  std::fprintf(stderr,
+               "study %s is not in the broker at %s: reading what finished from the workspace's "
+               "%llu task markers\n",
+               key.c_str(), loc.display().c_str(),
+               static_cast<unsigned long long>(s.graph->total_tasks()));
+  auto r = rebuild_from_markers(s, loc);
+  if (!r) return report_error(r.error());
+  std::fprintf(stderr,
+               "re-queued study %s on %s: %llu/%llu tasks finished by their markers are kept, "
+               "the other %llu are queued again in %llu messages; start workers with "
+               "`merlin run-workers`\n",
+               key.c_str(), loc.display().c_str(), static_cast<unsigned long long>(r->done),
+               static_cast<unsigned long long>(r->tasks),
+               static_cast<unsigned long long>(r->tasks - r->done),
+               static_cast<unsigned long long>(r->messages));
+  return kExitOk;
+}
+
 // A study queued in the broker: its messages are dropped and every unfinished instance is
 // queued again from the progress kept there; leaves skip the samples already done.
 int requeue(PreparedStudy& s, const BrokerFlags& flags) {
@@ -32,9 +55,9 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags) {
   RedisStateStore store(redis_settings(*loc, key));
   auto progress = store.progress();
   if (!progress) return report_error(progress.error());
-  if (progress->size() != s.graph->instances().size())
-    return report_error(Error::runtime("study " + key + " is not in the broker at " +
-                                       loc->display() + "; `merlin run` queues it anew"));
+  if (progress->size() != s.graph->instances().size()) return rebuild(s, *loc);
+  auto purged = studies.set_purged(key, false);
+  if (!purged) return report_error(purged.error());
   auto dropped = studies.purge_queues(key, {});
   if (!dropped) return report_error(dropped.error());
   auto cleared = studies.clear_releases(key);

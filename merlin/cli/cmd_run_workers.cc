@@ -204,6 +204,7 @@ int run_workers(const RunWorkersArgs& a) {
   FleetOptions fo;
   fo.lease = lease;
   fo.exit_when_done = a.exit_when_done;
+  fo.output_path = tokens->output_path;
   fo.max_deliveries = static_cast<std::uint32_t>(std::max(0, a.max_deliveries));
   auto left = a.drain_margin > 0 ? slurm_allocation_seconds_left() : std::nullopt;
   if (left) {

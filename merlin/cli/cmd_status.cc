@@ -31,7 +31,8 @@ Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, con
   if (!p) return p.error();
   if (p->empty())
     return Error::runtime("study " + key + " is not in the broker at " + loc->display() +
-                          " (another server, or its keys were removed)");
+                          " (another server, or the broker lost it); `merlin restart " + ws +
+                          "` queues its unfinished tasks there again");
   return p;
 }
 

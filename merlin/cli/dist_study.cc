@@ -75,10 +75,7 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc)
   report.messages = st.messages.size();
   report.tasks = graph.total_tasks();
   // run.env first: a worker that sees the study must find it a broker workspace.
-  auto text = files::read(s.tokens.info_dir + "/run.env");
-  if (!text) return text.error();
-  auto w = files::write_atomic(s.tokens.info_dir + "/run.env",
-                               *text + "broker=redis\nstudy_key=" + st.record.key + "\n");
+  auto w = record_broker(s.tokens.workspace, loc);
   if (!w) return w.error();
   auto start = std::chrono::steady_clock::now();
   RedisStudies studies(redis_settings(loc));
@@ -112,6 +109,25 @@ Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace
   if (!po) return po.error();
   po->open_samples = open_samples;
   return prepare_study(*po);
+}
+
+Result<void> record_broker(const std::string& workspace, const BrokerLocation& loc) {
+  const std::string path = workspace + "/merlin_info/run.env";
+  auto text = files::read(path);
+  if (!text) return text.error();
+  std::string kept;
+  std::size_t at = 0;
+  while (at < text->size()) {
+    auto end = text->find('\n', at);
+    if (end == std::string::npos) end = text->size();
+    std::string_view line(text->data() + at, end - at);
+    if (!line.starts_with("broker=") && !line.starts_with("study_key=") &&
+        !line.starts_with("broker_at="))
+      kept.append(line).push_back('\n');
+    at = end + 1;
+  }
+  return files::write_atomic(path, kept + "broker=redis\nstudy_key=" + study_key_of(workspace) +
+                                       "\nbroker_at=" + loc.display() + "\n");
 }
 
 bool is_broker_workspace(const std::string& workspace) {

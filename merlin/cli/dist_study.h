@@ -52,6 +52,10 @@ Result<std::vector<StudyRecord>> studies_of_spec(
 Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
                                                     bool open_samples = true);
 
+/// Records in the workspace's merlin_info/run.env that it is queued on the broker at `loc`
+/// (broker=redis, study_key, broker_at: the masked URL), replacing an earlier record.
+Result<void> record_broker(const std::string& workspace, const BrokerLocation& loc);
+
 /// True when the workspace's run.env says it was queued in a broker.
 bool is_broker_workspace(const std::string& workspace);
 

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <sstream>
 
@@ -204,8 +205,14 @@ Result<RunRecord> read_run_record(const std::string& workspace) {
       r.timestamp = v;
     else if (k == "samples_file")
       r.samples_file = v;
-    else if (k == "samples")
-      r.samples = std::stoull(v);
+    else if (k == "samples") {
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), r.samples);
+      if (ec != std::errc() || end != v.data() + v.size())
+        return Error::bad_input(workspace + "/merlin_info/run.env: samples=" + v +
+                                " is not a count");
+    }
+    else if (k == "broker_at")
+      r.broker_at = v;
     else if (k.rfind("var.", 0) == 0)
       r.vars.emplace_back(k.substr(4), v);
   }

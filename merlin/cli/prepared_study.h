@@ -54,6 +54,7 @@ struct RunRecord {
   std::string spec_path, timestamp, samples_file;
   std::vector<std::pair<std::string, std::string>> vars;
   std::uint64_t samples = 0;
+  std::string broker_at;  ///< the broker it was queued on (masked URL); "" for a local run
 };
 Result<RunRecord> read_run_record(const std::string& workspace);
 

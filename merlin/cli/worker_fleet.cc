@@ -18,6 +18,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/status_report.h"
+#include "merlin/cli/study_recovery.h"
 #include "merlin/util/log.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
@@ -99,8 +100,30 @@ class Fleet {
         }
       }
       if (!next) {
+        // No work is success only if the broker lost none: a flushed Redis queues nothing.
+        auto lost = report_lost();
+        if (!lost) {
+          log::error("{}", lost.error().message);
+          status = kExitFailed;
+          break;
+        }
+        // A study is lost on two polls a second apart before we give up on it: `merlin
+        // restart` empties its queues for a moment before queueing them again.
+        lost_polls_ = *lost ? lost_polls_ + 1 : 0;
+        if (exit_when_done && lost_polls_ == 1) {
+          if (!idle_second("")) break;
+          continue;
+        }
         if (exit_when_done) {
           status = report_stuck(*named);
+          if (lost_polls_ > 0) status = kExitFailed;
+          if (!skipped_.empty()) {
+            std::string keys;
+            for (const auto& k : skipped_) keys += (keys.empty() ? "" : ", ") + k;
+            log::error("studies not served because their workspace could not be opened: {}",
+                       keys);
+            status = kExitFailed;
+          }
           if (status == kExitOk) log::info("no work left for study name={}: exiting", spec_name_);
           break;
         }
@@ -160,6 +183,20 @@ class Fleet {
       rc = kExitFailed;
     }
     return rc;
+  }
+
+  // Logs each study that lost its work in the broker once (again after it was queued again
+  // and lost again); true if any is lost now.
+  Result<bool> report_lost() {
+    auto lost = find_lost_studies(studies_, loc_, spec_name_, options_.output_path);
+    if (!lost) return lost.error();
+    std::set<std::string> now;
+    for (const auto& l : *lost) {
+      now.insert(l.key);
+      if (!reported_lost_.count(l.key)) log::error("{}", l.describe(loc_.display()));
+    }
+    reported_lost_ = std::move(now);
+    return !lost->empty();
   }
 
   int finish(int status) {
@@ -380,6 +417,8 @@ class Fleet {
   std::mutex halts_mu_;                       ///< guards marks_ and stopped_queues_ in serve
   std::map<std::string, std::string> marks_;  ///< per study: the last halt obeyed
   std::set<std::string> skipped_;
+  std::set<std::string> reported_lost_;  ///< studies whose lost work was logged
+  int lost_polls_ = 0;                   ///< consecutive idle polls that found lost work
   std::map<std::string, std::set<std::string>> stopped_queues_;
 };
 

@@ -209,9 +209,11 @@ end
 return out
 )lua");
 
-// ARGV: prefix, study key, workspace, name, created, n instances, counts..., n queues,
-// queues..., n released, released..., then (queue, message) pairs. Fails, changing nothing,
-// if the study is registered already.
+// ARGV: prefix, study key, workspace, name, created, n instances, counts..., remaining...,
+// n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
+// then (queue, message) pairs. Fails, changing nothing, if the study is registered already.
+// A new study has remaining = counts and no bitmaps; a study rebuilt from its workspace's
+// markers (restart after the broker lost it) brings what was done.
 const std::string kEnqueue = with_lib(R"lua(
 local prefix, key = ARGV[1], ARGV[2]
 if redis.call('ZSCORE', 'merlin:studies', key) then
@@ -221,9 +223,14 @@ local i = 6
 local n = tonumber(ARGV[i])
 for inst = 0, n - 1 do
   redis.call('HSET', prefix .. 'total', inst, ARGV[i + 1 + inst])
-  redis.call('HSET', prefix .. 'remaining', inst, ARGV[i + 1 + inst])
+  redis.call('HSET', prefix .. 'remaining', inst, ARGV[i + 1 + n + inst])
 end
-i = i + 1 + n
+i = i + 1 + 2 * n
+n = tonumber(ARGV[i])
+for j = 0, n - 1 do
+  redis.call('SET', prefix .. 'done:' .. ARGV[i + 1 + 2 * j], ARGV[i + 2 + 2 * j])
+end
+i = i + 1 + 2 * n
 n = tonumber(ARGV[i])
 for j = 1, n do
   local s = prefix .. 'q:' .. ARGV[i + j]

@@ -33,6 +33,13 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
                                 std::to_string(rec.created)};
   args.push_back(std::to_string(st.counts.size()));
   for (auto n : st.counts) args.push_back(std::to_string(n));
+  for (std::size_t i = 0; i < st.counts.size(); ++i)
+    args.push_back(std::to_string(i < st.remaining.size() ? st.remaining[i] : st.counts[i]));
+  args.push_back(std::to_string(st.done.size()));
+  for (const auto& [inst, bitmap] : st.done) {
+    args.push_back(std::to_string(inst));
+    args.push_back(bitmap);
+  }
   args.push_back(std::to_string(st.queues.size()));
   args.insert(args.end(), st.queues.begin(), st.queues.end());
   args.push_back(std::to_string(st.released.size()));
@@ -58,16 +65,17 @@ Result<std::vector<StudyRecord>> RedisStudies::list() {
     StudyRecord r;
     r.key = keys->elements[i].text();
     r.created = keys->elements[i + 1].as_integer().value_or(0);
-    cmds.push_back({"HMGET", RedisKeys(r.key).prefix + "meta", "workspace", "name"});
+    cmds.push_back({"HMGET", RedisKeys(r.key).prefix + "meta", "workspace", "name", "purged"});
     out.push_back(std::move(r));
   }
   auto meta = (*c)->pipeline(cmds);
   if (!meta) return meta.error();
   for (std::size_t i = 0; i < out.size(); ++i) {
     const auto& m = (*meta)[i];
-    if (m.elements.size() == 2) {
+    if (m.elements.size() == 3) {
       out[i].workspace = m.elements[0].text();
       out[i].name = m.elements[1].text();
+      out[i].purged = !m.elements[2].text().empty();
     }
   }
   return out;
@@ -115,6 +123,16 @@ Result<std::uint64_t> RedisStudies::purge_queues(const std::string& study_key,
   auto r = script.run(**c, {}, args);
   if (!r) return r.error();
   return as_count(*r);
+}
+
+Result<void> RedisStudies::set_purged(const std::string& study_key, bool purged) {
+  auto c = connect(settings_);
+  if (!c) return c.error();
+  const std::string meta = RedisKeys(study_key).prefix + "meta";
+  auto r = purged ? (*c)->command({"HSET", meta, "purged", "1"})
+                  : (*c)->command({"HDEL", meta, "purged"});
+  if (!r) return r.error();
+  return ok();
 }
 
 Result<void> RedisStudies::clear_releases(const std::string& study_key) {

@@ -19,12 +19,17 @@ struct StudyRecord {
   std::string workspace;  ///< absolute path on the shared file system
   std::string name;       ///< description.name after token substitution
   std::int64_t created = 0;
+  bool purged = false;  ///< `merlin purge` removed its messages (restart queues them again)
 };
 
 /// What a new study puts into Redis.
 struct StudyEnqueue {
   StudyRecord record;
   std::vector<std::uint64_t> counts;    ///< samples per instance
+  std::vector<std::uint64_t> remaining;  ///< not done per instance (empty: counts)
+  /// Done bitmaps (Redis bit order: sample 0 is the high bit of byte 0) of instances with
+  /// samples done already: a study rebuilt from its workspace's markers.
+  std::vector<std::pair<std::uint32_t, std::string>> done;
   std::vector<std::string> queues;      ///< every queue of the study's steps
   std::vector<std::uint32_t> released;  ///< instances whose whole range is queued now
   std::vector<std::pair<std::string, TaskMessage>> messages;  ///< (queue, message)
@@ -66,6 +71,9 @@ class RedisStudies {
   /// empty), keeping its progress; returns how many messages were removed.
   Result<std::uint64_t> purge_queues(const std::string& study_key,
                                      const std::vector<std::string>& queues);
+  /// Marks the study purged (its messages removed on purpose) or not: a purged study with
+  /// unfinished work is not reported as lost by workers and `monitor`.
+  Result<void> set_purged(const std::string& study_key, bool purged);
   /// Forgets which instances were released (restart re-releases the unfinished ones).
   Result<void> clear_releases(const std::string& study_key);
   /// Makes every failed sample unfinished again (restart runs failed tasks again, as a local

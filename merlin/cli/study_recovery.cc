@@ -1,0 +1,155 @@
+#include "merlin/cli/study_recovery.h"
+
+#include <filesystem>
+#include <set>
+
+#include "adapters/broker/local/local_state_store.h"
+#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/plan/plan.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kFinishedMark = "/merlin_info/study_finished";
+
+// "<name>_YYYYMMDD-HHMMSS", as prepare_study names a workspace.
+bool is_workspace_name(const std::string& dir, const std::string& name) {
+  if (dir.size() != name.size() + 16 || dir.compare(0, name.size(), name) != 0) return false;
+  if (dir[name.size()] != '_' || dir[name.size() + 9] != '-') return false;
+  for (std::size_t i = name.size() + 1; i < dir.size(); ++i)
+    if (i != name.size() + 9 && (dir[i] < '0' || dir[i] > '9')) return false;
+  return true;
+}
+
+// Workspaces under `output_path` queued on the broker `display` that it does not know
+// (`known` keys) and that never finished.
+std::vector<LostStudy> forgotten_workspaces(const std::string& output_path,
+                                            const std::string& name, const std::string& display,
+                                            const std::set<std::string>& known) {
+  std::vector<LostStudy> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(output_path, ec)) {
+    const std::string dir = e.path().filename().string();
+    if (!is_workspace_name(dir, name) || known.count(dir)) continue;
+    const std::string ws = e.path().string();
+    if (files::exists(ws + kFinishedMark) || !is_broker_workspace(ws)) continue;
+    auto rec = read_run_record(ws);
+    if (!rec || rec->broker_at != display) continue;
+    LostStudy l;
+    l.key = dir;
+    l.workspace = ws;
+    out.push_back(std::move(l));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const LostStudy& a, const LostStudy& b) { return a.key < b.key; });
+  return out;
+}
+
+}  // namespace
+
+std::string LostStudy::describe(const std::string& where) const {
+  std::string what =
+      registered ? std::to_string(total - done) + " of " + std::to_string(total) +
+                       " tasks are unfinished and none is queued, reserved or delayed on " + where
+                 : "the broker at " + where + " has no record of it and it never finished";
+  return "study " + key + " lost its work: " + what + "; `merlin restart " + workspace +
+         "` queues the unfinished tasks again (the workspace's markers say which)";
+}
+
+Result<void> mark_study_finished(const std::string& workspace) {
+  if (files::exists(workspace + kFinishedMark)) return ok();
+  return files::write_atomic(workspace + kFinishedMark, "");
+}
+
+Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,
+                                                 const std::string& name,
+                                                 const std::string& output_path) {
+  auto registered = studies_named(studies, name);
+  if (!registered) return registered.error();
+  std::vector<LostStudy> lost;
+  std::set<std::string> known;
+  for (const auto& r : *registered) {
+    known.insert(r.key);
+    // Pending first: once it reads 0 nothing is in flight, so counters read after it that
+    // still say unfinished mean lost work, not work about to be published.
+    auto pending = studies.pending(r.key);
+    if (!pending) return pending.error();
+    if (*pending > 0) continue;
+    auto progress = RedisStateStore(redis_settings(loc, r.key)).progress();
+    if (!progress) return progress.error();
+    LostStudy l;
+    l.key = r.key;
+    l.workspace = r.workspace;
+    l.registered = true;
+    for (const auto& i : *progress) {
+      l.done += i.done;
+      l.total += i.total;
+    }
+    if (l.done == l.total) {
+      auto m = mark_study_finished(r.workspace);
+      (void)m;  // a workspace we cannot write to is reported by whoever serves it
+      continue;
+    }
+    if (!r.purged) lost.push_back(std::move(l));
+  }
+  auto forgotten = forgotten_workspaces(output_path, name, loc.display(), known);
+  lost.insert(lost.end(), forgotten.begin(), forgotten.end());
+  return lost;
+}
+
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc) {
+  if (!s.renderer) return Error::runtime("rebuild_from_markers: the samples are not open");
+  const auto& graph = *s.graph;
+  const std::string key = study_key_of(s.tokens.workspace);
+  StudyEnqueue st;
+  st.record.key = key;
+  st.record.workspace = s.tokens.workspace;
+  st.record.name = s.tokens.study_name;
+  st.record.created = now_epoch();
+  for (const auto& i : graph.instances()) st.counts.push_back(i.count);
+  st.queues = study_queues(graph);
+  // What is done is decided on an in-process store from the markers, then written to Redis
+  // with the study's registration in one script, as `merlin run` queues a new study.
+  LocalStateStore markers(st.counts);
+  RebuildReport report;
+  report.tasks = graph.total_tasks();
+  for (std::uint32_t i = 0; i < st.counts.size(); ++i) {
+    std::string bitmap;
+    std::uint64_t done = 0;
+    for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
+      if (!files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
+        continue;
+      auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
+      if (!c) return c.error();
+      if (bitmap.empty()) bitmap.assign((st.counts[i] + 7) / 8, '\0');
+      bitmap[sample / 8] = static_cast<char>(bitmap[sample / 8] | (0x80 >> (sample % 8)));
+      ++done;
+    }
+    st.remaining.push_back(st.counts[i] - done);
+    report.done += done;
+    if (done > 0) st.done.emplace_back(i, std::move(bitmap));
+  }
+  Plan plan(graph);
+  auto ready = plan.ready_at_start(markers);
+  if (!ready) return ready.error();
+  for (const auto& r : *ready) {
+    st.released.push_back(r.message.instance.v);
+    st.messages.emplace_back(r.queue, r.message);
+  }
+  report.messages = st.messages.size();
+  RedisStudies studies(redis_settings(loc));
+  auto gone = studies.forget(key);  // whatever is left of it: the markers are the record now
+  if (!gone) return gone.error();
+  auto w = record_broker(s.tokens.workspace, loc);
+  if (!w) return w.error();
+  auto q = studies.enqueue(st);
+  if (!q) return q.error();
+  return report;
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,54 @@
+#pragma once
+/// When the broker loses a study (FLUSHALL, a Redis restarted without persistence, its queue
+/// Streams deleted), the workspace still holds the truth: the spec and samples copies, and a
+/// MERLIN_FINISHED marker in every task directory that succeeded. This finds such studies, so
+/// that workers and `monitor` say so instead of reporting success, and rebuilds a study in the
+/// broker from its markers for `merlin restart`.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "adapters/broker/redis/redis_studies.h"
+#include "merlin/broker/broker_location.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/cli/prepared_study.h"
+
+namespace merlin::cli {
+
+/// A study whose unfinished work is in no queue of the broker.
+struct LostStudy {
+  std::string key, workspace;
+  bool registered = false;            ///< false: the broker has no record of it at all
+  std::uint64_t done = 0, total = 0;  ///< from the broker's counters (registered only)
+
+  /// One line for a log or an error: what is lost and the command that queues it again.
+  std::string describe(const std::string& where) const;
+};
+
+/// The studies named `name` whose unfinished work the broker at `loc` has lost:
+///  - registered ones with nothing queued, delayed or in flight while samples are not done
+///    (messages are published before the task that made them is acked, so this never holds
+///    for a study at work), unless `merlin purge` removed their messages on purpose;
+///  - workspaces under `output_path` that `merlin run` queued on this same broker, that it no
+///    longer knows, and that never finished.
+/// Side effect: registered studies found complete get `merlin_info/study_finished`, the mark
+/// that keeps them from being reported once the broker forgets them.
+Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,
+                                                 const std::string& name,
+                                                 const std::string& output_path);
+
+/// The mark of a study found complete in the broker (idempotent).
+Result<void> mark_study_finished(const std::string& workspace);
+
+struct RebuildReport {
+  std::uint64_t tasks = 0, done = 0;  ///< done: tasks whose marker was found
+  std::uint64_t messages = 0;
+};
+
+/// Registers `s` again on the broker at `loc` (dropping whatever is left of it there) with the
+/// tasks whose MERLIN_FINISHED marker exists counted as done, and queues the rest, in one
+/// script. Failed samples have no marker and run again, as a restart runs them. Needs the
+/// samples open (a renderer). O(tasks) file checks.
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc);
+
+}  // namespace merlin::cli
