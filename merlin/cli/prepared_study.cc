@@ -213,6 +213,8 @@ Result<RunRecord> read_run_record(const std::string& workspace) {
     }
     else if (k == "broker_at")
       r.broker_at = v;
+    else if (k == "finished")
+      r.finished = v == "1";
     else if (k.rfind("var.", 0) == 0)
       r.vars.emplace_back(k.substr(4), v);
   }

@@ -55,6 +55,7 @@ struct RunRecord {
   std::vector<std::pair<std::string, std::string>> vars;
   std::uint64_t samples = 0;
   std::string broker_at;  ///< the broker it was queued on (masked URL); "" for a local run
+  bool finished = false;  ///< a broker study found complete (finished=1)
 };
 Result<RunRecord> read_run_record(const std::string& workspace);
 

@@ -15,7 +15,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kFinishedMark = "/merlin_info/study_finished";
+// The line of merlin_info/run.env that marks a study found complete (a file of its own would
+// change the workspace tree Merlin users compare).
+constexpr const char* kFinishedLine = "\nfinished=1\n";
 
 // "<name>_YYYYMMDD-HHMMSS", as prepare_study names a workspace.
 bool is_workspace_name(const std::string& dir, const std::string& name) {
@@ -37,9 +39,9 @@ std::vector<LostStudy> forgotten_workspaces(const std::string& output_path,
     const std::string dir = e.path().filename().string();
     if (!is_workspace_name(dir, name) || known.count(dir)) continue;
     const std::string ws = e.path().string();
-    if (files::exists(ws + kFinishedMark) || !is_broker_workspace(ws)) continue;
+    if (!is_broker_workspace(ws)) continue;
     auto rec = read_run_record(ws);
-    if (!rec || rec->broker_at != display) continue;
+    if (!rec || rec->broker_at != display || rec->finished) continue;
     LostStudy l;
     l.key = dir;
     l.workspace = ws;
@@ -62,8 +64,12 @@ std::string LostStudy::describe(const std::string& where) const {
 }
 
 Result<void> mark_study_finished(const std::string& workspace) {
-  if (files::exists(workspace + kFinishedMark)) return ok();
-  return files::write_atomic(workspace + kFinishedMark, "");
+  const std::string path = workspace + "/merlin_info/run.env";
+  auto text = files::read(path);
+  if (!text) return text.error();
+  if (text->find(kFinishedLine) != std::string::npos) return ok();
+  // Workers that race here write the same text: whichever rename lands, the line is there.
+  return files::write_atomic(path, *text + (kFinishedLine + 1));
 }
 
 Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,

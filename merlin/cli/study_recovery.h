@@ -31,8 +31,8 @@ struct LostStudy {
 ///    for a study at work), unless `merlin purge` removed their messages on purpose;
 ///  - workspaces under `output_path` that `merlin run` queued on this same broker, that it no
 ///    longer knows, and that never finished.
-/// Side effect: registered studies found complete get `merlin_info/study_finished`, the mark
-/// that keeps them from being reported once the broker forgets them.
+/// Side effect: registered studies found complete get `finished=1` in merlin_info/run.env, the
+/// mark that keeps them from being reported once the broker forgets them.
 Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,
                                                  const std::string& name,
                                                  const std::string& output_path);

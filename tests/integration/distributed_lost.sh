@@ -83,7 +83,7 @@ check "flush: restart counts the markers found" \
 finish_and_check flush "$ws" before.txt
 "$MERLIN" run-workers lost.yaml --exit-when-done >w.out 2>w.err
 expect_eq "flush: with everything done, a worker exits 0" 0 $?
-check "flush: the finished study is marked in its workspace" test -f "$ws/merlin_info/study_finished"
+check "flush: the finished study is marked in its workspace" grep -qx finished=1 "$ws/merlin_info/run.env"
 "$MERLIN" monitor lost.yaml --sleep 1 >m.out 2>m.err
 expect_eq "flush: monitor then exits 0" 0 $?
 
