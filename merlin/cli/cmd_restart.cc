@@ -25,14 +25,14 @@ struct RestartArgs {
 
 // A study the broker lost (flushed, restarted without persistence, another server): registered
 // again from the workspace, with the tasks whose marker exists counted as done.
-int rebuild(PreparedStudy& s, const BrokerLocation& loc) {
+int rebuild(PreparedStudy& s, const BrokerLocation& loc, bool progress) {
   const auto key = study_key_of(s.tokens.workspace);
   std::fprintf(stderr,
                "study %s is not in the broker at %s: reading what finished from the workspace's "
                "%llu task markers\n",
                key.c_str(), loc.display().c_str(),
                static_cast<unsigned long long>(s.graph->total_tasks()));
-  auto r = rebuild_from_markers(s, loc);
+  auto r = rebuild_from_markers(s, loc, progress);
   if (!r) return report_error(r.error());
   std::fprintf(stderr,
                "re-queued study %s on %s: %llu/%llu tasks finished by their markers are kept, "
@@ -47,7 +47,7 @@ int rebuild(PreparedStudy& s, const BrokerLocation& loc) {
 
 // A study queued in the broker: its messages are dropped and every unfinished instance is
 // queued again from the progress kept there; leaves skip the samples already done.
-int requeue(PreparedStudy& s, const BrokerFlags& flags) {
+int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
   auto key = study_key_of(s.tokens.workspace);
@@ -55,7 +55,7 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags) {
   RedisStateStore store(redis_settings(*loc, key));
   auto progress = store.progress();
   if (!progress) return report_error(progress.error());
-  if (progress->size() != s.graph->instances().size()) return rebuild(s, *loc);
+  if (progress->size() != s.graph->instances().size()) return rebuild(s, *loc, show_progress);
   auto purged = studies.set_purged(key, false);
   if (!purged) return report_error(purged.error());
   auto dropped = studies.purge_queues(key, {});
@@ -95,7 +95,7 @@ int restart(const RestartArgs& a) {
   PrepareOptions po = *reopened;
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
-  if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker);
+  if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker, !a.no_progress);
   int jobs = a.jobs > 0 ? a.jobs : core_count();
   auto r = run_local(**s, {jobs, true, !a.no_progress});
   if (!r) return report_error(r.error());

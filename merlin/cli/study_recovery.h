@@ -48,7 +48,9 @@ struct RebuildReport {
 /// Registers `s` again on the broker at `loc` (dropping whatever is left of it there) with the
 /// tasks whose MERLIN_FINISHED marker exists counted as done, and queues the rest, in one
 /// script. Failed samples have no marker and run again, as a restart runs them. Needs the
-/// samples open (a renderer). O(tasks) file checks.
-Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc);
+/// samples open (a renderer). O(tasks) file checks; `progress`: a line on stderr every few
+/// seconds while they take long.
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc,
+                                           bool progress);
 
 }  // namespace merlin::cli
