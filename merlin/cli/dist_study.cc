@@ -52,28 +52,38 @@ std::vector<std::string> study_queues(const StudyGraph& graph) {
   return out;
 }
 
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc) {
-  const auto& graph = *s.graph;
+StudyEnqueue study_enqueue_of(const PreparedStudy& s) {
   StudyEnqueue st;
   st.record.key = study_key_of(s.tokens.workspace);
   st.record.workspace = s.tokens.workspace;
   st.record.name = s.tokens.study_name;
   st.record.created = now_epoch();
-  for (const auto& i : graph.instances()) st.counts.push_back(i.count);
-  st.queues = study_queues(graph);
-  // The first messages and release claims are decided on an empty in-process store, then
-  // written to Redis in one script: the study is queued whole or not at all.
-  LocalStateStore fresh(st.counts);
+  for (const auto& i : s.graph->instances()) st.counts.push_back(i.count);
+  st.queues = study_queues(*s.graph);
+  return st;
+}
+
+Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store) {
   Plan plan(graph);
-  auto ready = plan.ready_at_start(fresh);
+  auto ready = plan.ready_at_start(store);
   if (!ready) return ready.error();
-  EnqueueReport report;
   for (const auto& r : *ready) {
     st.released.push_back(r.message.instance.v);
     st.messages.emplace_back(r.queue, r.message);
   }
+  return ok();
+}
+
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc) {
+  StudyEnqueue st = study_enqueue_of(s);
+  // The first messages and release claims are decided on an empty in-process store, then
+  // written to Redis in one script: the study is queued whole or not at all.
+  LocalStateStore fresh(st.counts);
+  auto added = add_ready_messages(st, *s.graph, fresh);
+  if (!added) return added.error();
+  EnqueueReport report;
   report.messages = st.messages.size();
-  report.tasks = graph.total_tasks();
+  report.tasks = s.graph->total_tasks();
   // run.env first: a worker that sees the study must find it a broker workspace.
   auto w = record_broker(s.tokens.workspace, loc);
   if (!w) return w.error();

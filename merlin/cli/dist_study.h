@@ -9,6 +9,7 @@
 
 #include "adapters/broker/redis/redis_studies.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/broker/state_store.h"
 #include "merlin/cli/prepared_study.h"
 
 namespace merlin::cli {
@@ -36,6 +37,14 @@ struct EnqueueReport {
   std::uint64_t messages = 0, tasks = 0;
   double seconds = 0;  ///< the Redis part only
 };
+
+/// A study's registration, counts and queues as `RedisStudies::enqueue` takes them, with no
+/// messages yet.
+StudyEnqueue study_enqueue_of(const PreparedStudy& s);
+
+/// Adds the messages and release claims that start the study from the progress in `store`
+/// (decided by `Plan::ready_at_start`; `store` takes the claims).
+Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store);
 
 /// Queues `s` in one script (all or nothing) and records `broker=redis` in merlin_info/run.env.
 Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc);

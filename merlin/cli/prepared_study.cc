@@ -210,8 +210,7 @@ Result<RunRecord> read_run_record(const std::string& workspace) {
       if (ec != std::errc() || end != v.data() + v.size())
         return Error::bad_input(workspace + "/merlin_info/run.env: samples=" + v +
                                 " is not a count");
-    }
-    else if (k == "broker_at")
+    } else if (k == "broker_at")
       r.broker_at = v;
     else if (k == "finished")
       r.finished = v == "1";

@@ -10,7 +10,6 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/status_report.h"
-#include "merlin/plan/plan.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
@@ -33,8 +32,8 @@ bool is_workspace_name(const std::string& dir, const std::string& name) {
 
 // Workspaces under `output_path` queued on the broker `display` that it does not know
 // (`known` keys) and that never finished.
-std::vector<LostStudy> forgotten_workspaces(const std::string& output_path,
-                                            const std::string& name, const std::string& display,
+std::vector<LostStudy> forgotten_workspaces(const std::string& output_path, const std::string& name,
+                                            const std::string& display,
                                             const std::set<std::string>& known) {
   std::vector<LostStudy> out;
   std::error_code ec;
@@ -114,20 +113,12 @@ Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const Br
 Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc,
                                            bool progress) {
   if (!s.renderer) return Error::runtime("rebuild_from_markers: the samples are not open");
-  const auto& graph = *s.graph;
-  const std::string key = study_key_of(s.tokens.workspace);
-  StudyEnqueue st;
-  st.record.key = key;
-  st.record.workspace = s.tokens.workspace;
-  st.record.name = s.tokens.study_name;
-  st.record.created = now_epoch();
-  for (const auto& i : graph.instances()) st.counts.push_back(i.count);
-  st.queues = study_queues(graph);
+  StudyEnqueue st = study_enqueue_of(s);
   // What is done is decided on an in-process store from the markers, then written to Redis
   // with the study's registration in one script, as `merlin run` queues a new study.
   LocalStateStore markers(st.counts);
   RebuildReport report;
-  report.tasks = graph.total_tasks();
+  report.tasks = s.graph->total_tasks();
   // One stat per task: ~2.4 µs each with a warm cache, ~70 µs cold on a VM's disk, so a
   // progress line every few seconds on large studies.
   const auto started = std::chrono::steady_clock::now();
@@ -157,16 +148,12 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocatio
     report.done += done;
     if (done > 0) st.done.emplace_back(i, std::move(bitmap));
   }
-  Plan plan(graph);
-  auto ready = plan.ready_at_start(markers);
-  if (!ready) return ready.error();
-  for (const auto& r : *ready) {
-    st.released.push_back(r.message.instance.v);
-    st.messages.emplace_back(r.queue, r.message);
-  }
+  auto added = add_ready_messages(st, *s.graph, markers);
+  if (!added) return added.error();
   report.messages = st.messages.size();
   RedisStudies studies(redis_settings(loc));
-  auto gone = studies.forget(key);  // whatever is left of it: the markers are the record now
+  auto gone =
+      studies.forget(st.record.key);  // whatever is left of it: the markers are the record now
   if (!gone) return gone.error();
   auto w = record_broker(s.tokens.workspace, loc);
   if (!w) return w.error();

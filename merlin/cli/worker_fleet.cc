@@ -120,8 +120,7 @@ class Fleet {
           if (!skipped_.empty()) {
             std::string keys;
             for (const auto& k : skipped_) keys += (keys.empty() ? "" : ", ") + k;
-            log::error("studies not served because their workspace could not be opened: {}",
-                       keys);
+            log::error("studies not served because their workspace could not be opened: {}", keys);
             status = kExitFailed;
           }
           if (status == kExitOk) log::info("no work left for study name={}: exiting", spec_name_);

@@ -23,8 +23,8 @@ struct WorkerPlan {
 };
 
 struct FleetOptions {
-  std::chrono::milliseconds lease{60'000};           ///< renewed every third of it
-  bool exit_when_done = false;                       ///< return once no study has work for us
+  std::chrono::milliseconds lease{60'000};  ///< renewed every third of it
+  bool exit_when_done = false;              ///< return once no study has work for us
   /// The spec's OUTPUT_PATH: its workspaces tell which studies the broker lost.
   std::string output_path;
   std::uint32_t max_deliveries = 10;                 ///< WorkerOptions::max_deliveries
