@@ -7,13 +7,6 @@
 namespace merlin::spec {
 namespace {
 
-// `name_*` (a funnel over every parameter combination of `name`) depends on `name`.
-std::string target_of(const std::string& dep) {
-  if (dep.size() > 2 && dep.compare(dep.size() - 2, 2, "_*") == 0)
-    return dep.substr(0, dep.size() - 2);
-  return dep;
-}
-
 struct Edge {
   std::size_t to;
   SourceLocation where;
@@ -86,7 +79,7 @@ void check_dependencies(const StudySpec& spec, DiagnosticList& diags) {
   for (std::size_t i = 0; i < spec.steps.size(); ++i) {
     const Step& s = spec.steps[i];
     for (const Text& dep : s.run.depends) {
-      std::string target = target_of(dep.value);
+      std::string target = parse_dependency(dep.value).step;
       auto it = index.find(target);
       if (it == index.end()) {
         diags.error(dep.where, "step '" + s.name + "' depends on unknown step '" + target + "'" +

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -39,11 +40,24 @@ struct BatchSpec {
   SourceLocation where;
 };
 
+/// One `depends:` entry read: the step it names and whether it is a funnel (Maestro's `name_*`
+/// or `name*`: after every parameter combination of `name`).
+struct Dependency {
+  std::string step;
+  bool funnel = false;
+};
+inline Dependency parse_dependency(std::string_view dep) {
+  if (dep.size() < 2 || dep.back() != '*') return {std::string(dep), false};
+  dep.remove_suffix(1);
+  if (dep.size() > 1 && dep.back() == '_') dep.remove_suffix(1);
+  return {std::string(dep), true};
+}
+
 /// A step's `run:` block.
 struct StepRun {
   Text cmd;                   ///< required
   Text restart;               ///< optional restart command
-  std::vector<Text> depends;  ///< step names; `name_*` = funnel over all combinations
+  std::vector<Text> depends;  ///< step names; `name_*`/`name*`: funnel (parse_dependency)
   std::string task_queue = "merlin";
   std::string shell;  ///< empty = the batch shell
   int max_retries = 30;

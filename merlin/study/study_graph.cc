@@ -9,11 +9,6 @@
 namespace merlin {
 namespace {
 
-std::string dependency_target(const std::string& dep, bool* funnel) {
-  *funnel = dep.size() > 2 && dep.compare(dep.size() - 2, 2, "_*") == 0;
-  return *funnel ? dep.substr(0, dep.size() - 2) : dep;
-}
-
 // Parameter names a command uses directly: $(P) or $(P.label).
 std::set<std::string> params_used_by(const std::string& text, const spec::StudySpec& spec) {
   std::set<std::string> out;
@@ -47,8 +42,7 @@ std::vector<StepId> topological_order(const spec::StudySpec& spec) {
     if (state[i] != 0) return;  // a cycle (state 1) was reported by the validator already
     state[i] = 1;
     for (const auto& d : spec.steps[i].run.depends) {
-      bool funnel = false;
-      auto it = index.find(dependency_target(d.value, &funnel));
+      auto it = index.find(spec::parse_dependency(d.value).step);
       if (it != index.end()) visit(it->second);
     }
     state[i] = 2;
@@ -120,9 +114,9 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     u = params_used_by(node.cmd, spec);
     for (auto& p : params_used_by(node.restart, spec)) u.insert(p);
     for (const auto& d : node.spec->run.depends) {
-      bool funnel = false;
-      auto it = index.find(dependency_target(d.value, &funnel));
-      if (it != index.end() && !funnel) u.insert(used[it->second].begin(), used[it->second].end());
+      auto dep = spec::parse_dependency(d.value);
+      auto it = index.find(dep.step);
+      if (it != index.end() && !dep.funnel) u.insert(used[it->second].begin(), used[it->second].end());
     }
     node.used_params.assign(u.begin(), u.end());  // std::set: sorted by name, as Merlin does
   }
@@ -153,8 +147,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
   // Edges.
   for (auto& node : g.steps_) {
     for (const auto& d : node.spec->run.depends) {
-      bool funnel = false;
-      auto it = index.find(dependency_target(d.value, &funnel));
+      const auto [target, funnel] = spec::parse_dependency(d.value);
+      auto it = index.find(target);
       if (it == index.end()) continue;
       const auto& parent = g.steps_[it->second];
       for (std::uint32_t k = 0; k < node.instance_count; ++k) {

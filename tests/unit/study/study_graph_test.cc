@@ -137,6 +137,48 @@ study:
       depends: [sim_*]
 )Y";
 
+TEST(StudyGraph, TrailingStarWithoutUnderscoreIsAFunnelAsInMaestro) {
+  // Merlin's restart, slurm, lsf and flux examples write `depends: [runs*]`.
+  auto s = make_study(R"Y(
+description: {name: star, description: d}
+global.parameters:
+  X: {values: [1, 2], label: X.%%}
+study:
+  - name: runs
+    description: d
+    run: {cmd: echo $(X)}
+  - name: runs_rs
+    description: d
+    run: {cmd: echo $(X)}
+  - name: data
+    description: d
+    run:
+      cmd: echo data
+      depends: [runs*, runs_rs*]
+)Y");
+  ASSERT_TRUE(s);
+  const auto& data = node(*s->graph, "data");
+  EXPECT_TRUE(data.used_params.empty());
+  EXPECT_EQ(data.instance_count, 1u);
+  const auto& inst = s->graph->instance(data.first_instance);
+  ASSERT_EQ(inst.parents.size(), 4u);
+  EXPECT_EQ(inst.parents[0].instance, s->instance("runs", 0));
+  EXPECT_EQ(inst.parents[1].instance, s->instance("runs", 1));
+  EXPECT_EQ(inst.parents[2].instance, s->instance("runs_rs", 0));
+  EXPECT_EQ(inst.parents[3].instance, s->instance("runs_rs", 1));
+}
+
+TEST(Dependency, FunnelFormsAndPlainNames) {
+  EXPECT_EQ(spec::parse_dependency("sim_*").step, "sim");
+  EXPECT_TRUE(spec::parse_dependency("sim_*").funnel);
+  EXPECT_EQ(spec::parse_dependency("runs*").step, "runs");
+  EXPECT_TRUE(spec::parse_dependency("runs*").funnel);
+  EXPECT_EQ(spec::parse_dependency("sim").step, "sim");
+  EXPECT_FALSE(spec::parse_dependency("sim").funnel);
+  EXPECT_EQ(spec::parse_dependency("*").step, "*");  // no step name: left for validation
+  EXPECT_EQ(spec::parse_dependency("_*").step, "_");
+}
+
 TEST(StudyGraph, PlainDependencyInheritsTheParentsParameters) {
   auto s = make_study(kInheritance);
   ASSERT_TRUE(s);
