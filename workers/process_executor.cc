@@ -53,6 +53,9 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
                                    0644);
   posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
+  // Nothing but stdin/out/err reaches the step: not our Redis sockets (a step could write
+  // commands to them with our login), journal or lock files, nor what our parent left open.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   posix_spawn_file_actions_addchdir_np(&fa, task.dir.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);

@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/util/log.h"
+#include "merlin/workspace/files.h"
 
 extern char** environ;
 
@@ -99,13 +99,9 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
     std::error_code ec;
     std::filesystem::create_directories(j.log_dir, ec);
     std::string path = j.log_dir + "/" + j.job_name + script_extension(j.batch.type);
-    {
-      std::ofstream f(path);
-      f << *text;
-      if (!f) {
-        std::fprintf(stderr, "merlin: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
-        return 1;
-      }
+    if (auto w = files::write(path, *text); !w) {
+      std::fprintf(stderr, "merlin: %s\n", w.error().message.c_str());
+      return 1;
     }
     auto id = submit_job_script(j.batch.type, path);
     if (!id) {

@@ -1,5 +1,6 @@
 #include "adapters/broker/redis/redis_connection.h"
 
+#include <fcntl.h>
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
 
@@ -96,6 +97,10 @@ Result<void> RedisConnection::connect_once() {
     ctx_ = nullptr;
     return e;
   }
+  // hiredis 0.14 makes its socket without SOCK_CLOEXEC: a step (or any program we start)
+  // would inherit a logged-in connection to the broker.
+  if (int flags = ::fcntl(ctx_->fd, F_GETFD); flags >= 0)
+    (void)::fcntl(ctx_->fd, F_SETFD, flags | FD_CLOEXEC);
   redisSetTimeout(ctx_, to_timeval(settings_.command_timeout));
   std::vector<RedisCommand> hello;
   if (!settings_.password.empty()) {

@@ -2,9 +2,14 @@
 #include "adapters/broker/redis/redis_connection.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "adapters/broker/redis/redis_purge.h"
 #include "tests/unit/redis/redis_test_server.h"
@@ -94,6 +99,37 @@ TEST_F(RedisConnectionTest, GivesUpAfterTheReconnectBudgetWithTheAddress) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message, "redis " + settings_.address() + ": connection refused");
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+// Our sockets, and whether each is close-on-exec (from /proc/self/fdinfo's octal flags).
+std::map<int, bool> sockets_cloexec() {
+  std::map<int, bool> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    auto target = std::filesystem::read_symlink(e.path(), ec).string();
+    if (ec || target.rfind("socket:", 0) != 0) continue;
+    int fd = std::stoi(e.path().filename().string());
+    std::ifstream info("/proc/self/fdinfo/" + std::to_string(fd));
+    std::string key, value;
+    while (info >> key >> value)
+      if (key == "flags:") out[fd] = (std::stoul(value, nullptr, 8) & O_CLOEXEC) != 0;
+  }
+  return out;
+}
+
+TEST_F(RedisConnectionTest, SocketIsCloseOnExecAlsoAfterAReconnect) {
+  auto before = sockets_cloexec();
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_EQ(server_.restart(), "");
+  ASSERT_TRUE((*c)->command({"PING"}).ok());  // on a new socket
+  int ours = 0;
+  for (const auto& [fd, cloexec] : sockets_cloexec()) {
+    if (before.count(fd)) continue;
+    ++ours;
+    EXPECT_TRUE(cloexec) << "socket fd " << fd << " would be inherited by every step";
+  }
+  EXPECT_EQ(ours, 1);
 }
 
 TEST_F(RedisConnectionTest, TransactionAppliesAllOrReportsTheQueueingError) {
