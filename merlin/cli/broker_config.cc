@@ -3,8 +3,10 @@
 #include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
@@ -38,12 +40,41 @@ Result<std::string> read_password_file(const std::string& written, const std::st
   return pw;
 }
 
+// Seconds from a flag (given when >= 0) or else an environment variable; unset if neither.
+Result<std::optional<std::chrono::milliseconds>> seconds_setting(double flag, const char* env,
+                                                                 double min) {
+  double s = flag;
+  if (s < 0) {
+    const char* text = std::getenv(env);
+    if (!text || !*text) return std::optional<std::chrono::milliseconds>();
+    char* end = nullptr;
+    s = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(s >= min) || s > 1e6)
+      return Error::bad_input(std::string(env) + ": '" + text + "' is not a number of seconds" +
+                              (min > 0 ? " above 0" : " (0 or more)"));
+  }
+  return std::optional(std::chrono::milliseconds(static_cast<long long>(s * 1000 + 0.5)));
+}
+
 }  // namespace
 
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
                  "Broker URL redis://[:password@]host:port/db (overrides MERLIN_BROKER_URL and "
                  "~/.merlin/app.yaml)");
+  const RedisSettings defaults;
+  sub.add_option("--broker-retry", flags.retry_seconds,
+                 "Seconds a broker command keeps retrying while the server cannot be reached or "
+                 "does not answer, before the command fails (default " +
+                     std::to_string(defaults.reconnect_budget.count() / 1000) +
+                     "; overrides MERLIN_BROKER_RETRY)")
+      ->check(CLI::Range(0.0, 1e6));
+  sub.add_option("--broker-timeout", flags.timeout_seconds,
+                 "Seconds one broker reply may take before the connection counts as lost and "
+                 "the command is retried (default " +
+                     std::to_string(defaults.command_timeout.count() / 1000) +
+                     "; overrides MERLIN_BROKER_TIMEOUT)")
+      ->check(CLI::Range(0.001, 1e6));
 }
 
 std::string app_config_path() { return expand_home("~/.merlin/app.yaml"); }
@@ -87,6 +118,12 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
     loc = *parsed;
     loc.source = "--broker";
   }
+  auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", 0);
+  if (!retry) return retry.error();
+  loc.retry_budget = *retry;
+  auto timeout = seconds_setting(flags.timeout_seconds, "MERLIN_BROKER_TIMEOUT", 0.001);
+  if (!timeout) return timeout.error();
+  loc.reply_timeout = *timeout;
   return loc;
 }
 
@@ -98,6 +135,8 @@ RedisSettings redis_settings(const BrokerLocation& loc, const std::string& study
   s.password = loc.password;
   s.db = loc.db;
   s.study_key = study_key;
+  if (loc.retry_budget) s.reconnect_budget = *loc.retry_budget;
+  if (loc.reply_timeout) s.command_timeout = *loc.reply_timeout;
   return s;
 }
 

@@ -159,6 +159,10 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   }
   // The jobs inherit this environment: the broker reaches them without being written down.
   if (!a.broker.url.empty()) ::setenv("MERLIN_BROKER_URL", a.broker.url.c_str(), 1);
+  if (a.broker.retry_seconds >= 0)
+    ::setenv("MERLIN_BROKER_RETRY", std::to_string(a.broker.retry_seconds).c_str(), 1);
+  if (a.broker.timeout_seconds >= 0)
+    ::setenv("MERLIN_BROKER_TIMEOUT", std::to_string(a.broker.timeout_seconds).c_str(), 1);
   int rc = submit.empty() ? kExitOk : submit_jobs(submit);
   if (rc == kExitOk && !here.empty()) rc = launch_jobs_here(here);
   if (plans.empty() || rc != kExitOk) return rc;

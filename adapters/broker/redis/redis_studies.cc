@@ -126,7 +126,7 @@ Result<void> RedisStudies::clear_releases(const std::string& study_key) {
 }
 
 Result<std::vector<std::uint32_t>> RedisStudies::running(const std::string& study_key,
-                                                          std::size_t instances) {
+                                                         std::size_t instances) {
   std::vector<std::uint32_t> out(instances, 0);
   auto c = connect(settings_);
   if (!c) return c.error();

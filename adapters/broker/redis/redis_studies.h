@@ -60,8 +60,7 @@ class RedisStudies {
   Result<std::vector<QueueStats>> queue_stats(const std::string& study_key);
   /// Single samples reserved by workers now (running, or about to), per instance id: read
   /// from the pending lists of the study's leaf Streams, O(tasks in flight).
-  Result<std::vector<std::uint32_t>> running(const std::string& study_key,
-                                             std::size_t instances);
+  Result<std::vector<std::uint32_t>> running(const std::string& study_key, std::size_t instances);
   /// Removes the study's messages (queued, reserved and delayed) of `queues` (all when
   /// empty), keeping its progress; returns how many messages were removed.
   Result<std::uint64_t> purge_queues(const std::string& study_key,
