@@ -29,8 +29,10 @@ struct BrokerLocation {
   std::string display() const;
 };
 
-/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (with the
-/// password masked) and what is wrong with it. Only the `redis` scheme is known so far.
+/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (everything
+/// before its last '@' masked, however malformed it is) and what is wrong with it. A user or
+/// password without a host is bad input: it would go to the default address. Only the `redis`
+/// scheme is known so far.
 Result<BrokerLocation> parse_broker_url(std::string_view url);
 
 }  // namespace merlin

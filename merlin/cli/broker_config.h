@@ -30,8 +30,22 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags);
 /// `$HOME/.merlin/app.yaml`.
 std::string app_config_path();
 
+/// What resolve_broker reads besides the flags.
+struct BrokerEnvironment {
+  std::string app_config;  ///< the app.yaml to read (missing: none)
+  std::string url;         ///< MERLIN_BROKER_URL ("" = unset)
+  std::string retry;       ///< MERLIN_BROKER_RETRY
+  std::string timeout;     ///< MERLIN_BROKER_TIMEOUT
+  /// app_config_path() and this process's environment.
+  static BrokerEnvironment current();
+};
+
 /// Resolves the location; kBadInput for a malformed app.yaml, URL, password file or number of
-/// seconds.
+/// seconds. app.yaml's `broker.password` names a file holding the password; when no such file
+/// exists, the value is the password itself, as Merlin takes it (with a warning that does not
+/// show it). No message shows a password. A URL replaces app.yaml's broker whole.
+Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env);
+/// resolve_broker with BrokerEnvironment::current().
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags);
 
 /// Redis settings for `loc`, naming `study_key`.
