@@ -281,7 +281,7 @@ class Fleet {
       rs.consumer = p.id;
       rs.lease = options_.lease;
       r->broker = std::make_unique<RedisBroker>(rs);
-      r->executor = std::make_unique<ProcessExecutor>();
+      r->executor = std::make_unique<ProcessExecutor>(ProcessExecutorOptions{options_.kill_wait});
       r->worker =
           std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer, *r->executor, wo);
       fleet.push_back(std::move(r));
@@ -312,7 +312,10 @@ class Fleet {
         for (auto& r : fleet) r->worker->request_stop();
       }
       if (sig >= 2 && seen < 2) {
-        log::warn("second signal: ending running steps; their tasks go back uncommitted");
+        log::warn(
+            "second signal: ending running steps (SIGTERM now, SIGKILL in {:g} s to those still "
+            "running); their tasks go back uncommitted",
+            std::chrono::duration<double>(options_.kill_wait).count());
         for (auto& r : fleet) r->worker->abort();
       }
       seen = sig;

@@ -80,6 +80,10 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     cmd += std::string(" --drain-margin ") + num;
     if (here.max_deliveries != 10)
       cmd += " --max-deliveries " + std::to_string(here.max_deliveries);
+    if (here.kill_wait != std::chrono::duration<double>(kDefaultKillWait).count()) {
+      std::snprintf(num, sizeof num, "%g", here.kill_wait);
+      cmd += std::string(" --kill-wait ") + num;
+    }
     j.command = cmd;
     j.log_dir = log_dir;
     j.array = here.array;
