@@ -8,7 +8,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <vector>
 
 #include "merlin/workspace/files.h"
@@ -16,6 +18,41 @@
 extern char** environ;
 
 namespace merlin {
+namespace {
+
+// Whether a process of group `pgid` still runs. kill(-pgid, 0) also counts zombies, which an
+// init that does not reap orphans leaves behind, so the candidates' states are read.
+bool group_alive(pid_t pgid) {
+  if (::kill(-pgid, 0) != 0) return false;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    auto stat = files::read("/proc/" + name + "/stat");
+    if (!stat) continue;
+    // "pid (comm) S ppid pgrp ...": comm may hold anything, so read after its last ')'.
+    auto close = stat->rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    if (std::sscanf(stat->c_str() + close + 1, " %c %ld %ld", &state, &ppid, &pgrp) != 3) continue;
+    if (pgrp == pgid && state != 'Z' && state != 'X') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+ProcessExecutor::ProcessExecutor(ProcessExecutorOptions options) : options_(options) {}
+
+ProcessExecutor::~ProcessExecutor() {
+  {
+    std::lock_guard lock(mu_);
+    closing_ = true;
+  }
+  cv_.notify_all();
+  if (escalator_.joinable()) escalator_.join();
+}
 
 Result<void> ProcessExecutor::prepare(const RenderedTask& task) {
   auto d = files::make_dirs(task.dir);
@@ -53,6 +90,9 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
                                    0644);
   posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
                                    0644);
+  // Nothing but stdin/out/err reaches the step: not our Redis sockets (a step could write
+  // commands to them with our login), journal or lock files, nor what our parent left open.
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
   posix_spawn_file_actions_addchdir_np(&fa, task.dir.c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -73,6 +113,10 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   {
     std::lock_guard lock(mu_);
     running_.insert(pid);
+    if (kill_at_) {  // started while the run ends (the worker checked just before): end it too
+      terminated_.insert(pid);
+      ::kill(-pid, killed_ ? SIGKILL : SIGTERM);
+    }
   }
   int status = 0;
   int waited;
@@ -88,12 +132,34 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   ExecResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   return r;
 }
 
 void ProcessExecutor::terminate_running() {
   std::lock_guard lock(mu_);
-  for (pid_t pgid : running_) ::kill(-pgid, SIGTERM);
+  if (kill_at_) return;
+  kill_at_ = std::chrono::steady_clock::now() + options_.kill_wait;
+  for (pid_t pgid : running_) {
+    terminated_.insert(pgid);
+    ::kill(-pgid, SIGTERM);
+  }
+  escalator_ = std::thread([this] { kill_after_wait(); });
+}
+
+void ProcessExecutor::kill_after_wait() {
+  std::unique_lock lock(mu_);
+  // Whatever is left of a terminated group once its script has ended (a child that ignores
+  // SIGTERM).
+  auto any_left = [this] {
+    for (pid_t pgid : terminated_)
+      if (group_alive(pgid)) return true;
+    return false;
+  };
+  // Until kill_at_; the destructor cuts it short when nothing of the steps is left.
+  cv_.wait_until(lock, *kill_at_, [&] { return closing_ && !any_left(); });
+  killed_ = true;
+  for (pid_t pgid : terminated_) ::kill(-pgid, SIGKILL);  // ESRCH for the groups that ended
 }
 
 }  // namespace merlin

@@ -1,24 +1,56 @@
 #pragma once
-/// The real StepExecutor: posix_spawn of `<shell> <script>` in the task directory.
+/// The real StepExecutor: posix_spawn of `<shell> <script>` in the task directory, in a process
+/// group of its own, with only stdin (/dev/null), stdout and stderr (its .out and .err) open.
 #include <sys/types.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <thread>
 
 #include "workers/step_executor.h"
 
 namespace merlin {
 
+/// How long a step may take to end after SIGTERM before it gets SIGKILL (`--kill-wait`).
+inline constexpr std::chrono::milliseconds kDefaultKillWait{10'000};
+
+struct ProcessExecutorOptions {
+  std::chrono::milliseconds kill_wait = kDefaultKillWait;
+};
+
 class ProcessExecutor : public StepExecutor {
  public:
+  explicit ProcessExecutor(ProcessExecutorOptions options = {});
+  /// Returns at once unless a terminated step left processes of its group behind: then it
+  /// waits until kill_wait after the SIGTERM and kills them (no step outlives its run).
+  ~ProcessExecutor() override;
+  ProcessExecutor(const ProcessExecutor&) = delete;
+  ProcessExecutor& operator=(const ProcessExecutor&) = delete;
+
   Result<void> prepare(const RenderedTask& task) override;
+  /// ExecResult::signal tells a step killed by a signal from one that exited.
   Result<ExecResult> run(const RenderedTask& task) override;
   Result<void> mark_finished(const RenderedTask& task) override;
+  /// SIGTERM to the process group of every running step, and of any step started from now on;
+  /// `kill_wait` later, SIGKILL to those groups (to what is left of them). Thread-safe; calls
+  /// after the first change nothing.
   void terminate_running() override;
 
  private:
+  void kill_after_wait();  ///< the escalation thread
+
+  ProcessExecutorOptions options_;
   std::mutex mu_;
-  std::set<pid_t> running_;  ///< process groups of running steps
+  std::condition_variable cv_;  ///< wakes the escalation thread when closing_
+  std::set<pid_t> running_;     ///< process groups of running steps
+  std::set<pid_t> terminated_;  ///< process groups sent SIGTERM
+  std::optional<std::chrono::steady_clock::time_point> kill_at_;  ///< set by terminate_running
+  bool killed_ = false;   ///< kill_at_ has passed: steps still starting get SIGKILL at once
+  bool closing_ = false;  ///< the destructor runs
+  std::thread escalator_;
 };
 
 }  // namespace merlin

@@ -8,6 +8,7 @@ namespace merlin {
 
 struct ExecResult {
   int exit_code = 0;   ///< the script's exit status; 128+N when killed by signal N
+  int signal = 0;      ///< N when killed by signal N (so 143 from `exit 143` is told apart)
   double seconds = 0;  ///< wall time
 };
 
@@ -21,7 +22,8 @@ class StepExecutor {
   virtual Result<ExecResult> run(const RenderedTask& task) = 0;
   /// Writes the MERLIN_FINISHED marker in the task's directory.
   virtual Result<void> mark_finished(const RenderedTask& task) = 0;
-  /// Asks every step running now to end (SIGTERM to its process group). Thread-safe.
+  /// Ends every step running now, and any started after: SIGTERM to its process group, and
+  /// SIGKILL to those still there after the executor's grace period. Thread-safe.
   virtual void terminate_running() {}
 };
 

@@ -1,5 +1,8 @@
 #include "workers/worker.h"
 
+#include <signal.h>
+#include <string.h>
+
 #include <algorithm>
 #include <map>
 #include <thread>
@@ -8,6 +11,22 @@
 #include "workers/return_code_policy.h"
 
 namespace merlin {
+namespace {
+
+// What became of a step the worker asked to end, in words for the log.
+std::string how_it_ended(const Result<ExecResult>& r) {
+  if (!r) return "did not start (" + r.error().message + ")";
+  if (r->signal == SIGKILL)
+    return "was killed by SIGKILL (still running when the grace period after SIGTERM ended)";
+  if (r->signal != 0) {
+    const char* abbrev = ::sigabbrev_np(r->signal);
+    return std::string("was ended by ") +
+           (abbrev ? "SIG" + std::string(abbrev) : "signal " + std::to_string(r->signal));
+  }
+  return "exited with code " + std::to_string(r->exit_code);
+}
+
+}  // namespace
 
 Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRenderer& renderer,
                StepExecutor& executor, WorkerOptions options, Now now)
@@ -227,8 +246,11 @@ Result<void> Worker::handle(const Delivery& d) {
   running_[m.instance.v]++;
   auto r = executor_.run(task);
   running_[m.instance.v]--;
-  if (abort_) {  // terminated by us: not the step's verdict, so nothing is committed
-    log::warn("step terminated step={} sample={}: it runs again on restart", node.name, m.lo);
+  if (abort_) {  // ended by us: not the step's verdict, so nothing is committed
+    log::warn(
+        "step {} after the run was interrupted step={} sample={}: not committed, it runs "
+        "again on restart",
+        how_it_ended(r), node.name, m.lo);
     return broker_.release(d);
   }
   ExecResult result;

@@ -9,8 +9,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
+
+#include "merlin/workspace/files.h"
 
 extern char** environ;
 
@@ -30,10 +31,8 @@ bool in_path(const std::string& program) {
 }
 
 std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  auto text = files::read(path);
+  return text ? *text : std::string();
 }
 
 // A temporary file, removed when this goes out of scope.
@@ -42,7 +41,7 @@ struct TempFile {
   TempFile() {
     const char* dir = std::getenv("TMPDIR");
     std::string pattern = std::string(dir && *dir ? dir : "/tmp") + "/merlin-cmd.XXXXXX";
-    int fd = ::mkstemp(pattern.data());
+    int fd = ::mkostemp(pattern.data(), O_CLOEXEC);
     if (fd >= 0) {
       ::close(fd);
       path = pattern;
@@ -68,6 +67,7 @@ Result<CommandOutput> run_external(const std::vector<std::string>& argv,
                                    0);
   posix_spawn_file_actions_addopen(&fa, 1, out.path.c_str(), O_WRONLY | O_TRUNC, 0);
   posix_spawn_file_actions_addopen(&fa, 2, err.path.c_str(), O_WRONLY | O_TRUNC, 0);
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);  // no broker sockets or files of ours
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);

@@ -1,6 +1,8 @@
 #pragma once
 /// Where the broker (and the state store beside it) lives, free of any client library's
 /// types: parsed from `MERLIN_BROKER_URL`, `--broker` or `~/.merlin/app.yaml`.
+#include <chrono>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -16,13 +18,21 @@ struct BrokerLocation {
   std::string password;  ///< empty: no AUTH
   int db = 0;
   std::string source = "default";  ///< where these values came from, for messages and `info`
+  /// How long a command retries while the server cannot be reached or does not answer
+  /// (--broker-retry); unset: the adapter's default.
+  std::optional<std::chrono::milliseconds> retry_budget;
+  /// How long one reply may take before the connection counts as lost (--broker-timeout);
+  /// unset: the adapter's default.
+  std::optional<std::chrono::milliseconds> reply_timeout;
 
   /// "redis://host:port/db" with the password never shown ("redis://:***@host:port/db").
   std::string display() const;
 };
 
-/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (with the
-/// password masked) and what is wrong with it. Only the `redis` scheme is known so far.
+/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (everything
+/// before its last '@' masked, however malformed it is) and what is wrong with it. A user or
+/// password without a host is bad input: it would go to the default address. Only the `redis`
+/// scheme is known so far.
 Result<BrokerLocation> parse_broker_url(std::string_view url);
 
 }  // namespace merlin

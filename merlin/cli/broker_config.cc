@@ -3,8 +3,12 @@
 #include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
@@ -19,12 +23,23 @@ std::string expand_home(const std::string& path) {
   return std::string(home ? home : "") + path.substr(1);
 }
 
-// The password from a file that only its owner (and group) may read.
-Result<std::string> read_password_file(const std::string& written, const std::string& config) {
+// Merlin's `broker.password`: the path of a file holding the password, which only its owner
+// (and group) may read; or, when no such file exists, the password itself, as Merlin takes it.
+// The value is never put in a message then: it is a secret.
+Result<std::string> app_password(const std::string& written, const std::string& config) {
   std::string path = expand_home(written);
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    return Error::bad_input(config + ": broker password file not found: " + path);
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG)
+      return Error::bad_input(
+          config + ": broker.password: cannot read the file it names: " + std::strerror(errno));
+    log::warn(
+        "{}: broker.password names no file, so its value is used as the password itself (as "
+        "Merlin does); better put the password in a file only you can read (chmod 600) and "
+        "name that file",
+        config);
+    return written;
+  }
   if (st.st_mode & S_IROTH) {
     char mode[8];
     std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
@@ -38,22 +53,67 @@ Result<std::string> read_password_file(const std::string& written, const std::st
   return pw;
 }
 
+// Seconds from a flag (given when >= 0) or else the environment variable `name` (its value
+// `text`); unset if neither.
+Result<std::optional<std::chrono::milliseconds>> seconds_setting(double flag, const char* name,
+                                                                 const std::string& text,
+                                                                 double min) {
+  double s = flag;
+  if (s < 0) {
+    if (text.empty()) return std::optional<std::chrono::milliseconds>();
+    char* end = nullptr;
+    s = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || *end != '\0' || !(s >= min) || s > 1e6)
+      return Error::bad_input(std::string(name) + ": '" + text + "' is not a number of seconds" +
+                              (min > 0 ? " above 0" : " (0 or more)"));
+  }
+  return std::optional(std::chrono::milliseconds(static_cast<long long>(s * 1000 + 0.5)));
+}
+
 }  // namespace
 
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
                  "Broker URL redis://[:password@]host:port/db (overrides MERLIN_BROKER_URL and "
                  "~/.merlin/app.yaml)");
+  const RedisSettings defaults;
+  sub.add_option("--broker-retry", flags.retry_seconds,
+                 "Seconds a broker command keeps retrying while the server cannot be reached or "
+                 "does not answer, before the command fails (default " +
+                     std::to_string(defaults.reconnect_budget.count() / 1000) +
+                     "; overrides MERLIN_BROKER_RETRY)")
+      ->check(CLI::Range(0.0, 1e6));
+  sub.add_option("--broker-timeout", flags.timeout_seconds,
+                 "Seconds one broker reply may take before the connection counts as lost and "
+                 "the command is retried (default " +
+                     std::to_string(defaults.command_timeout.count() / 1000) +
+                     "; overrides MERLIN_BROKER_TIMEOUT)")
+      ->check(CLI::Range(0.001, 1e6));
 }
 
 std::string app_config_path() { return expand_home("~/.merlin/app.yaml"); }
 
+BrokerEnvironment BrokerEnvironment::current() {
+  auto get = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  return {app_config_path(), get("MERLIN_BROKER_URL"), get("MERLIN_BROKER_RETRY"),
+          get("MERLIN_BROKER_TIMEOUT")};
+}
+
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
+  return resolve_broker(flags, BrokerEnvironment::current());
+}
+
+Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env) {
   BrokerLocation loc;
-  auto config = spec::read_app_config(app_config_path());
+  auto config = spec::read_app_config(env.app_config);
   if (!config) return config.error();
   const auto& b = config->broker;
-  if (b.present) {
+  // A URL replaces app.yaml's broker whole: its password is not read (nor warned about) then.
+  const bool url_given = !env.url.empty() || !flags.url.empty();
+  if (b.present && !url_given) {
     loc.source = config->path;
     if (!b.name.empty() && b.name != "redis")
       return Error::bad_input(config->path + ": broker.name '" + b.name +
@@ -63,7 +123,7 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
     if (b.db >= 0) loc.db = b.db;
     loc.username = b.username;
     if (!b.password_file.empty()) {
-      auto pw = read_password_file(b.password_file, config->path);
+      auto pw = app_password(b.password_file, config->path);
       if (!pw) return pw.error();
       loc.password = *pw;
     }
@@ -75,8 +135,8 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
           "that a commit and the queueing of its dependents share one server",
           config->path);
   }
-  if (const char* env = std::getenv("MERLIN_BROKER_URL"); env && *env) {
-    auto parsed = parse_broker_url(env);
+  if (!env.url.empty()) {
+    auto parsed = parse_broker_url(env.url);
     if (!parsed) return Error::bad_input("MERLIN_BROKER_URL: " + parsed.error().message);
     loc = *parsed;
     loc.source = "MERLIN_BROKER_URL";
@@ -87,6 +147,13 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
     loc = *parsed;
     loc.source = "--broker";
   }
+  auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", env.retry, 0);
+  if (!retry) return retry.error();
+  loc.retry_budget = *retry;
+  auto timeout =
+      seconds_setting(flags.timeout_seconds, "MERLIN_BROKER_TIMEOUT", env.timeout, 0.001);
+  if (!timeout) return timeout.error();
+  loc.reply_timeout = *timeout;
   return loc;
 }
 
@@ -98,6 +165,8 @@ RedisSettings redis_settings(const BrokerLocation& loc, const std::string& study
   s.password = loc.password;
   s.db = loc.db;
   s.study_key = study_key;
+  if (loc.retry_budget) s.reconnect_budget = *loc.retry_budget;
+  if (loc.reply_timeout) s.command_timeout = *loc.reply_timeout;
   return s;
 }
 

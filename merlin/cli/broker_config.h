@@ -2,7 +2,9 @@
 /// Where the broker is, for the broker-backed commands: Merlin's `~/.merlin/app.yaml`
 /// (`broker:` server, port, username, password file, db_num), then `MERLIN_BROKER_URL`, then
 /// `--broker URL`, each overriding the one before. A password file readable by everyone is
-/// refused. The concrete adapter settings are made here (the CLI names adapters).
+/// refused. How long commands retry a lost server and wait for a reply: `--broker-retry` and
+/// `--broker-timeout` (seconds), else `MERLIN_BROKER_RETRY` and `MERLIN_BROKER_TIMEOUT`. The
+/// concrete adapter settings are made here (the CLI names adapters).
 #include <string>
 
 #include "adapters/broker/redis/redis_settings.h"
@@ -16,16 +18,34 @@ class App;
 namespace merlin::cli {
 
 struct BrokerFlags {
-  std::string url;  ///< --broker
+  std::string url;              ///< --broker
+  double retry_seconds = -1;    ///< --broker-retry; < 0: not given
+  double timeout_seconds = -1;  ///< --broker-timeout; < 0: not given
 };
 
-/// Adds `--broker URL` to a subcommand.
+/// Adds `--broker URL`, `--broker-retry SECONDS` and `--broker-timeout SECONDS` to a
+/// subcommand.
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags);
 
 /// `$HOME/.merlin/app.yaml`.
 std::string app_config_path();
 
-/// Resolves the location; kBadInput for a malformed app.yaml, URL or password file.
+/// What resolve_broker reads besides the flags.
+struct BrokerEnvironment {
+  std::string app_config;  ///< the app.yaml to read (missing: none)
+  std::string url;         ///< MERLIN_BROKER_URL ("" = unset)
+  std::string retry;       ///< MERLIN_BROKER_RETRY
+  std::string timeout;     ///< MERLIN_BROKER_TIMEOUT
+  /// app_config_path() and this process's environment.
+  static BrokerEnvironment current();
+};
+
+/// Resolves the location; kBadInput for a malformed app.yaml, URL, password file or number of
+/// seconds. app.yaml's `broker.password` names a file holding the password; when no such file
+/// exists, the value is the password itself, as Merlin takes it (with a warning that does not
+/// show it). No message shows a password. A URL replaces app.yaml's broker whole.
+Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env);
+/// resolve_broker with BrokerEnvironment::current().
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags);
 
 /// Redis settings for `loc`, naming `study_key`.

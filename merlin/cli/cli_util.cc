@@ -1,5 +1,7 @@
 #include "merlin/cli/cli_util.h"
 
+#include <CLI/CLI.hpp>
+
 #include <ctime>
 #include <filesystem>
 #include <thread>
@@ -51,6 +53,18 @@ long long now_epoch() { return static_cast<long long>(std::time(nullptr)); }
 int core_count() {
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : static_cast<int>(n);
+}
+
+void add_kill_wait_option(CLI::App& sub, double& seconds) {
+  sub.add_option("--kill-wait", seconds,
+                 "Seconds a step may take to end after SIGTERM, when a second interrupt ends "
+                 "the running steps, before it is killed (SIGKILL)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
+}
+
+std::chrono::milliseconds kill_wait_of(double seconds) {
+  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
 }
 
 }  // namespace merlin::cli

@@ -1,10 +1,15 @@
 #pragma once
 /// Helpers shared by the subcommands.
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "merlin/util/result.h"
+
+namespace CLI {
+class App;
+}
 
 namespace merlin::cli {
 
@@ -23,5 +28,12 @@ std::string self_exe();
 long long now_epoch();
 /// Number of cores (at least 1).
 int core_count();
+
+/// Adds `--kill-wait SECONDS` (how long a step may take to end after SIGTERM, when a second
+/// interrupt ends the running steps, before SIGKILL) to a subcommand; `seconds` holds the
+/// default. Negative values are refused by the parser (exit 2).
+void add_kill_wait_option(CLI::App& sub, double& seconds);
+/// The option's seconds as a duration.
+std::chrono::milliseconds kill_wait_of(double seconds);
 
 }  // namespace merlin::cli

@@ -20,6 +20,7 @@ struct RestartArgs {
   std::string workspace;
   int jobs = 0;
   bool no_progress = false;
+  double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };
 
@@ -97,7 +98,7 @@ int restart(const RestartArgs& a) {
   if (!s) return report_error(s.error());
   if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker, !a.no_progress);
   int jobs = a.jobs > 0 ? a.jobs : core_count();
-  auto r = run_local(**s, {jobs, true, !a.no_progress});
+  auto r = run_local(**s, {jobs, true, !a.no_progress, kill_wait_of(a.kill_wait)});
   if (!r) return report_error(r.error());
   return finish_local_run(**s, *r);
 }
@@ -114,6 +115,7 @@ Command restart_command() {
         sub.add_option("workspace", a->workspace, "The study's workspace directory")->required();
         sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
         sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+        add_kill_wait_option(sub, a->kill_wait);
         add_broker_flags(sub, a->broker);
         return [a] { return restart(*a); };
       }};

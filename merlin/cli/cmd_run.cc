@@ -11,6 +11,7 @@
 #include "merlin/cli/local_run.h"
 #include "merlin/cli/status_report.h"
 #include "merlin/util/log.h"
+#include "workers/process_executor.h"
 
 namespace merlin::cli {
 namespace {
@@ -21,6 +22,7 @@ struct RunArgs {
   std::vector<std::string> vars;
   std::string samples_file;
   int jobs = 0;
+  double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };
 
@@ -109,7 +111,7 @@ int run(const RunArgs& a) {
   if (queue) return enqueue(std::move(*s), po, loc, a.spec);
   log::info("study={} workspace={} tasks={} slots={}", (*s)->tokens.study_name,
             (*s)->tokens.workspace, (*s)->graph->total_tasks(), jobs);
-  auto r = run_local(**s, {jobs, false, !a.no_progress});
+  auto r = run_local(**s, {jobs, false, !a.no_progress, kill_wait_of(a.kill_wait)});
   if (!r) return report_error(r.error());
   return finish(**s, *r);
 }
@@ -132,6 +134,7 @@ Command run_command() {
                            "Samples file to use instead of merlin.samples.file (no generate)");
             sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
             sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+            add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);
             return [a] {
               reclaim_spec(a->vars, a->spec);

@@ -34,6 +34,7 @@ struct RunWorkersArgs {
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
   int max_deliveries = 10;   ///< a task delivered more often is given up as failed
+  double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };
 
@@ -139,6 +140,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   hc.drain_margin = a.drain_margin;
   hc.array = a.array;
   hc.max_deliveries = a.max_deliveries;
+  hc.kill_wait = a.kill_wait;
   auto jobs = scheduler_jobs(spec, tokens, plans, hc, current_dir() + "/merlin_workers");
   if (!jobs) return report_error(jobs.error());
   if (jobs->empty()) return std::nullopt;
@@ -159,6 +161,10 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   }
   // The jobs inherit this environment: the broker reaches them without being written down.
   if (!a.broker.url.empty()) ::setenv("MERLIN_BROKER_URL", a.broker.url.c_str(), 1);
+  if (a.broker.retry_seconds >= 0)
+    ::setenv("MERLIN_BROKER_RETRY", std::to_string(a.broker.retry_seconds).c_str(), 1);
+  if (a.broker.timeout_seconds >= 0)
+    ::setenv("MERLIN_BROKER_TIMEOUT", std::to_string(a.broker.timeout_seconds).c_str(), 1);
   int rc = submit.empty() ? kExitOk : submit_jobs(submit);
   if (rc == kExitOk && !here.empty()) rc = launch_jobs_here(here);
   if (plans.empty() || rc != kExitOk) return rc;
@@ -206,6 +212,7 @@ int run_workers(const RunWorkersArgs& a) {
   fo.exit_when_done = a.exit_when_done;
   fo.output_path = tokens->output_path;
   fo.max_deliveries = static_cast<std::uint32_t>(std::max(0, a.max_deliveries));
+  fo.kill_wait = kill_wait_of(a.kill_wait);
   auto left = a.drain_margin > 0 ? slurm_allocation_seconds_left() : std::nullopt;
   if (left) {
     long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));
@@ -261,6 +268,7 @@ Command run_workers_command() {
                            "Seconds a reserved task stays ours without renewal before another "
                            "worker takes it over (renewed every third of it)")
                 ->capture_default_str();
+            add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);
             return [a] {
               reclaim_spec(a->vars, a->spec);

@@ -23,14 +23,13 @@ struct StatusArgs {
 };
 
 // Progress of a study queued in the broker: its counters there, O(instances).
-Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, const BrokerFlags& f) {
-  auto loc = resolve_broker(f);
-  if (!loc) return loc.error();
+Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws,
+                                                      const BrokerLocation& loc) {
   auto key = study_key_of(ws);
-  auto p = RedisStateStore(redis_settings(*loc, key)).progress();
+  auto p = RedisStateStore(redis_settings(loc, key)).progress();
   if (!p) return p.error();
   if (p->empty())
-    return Error::runtime("study " + key + " is not in the broker at " + loc->display() +
+    return Error::runtime("study " + key + " is not in the broker at " + loc.display() +
                           " (another server, or the broker lost it); `merlin restart " + ws +
                           "` queues its unfinished tasks there again");
   return p;
@@ -58,17 +57,20 @@ int status(const StatusArgs& a) {
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   bool queued = is_broker_workspace(ws);
-  auto progress = queued ? broker_progress(ws, a.broker) : journal_progress(**s);
+  BrokerLocation loc;
+  if (queued) {
+    auto l = resolve_broker(a.broker);
+    if (!l) return report_error(l.error());
+    loc = *l;
+  }
+  auto progress = queued ? broker_progress(ws, loc) : journal_progress(**s);
   if (!progress) return report_error(progress.error());
   std::vector<std::uint32_t> running;
   if (queued) {
     // Tasks in flight, from the broker; a status without them is still a status.
-    auto loc = resolve_broker(a.broker);
-    if (loc) {
-      auto r = RedisStudies(redis_settings(*loc))
-                   .running(study_key_of(ws), (*s)->graph->instances().size());
-      if (r) running = std::move(*r);
-    }
+    auto r = RedisStudies(redis_settings(loc))
+                 .running(study_key_of(ws), (*s)->graph->instances().size());
+    if (r) running = std::move(*r);
   } else {
     running = live_running(**s);
   }

@@ -58,8 +58,14 @@ class WorkspaceLock {
 // Progress lines and the live-status file, once a second until stopped.
 class Reporter {
  public:
-  Reporter(PreparedStudy& s, LocalStateStore& store, Worker& worker, bool print)
-      : s_(s), store_(store), worker_(worker), print_(print), tty_(::isatty(2) != 0) {
+  Reporter(PreparedStudy& s, LocalStateStore& store, Worker& worker, bool print,
+           std::chrono::milliseconds kill_wait)
+      : s_(s),
+        store_(store),
+        worker_(worker),
+        print_(print),
+        tty_(::isatty(2) != 0),
+        kill_wait_(kill_wait) {
     thread_ = std::thread([this] { loop(); });
   }
   ~Reporter() {
@@ -84,11 +90,16 @@ class Reporter {
     while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
       int sig = g_signals.load();
       if (sig != seen_signals) {
+        const int before = seen_signals;
         seen_signals = sig;
         if (sig == 1) {
           worker_.request_stop();
           fprintf(stderr, "\nstopping: running steps finish first (interrupt again to end them)\n");
-        } else {
+        } else if (sig >= 2 && before < 2) {
+          fprintf(stderr,
+                  "\nending running steps: SIGTERM now, SIGKILL in %.0f s to those still "
+                  "running; their tasks run again on restart\n",
+                  std::chrono::duration<double>(kill_wait_).count());
           worker_.abort();
         }
       }
@@ -115,6 +126,7 @@ class Reporter {
   LocalStateStore& store_;
   Worker& worker_;
   bool print_, tty_;
+  std::chrono::milliseconds kill_wait_;
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
@@ -183,7 +195,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     if (!p) return p.error();
   }
 
-  ProcessExecutor executor;
+  ProcessExecutor executor(ProcessExecutorOptions{o.kill_wait});
   WorkerOptions wo;
   wo.slots = o.slots;
   Worker worker(broker, store, plan, *s.renderer, executor, wo);
@@ -195,7 +207,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   sigaction(SIGTERM, &sa, nullptr);
   Result<WorkerReport> report = Error::runtime("not run");
   {
-    Reporter reporter(s, store, worker, o.progress);
+    Reporter reporter(s, store, worker, o.progress, o.kill_wait);
     report = worker.run();
   }
   signal(SIGINT, SIG_DFL);

@@ -1,9 +1,11 @@
 #pragma once
 /// `merlin run --local` and `merlin restart`: the in-process broker, the journal-backed state
 /// store, the plan and a Worker with N slots, plus progress lines and the live-status file.
+#include <chrono>
 #include <cstdint>
 
 #include "merlin/cli/prepared_study.h"
+#include "workers/process_executor.h"
 #include "workers/worker.h"
 
 namespace merlin::cli {
@@ -12,6 +14,8 @@ struct LocalRunOptions {
   int slots = 1;
   bool resume = false;   ///< replay merlin_info/merlin.journal first (restart)
   bool progress = true;  ///< progress lines on stderr
+  /// After the second interrupt: SIGTERM to running steps, SIGKILL this much later.
+  std::chrono::milliseconds kill_wait = kDefaultKillWait;
 };
 
 struct LocalRunResult {

@@ -44,6 +44,14 @@ std::string host_name() {
 
 namespace {
 
+// A worker has reached the server (run-workers checks it first): from then on even a new
+// connection rides out an outage within the retry budget instead of ending the worker.
+RedisSettings fleet_settings(const BrokerLocation& loc, const std::string& study_key = "default") {
+  RedisSettings s = redis_settings(loc, study_key);
+  s.retry_first_connect = true;
+  return s;
+}
+
 class Fleet {
   struct Running {
     const WorkerPlan* plan;
@@ -60,8 +68,8 @@ class Fleet {
         spec_name_(std::move(spec_name)),
         plans_(std::move(plans)),
         options_(options),
-        registry_(redis_settings(loc)),
-        studies_(redis_settings(loc)) {}
+        registry_(fleet_settings(loc)),
+        studies_(fleet_settings(loc)) {}
 
   int run() {
     // Stops written by steps from now on are ours to obey; older ones were for the
@@ -278,7 +286,7 @@ class Fleet {
     }
     log::info("serving study={} workspace={}", rec.key, rec.workspace);
     Plan plan(*(*s)->graph);
-    RedisStateStore store(redis_settings(loc_, rec.key));
+    RedisStateStore store(fleet_settings(loc_, rec.key));
     auto all_queues = study_queues(*(*s)->graph);
     auto& stopped = stopped_queues_[rec.key];
     std::vector<std::string> idle_queues;
@@ -305,11 +313,11 @@ class Fleet {
       wo.on_stop_notices = [this, &rec, &fleet] { obey_halts(rec.key, fleet); };
       auto r = std::make_unique<Running>();
       r->plan = &p;
-      RedisSettings rs = redis_settings(loc_, rec.key);
+      RedisSettings rs = fleet_settings(loc_, rec.key);
       rs.consumer = p.id;
       rs.lease = options_.lease;
       r->broker = std::make_unique<RedisBroker>(rs);
-      r->executor = std::make_unique<ProcessExecutor>();
+      r->executor = std::make_unique<ProcessExecutor>(ProcessExecutorOptions{options_.kill_wait});
       r->worker =
           std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer, *r->executor, wo);
       fleet.push_back(std::move(r));
@@ -340,7 +348,10 @@ class Fleet {
         for (auto& r : fleet) r->worker->request_stop();
       }
       if (sig >= 2 && seen < 2) {
-        log::warn("second signal: ending running steps; their tasks go back uncommitted");
+        log::warn(
+            "second signal: ending running steps (SIGTERM now, SIGKILL in {:g} s to those still "
+            "running); their tasks go back uncommitted",
+            std::chrono::duration<double>(options_.kill_wait).count());
         for (auto& r : fleet) r->worker->abort();
       }
       seen = sig;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "merlin/broker/broker_location.h"
+#include "workers/process_executor.h"
 
 namespace merlin::cli {
 
@@ -29,6 +30,8 @@ struct FleetOptions {
   std::string output_path;
   std::uint32_t max_deliveries = 10;                 ///< WorkerOptions::max_deliveries
   std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
+  /// After the second signal: SIGTERM to running steps, SIGKILL this much later.
+  std::chrono::milliseconds kill_wait = kDefaultKillWait;
   /// When to drain and stop (the allocation's end less a margin); none = never.
   std::optional<std::chrono::steady_clock::time_point> drain_at;
 };

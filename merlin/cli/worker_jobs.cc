@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/util/log.h"
+#include "merlin/workspace/files.h"
 
 extern char** environ;
 
@@ -80,6 +80,10 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     cmd += std::string(" --drain-margin ") + num;
     if (here.max_deliveries != 10)
       cmd += " --max-deliveries " + std::to_string(here.max_deliveries);
+    if (here.kill_wait != std::chrono::duration<double>(kDefaultKillWait).count()) {
+      std::snprintf(num, sizeof num, "%g", here.kill_wait);
+      cmd += std::string(" --kill-wait ") + num;
+    }
     j.command = cmd;
     j.log_dir = log_dir;
     j.array = here.array;
@@ -99,13 +103,9 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
     std::error_code ec;
     std::filesystem::create_directories(j.log_dir, ec);
     std::string path = j.log_dir + "/" + j.job_name + script_extension(j.batch.type);
-    {
-      std::ofstream f(path);
-      f << *text;
-      if (!f) {
-        std::fprintf(stderr, "merlin: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
-        return 1;
-      }
+    if (auto w = files::write(path, *text); !w) {
+      std::fprintf(stderr, "merlin: %s\n", w.error().message.c_str());
+      return 1;
     }
     auto id = submit_job_script(j.batch.type, path);
     if (!id) {

@@ -3,6 +3,7 @@
 /// lsf-srun): outside an allocation each becomes a submitted job script; inside one, the
 /// scheduler's launcher starts one worker process per node. Either way the process that
 /// runs the workers is `merlin run-workers ... --here`.
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct HereCommand {
   double drain_margin = 60;
   int array = 0;  ///< --array: each worker job as an array of that many
   int max_deliveries = 10;
+  double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();  ///< --kill-wait
 };
 
 /// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors

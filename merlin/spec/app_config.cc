@@ -1,11 +1,10 @@
 #include "merlin/spec/app_config.h"
 
 #include <charconv>
-#include <fstream>
-#include <sstream>
 
 #include "merlin/spec/diagnostic_list.h"
 #include "merlin/spec/yaml_tree.h"
+#include "merlin/workspace/files.h"
 
 namespace merlin::spec {
 namespace {
@@ -44,13 +43,11 @@ void read_server(const YamlEntry& e, AppServer& out, DiagnosticList& diags) {
 
 Result<AppConfig> read_app_config(const std::string& path) {
   AppConfig config;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return config;
-  std::ostringstream text;
-  text << in.rdbuf();
+  auto text = files::read(path);
+  if (!text) return config;
   config.path = path;
   DiagnosticList diags(path);
-  auto root = parse_yaml_tree(text.str(), YamlLimits{}, diags);
+  auto root = parse_yaml_tree(*text, YamlLimits{}, diags);
   if (root && !root->is_null() && !root->is_map())
     diags.error(root->where, "the app config must be a map, got " + describe_kind(*root));
   if (root && root->is_map()) {

@@ -2,7 +2,6 @@
 #include "merlin/spec/spec_loader.h"
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <system_error>
 
@@ -11,6 +10,7 @@
 #include "merlin/spec/spec_reader.h"
 #include "merlin/spec/spec_validator.h"
 #include "merlin/spec/yaml_tree.h"
+#include "merlin/workspace/files.h"
 
 namespace merlin::spec {
 namespace {
@@ -33,12 +33,9 @@ Result<LoadedSpec> load_spec(const std::string& path, const LoadOptions& options
   if (ec) return Error::bad_input(path + ": cannot read the spec: " + ec.message());
   if (size > options.max_file_bytes)
     return Error::bad_input(too_big(path, size, options.max_file_bytes));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::bad_input(path + ": cannot open the spec for reading");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return Error::bad_input(path + ": error while reading the spec");
-  return parse_spec(text.str(), path, options);
+  auto text = files::read(path);
+  if (!text) return Error::bad_input(text.error().message);  // "cannot read PATH: why"
+  return parse_spec(*text, path, options);
 }
 
 Result<LoadedSpec> parse_spec(std::string_view text, const std::string& file_name,

@@ -7,8 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace merlin::files {
 namespace {
@@ -56,11 +54,25 @@ Result<void> write_atomic(const std::string& path, std::string_view text) {
 }
 
 Result<std::string> read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error::bad_input("cannot read " + path + ": " + std::strerror(errno));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  // open(2) rather than an ifstream: libstdc++ cannot ask for O_CLOEXEC, and a step spawned
+  // by another thread meanwhile must not inherit the descriptor.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return Error::bad_input("cannot read " + path + ": " + std::strerror(errno));
+  std::string text;
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      ::close(fd);
+      return Error::bad_input("cannot read " + path + ": " + std::strerror(e));
+    }
+    if (n == 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 bool exists(const std::string& path) {

@@ -128,9 +128,18 @@ bool RedisServer::wait_ready(int timeout_ms) {
   return false;
 }
 
+void RedisServer::pause() {
+  if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServer::resume() {
+  if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
 void RedisServer::stop(bool hard) {
   if (pid_ <= 0) return;
   ::kill(pid_, hard ? SIGKILL : SIGTERM);
+  ::kill(pid_, SIGCONT);  // a paused server would never handle the SIGTERM
   int status = 0;
   ::waitpid(pid_, &status, 0);
   pid_ = -1;

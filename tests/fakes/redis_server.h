@@ -24,6 +24,10 @@ class RedisServer {
   std::string start();
   /// SIGTERM and wait (Redis flushes the AOF on a clean shutdown); `hard` uses SIGKILL.
   void stop(bool hard = false);
+  /// SIGSTOP: the server keeps its sockets (connects still succeed, the kernel accepts them)
+  /// but answers nothing until `resume` (SIGCONT), as a server swapping or frozen would.
+  void pause();
+  void resume();
   /// Stops and starts again on the same port and dir; "" on success.
   std::string restart(bool hard = false);
 

@@ -42,7 +42,7 @@ redis_launch() {
   disown "$REDIS_PID" 2>/dev/null || true  # no "Killed" job notice when a test kills it
   local i
   for i in $(seq 100); do
-    redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -q PONG && return 0
+    redis-cli -p "$REDIS_PORT" ping 2>/dev/null | grep -qE 'PONG|NOAUTH' && return 0  # up
     kill -0 "$REDIS_PID" 2>/dev/null || return 1
     sleep 0.05
   done

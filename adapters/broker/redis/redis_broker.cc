@@ -36,6 +36,8 @@ RedisBroker::RedisBroker(RedisSettings settings)
       pending_script_(redis_lua::kPending),
       publish_script_(redis_lua::kPublish),
       streams_script_(redis_lua::kStreams),
+      publish_at_script_(redis_lua::kPublishAt),
+      dead_letter_script_(redis_lua::kDeadLetter),
       nonce_(std::random_device{}()) {}
 
 std::string RedisBroker::unique_tag() {
@@ -63,10 +65,9 @@ Result<void> RedisBroker::publish_at(const std::string& queue, const TaskMessage
   auto due_ms = system_ms() + std::chrono::ceil<milliseconds>(in).count();
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = (*c)->transaction({{"SADD", keys_.queues(), queue},
-                              {"ZADD", keys_.delayed(), std::to_string(due_ms),
-                               queue + "|" + unique_tag() + "|" + encode(msg)},
-                              {"HINCRBY", keys_.delayed_n(), queue, "1"}});
+  auto r = publish_at_script_.run(**c, {},
+                                  {keys_.prefix, queue, std::to_string(due_ms),
+                                   queue + "|" + unique_tag() + "|" + encode(msg)});
   if (!r) return r.error();
   return ok();
 }
@@ -154,10 +155,7 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
 Result<void> RedisBroker::dead_letter(RedisConnection& c, const Taken& t) {
   log::error("dead-lettered an undecodable message queue={} id={} text=\"{}\" key={}", t.queue,
              t.id, t.text, keys_.dead());
-  const auto& s = t.stream;
-  auto r = c.transaction({{"XADD", keys_.dead(), "*", "queue", t.queue, "id", t.id, "m", t.text},
-                          {"XACK", s, kRedisGroup, t.id},
-                          {"XDEL", s, t.id}});
+  auto r = dead_letter_script_.run(c, {t.stream, keys_.dead()}, {t.id, t.queue, t.text});
   if (!r) return r.error();
   return ok();
 }

@@ -49,8 +49,8 @@ class RedisBroker : public Broker {
  private:
   struct Taken {
     std::string queue, id, text;
-    bool redelivered = false;  ///< taken over from an expired lease
-    std::string stream;        ///< the Stream key it came from (one of the queue's, by width)
+    bool redelivered = false;        ///< taken over from an expired lease
+    std::string stream;              ///< the Stream key it came from (one of the queue's, by width)
     std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
     std::uint32_t deliveries = 1;    ///< times delivered, this one included
   };
@@ -64,7 +64,8 @@ class RedisBroker : public Broker {
 
   RedisPool pool_;
   RedisKeys keys_;
-  RedisScript take_script_, release_script_, pending_script_, publish_script_, streams_script_;
+  RedisScript take_script_, release_script_, pending_script_, publish_script_, streams_script_,
+      publish_at_script_, dead_letter_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last takeover scan

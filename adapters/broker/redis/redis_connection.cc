@@ -1,10 +1,13 @@
 #include "adapters/broker/redis/redis_connection.h"
 
+#include <fcntl.h>
 #include <hiredis/hiredis.h>
 #include <sys/time.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <optional>
 #include <thread>
 
 namespace merlin {
@@ -77,7 +80,18 @@ std::string RedisConnection::describe(const std::string& what) const {
 
 Result<std::unique_ptr<RedisConnection>> RedisConnection::open(const RedisSettings& settings) {
   std::unique_ptr<RedisConnection> c(new RedisConnection(settings));
-  auto r = c->connect_once();
+  if (!settings.retry_first_connect) {
+    auto r = c->connect_once();
+    if (!r) return r.error();
+    return c;
+  }
+  auto r = c->retrying<bool>(
+      [&]() -> Result<bool> {
+        auto once = c->connect_once();
+        if (!once) return once.error();
+        return true;
+      },
+      [](bool) { return false; });
   if (!r) return r.error();
   return c;
 }
@@ -96,6 +110,10 @@ Result<void> RedisConnection::connect_once() {
     ctx_ = nullptr;
     return e;
   }
+  // hiredis 0.14 makes its socket without SOCK_CLOEXEC: a step (or any program we start)
+  // would inherit a logged-in connection to the broker.
+  if (int flags = ::fcntl(ctx_->fd, F_GETFD); flags >= 0)
+    (void)::fcntl(ctx_->fd, F_SETFD, flags | FD_CLOEXEC);
   redisSetTimeout(ctx_, to_timeval(settings_.command_timeout));
   std::vector<RedisCommand> hello;
   if (!settings_.password.empty()) {
@@ -108,21 +126,13 @@ Result<void> RedisConnection::connect_once() {
   if (hello.empty()) return ok();
   auto r = send(hello, std::chrono::milliseconds(0));
   if (!r) return r.error();
-  for (const auto& reply : *r)
-    if (reply.is_error()) return Error::runtime(describe(reply.str));
-  return ok();
-}
-
-Result<void> RedisConnection::reconnect() {
-  auto deadline = std::chrono::steady_clock::now() + settings_.reconnect_budget;
-  auto delay = std::chrono::milliseconds(50);
-  while (true) {
-    auto r = connect_once();
-    if (r || r.error().code != ErrorCode::kUnavailable) return r;
-    if (std::chrono::steady_clock::now() + delay > deadline) return r;
-    std::this_thread::sleep_for(delay);
-    delay = std::min(delay * 2, std::chrono::milliseconds(1000));
+  for (const auto& reply : *r) {
+    if (!reply.is_error()) continue;
+    redisFree(ctx_);  // not logged in: never send anything on it
+    ctx_ = nullptr;
+    return Error::runtime(describe(reply.str));
   }
+  return ok();
 }
 
 Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCommand>& cmds,
@@ -160,63 +170,70 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
 namespace {
 
 // A restarted server answers LOADING until its AOF is read back: nothing ran, so wait and
-// send again, within the reconnect budget.
+// send again.
 bool is_loading(const std::string& error_text) { return error_text.rfind("LOADING", 0) == 0; }
 
-template <typename Attempt, typename Loading>
-auto retry_while_loading(std::chrono::milliseconds budget, Attempt attempt, Loading loading) {
-  auto deadline = std::chrono::steady_clock::now() + budget;
-  auto delay = std::chrono::milliseconds(50);
-  while (true) {
-    auto r = attempt();
-    if (!loading(r) || std::chrono::steady_clock::now() + delay > deadline) return r;
-    std::this_thread::sleep_for(delay);
-    delay = std::min(delay * 2, std::chrono::milliseconds(1000));
-  }
+bool worth_retrying(const Error& e) {
+  return e.code == ErrorCode::kUnavailable || e.message.find(": LOADING") != std::string::npos;
+}
+
+std::string seconds_text(std::chrono::steady_clock::duration d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", std::chrono::duration<double>(d).count());
+  return buf;
 }
 
 }  // namespace
 
+template <typename T, typename Attempt, typename Busy>
+Result<T> RedisConnection::retrying(Attempt attempt, Busy busy) {
+  using namespace std::chrono;
+  std::optional<steady_clock::time_point> first_failure;
+  auto delay = milliseconds(50);
+  while (true) {
+    Result<T> r = attempt();
+    if (r ? !busy(*r) : !worth_retrying(r.error())) return r;
+    auto now = steady_clock::now();
+    if (!first_failure) first_failure = now;
+    if (now + delay > *first_failure + settings_.reconnect_budget) {
+      if (r) return r;  // still LOADING: the caller sees the server's replies
+      Error e = r.error();
+      e.message += "; gave up after retrying for " + seconds_text(now - *first_failure) +
+                   " s (the broker retry budget is " + seconds_text(settings_.reconnect_budget) +
+                   " s)";
+      return e;
+    }
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, milliseconds(1000));
+  }
+}
+
+Result<std::vector<RedisReply>> RedisConnection::send_connected(
+    const std::vector<RedisCommand>& cmds, std::chrono::milliseconds extra) {
+  if (!ctx_) {
+    auto c = connect_once();
+    if (!c) return c.error();
+  }
+  return send(cmds, extra);
+}
+
 Result<std::vector<RedisReply>> RedisConnection::pipeline(const std::vector<RedisCommand>& cmds) {
-  return retry_while_loading(
-      settings_.reconnect_budget, [&] { return pipeline_once(cmds); },
-      [](const Result<std::vector<RedisReply>>& r) {
-        return r && std::any_of(r->begin(), r->end(), [](const RedisReply& x) {
-                 return x.is_error() && is_loading(x.str);
-               });
+  if (cmds.empty()) return std::vector<RedisReply>{};
+  return retrying<std::vector<RedisReply>>(
+      [&] { return send_connected(cmds, std::chrono::milliseconds(0)); },
+      [](const std::vector<RedisReply>& replies) {
+        return std::any_of(replies.begin(), replies.end(),
+                           [](const RedisReply& x) { return x.is_error() && is_loading(x.str); });
       });
 }
 
 Result<RedisReply> RedisConnection::command(const RedisCommand& argv,
                                             std::chrono::milliseconds extra) {
-  return retry_while_loading(
-      settings_.reconnect_budget, [&] { return command_once(argv, extra); },
-      [](const Result<RedisReply>& r) {
-        return !r && r.error().message.find(": LOADING") != std::string::npos;
-      });
-}
-
-Result<std::vector<RedisReply>> RedisConnection::pipeline_once(
-    const std::vector<RedisCommand>& cmds) {
-  if (cmds.empty()) return std::vector<RedisReply>{};
-  if (ctx_) {
-    auto r = send(cmds, std::chrono::milliseconds(0));
-    if (r || r.error().code != ErrorCode::kUnavailable) return r;
-  }
-  auto c = reconnect();
-  if (!c) return c.error();
-  return send(cmds, std::chrono::milliseconds(0));
-}
-
-Result<RedisReply> RedisConnection::command_once(const RedisCommand& argv,
-                                                 std::chrono::milliseconds extra) {
-  Result<std::vector<RedisReply>> r = Error::unavailable("");
-  if (ctx_) r = send({argv}, extra);
-  if (!r && r.error().code == ErrorCode::kUnavailable) {
-    auto c = reconnect();
-    if (!c) return c.error();
-    r = send({argv}, extra);
-  }
+  auto r = retrying<std::vector<RedisReply>>([&] { return send_connected({argv}, extra); },
+                                             [](const std::vector<RedisReply>& replies) {
+                                               return replies.front().is_error() &&
+                                                      is_loading(replies.front().str);
+                                             });
   if (!r) return r.error();
   auto& reply = r->front();
   if (reply.is_error()) return Error::runtime(describe(reply.str));

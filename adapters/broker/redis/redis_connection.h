@@ -1,11 +1,22 @@
 #pragma once
 /// One connection to Redis (RAII over hiredis' redisContext, which stays inside the .cc).
-/// AUTHs and SELECTs on every (re)connect. When the connection breaks, the next command
-/// reconnects with bounded exponential backoff and is sent once more, so a command may reach
-/// the server twice: every caller in this folder is idempotent or at-least-once by design. A
-/// server still loading its AOF after a restart (LOADING) is waited for within the same budget.
-/// Errors name the server: "redis 127.0.0.1:6399: connection refused". Not thread-safe: one
-/// thread at a time (RedisPool hands connections out).
+/// AUTHs and SELECTs on every (re)connect. When a command fails for want of the server (the
+/// connection broke or was refused, or no reply came within `command_timeout`), it is sent
+/// again on a new connection, with exponential backoff (50 ms doubling to 1 s), until it gets
+/// a reply or `reconnect_budget` has passed since the first failure; then it fails with
+/// kUnavailable: "redis 127.0.0.1:6399: connection refused; gave up after retrying for 30.0 s
+/// (the broker retry budget is 30.0 s)". A server still loading its AOF after a restart
+/// (LOADING) is waited for within the same budget.
+///
+/// So a command may run more than once: a timed-out one may have run, or still run when a
+/// paused server wakes up and reads it. Every caller in this folder is idempotent (Lua
+/// scripts that check before they write: commit, enqueue, publish_at, dead-letter, release;
+/// HSET/HSETNX/SADD/XACK/XCLAIM) or at-least-once by design: a published message may be
+/// queued twice (the worker skips a committed sample, so at worst a step runs twice), and a
+/// take whose reply was lost leaves the message reserved for us until its lease runs out and
+/// another take claims it.
+///
+/// Not thread-safe: one thread at a time (RedisPool hands connections out).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -23,7 +34,8 @@ using RedisCommand = std::vector<std::string>;
 
 class RedisConnection {
  public:
-  /// Connects (no retry: a wrong address fails fast, kUnavailable).
+  /// Connects. Without `retry_first_connect` there is no retry: a wrong address fails fast
+  /// (kUnavailable); with it, the connect is retried within `reconnect_budget` as commands are.
   static Result<std::unique_ptr<RedisConnection>> open(const RedisSettings& settings);
   ~RedisConnection();
   RedisConnection(const RedisConnection&) = delete;
@@ -47,11 +59,15 @@ class RedisConnection {
  private:
   explicit RedisConnection(const RedisSettings& settings);
   Result<void> connect_once();
-  Result<RedisReply> command_once(const RedisCommand& argv, std::chrono::milliseconds extra);
-  Result<std::vector<RedisReply>> pipeline_once(const std::vector<RedisCommand>& cmds);
-  Result<void> reconnect();
+  /// Sends on the connection, connecting first if there is none (one attempt).
+  Result<std::vector<RedisReply>> send_connected(const std::vector<RedisCommand>& cmds,
+                                                 std::chrono::milliseconds extra);
   Result<std::vector<RedisReply>> send(const std::vector<RedisCommand>& cmds,
                                        std::chrono::milliseconds extra);
+  /// Runs `attempt` until it succeeds with a result `busy` (LOADING) does not reject, fails
+  /// otherwise than for want of the server, or the retry budget is spent.
+  template <typename T, typename Attempt, typename Busy>
+  Result<T> retrying(Attempt attempt, Busy busy);
 
   RedisSettings settings_;
   std::string address_;

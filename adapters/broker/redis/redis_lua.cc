@@ -196,6 +196,26 @@ for i = 3, #ARGV do redis.call('XADD', stream_of(prefix, q, ARGV[i]), '*', 'm', 
 return #ARGV - 2
 )lua");
 
+// ARGV: prefix, queue, due (epoch ms), member ("<queue>|<unique tag>|<message>"). Returns 1 if
+// added, 0 if the member was there already: the count moves only with the set, so a resent
+// call (its first reply lost) changes nothing.
+const std::string kPublishAt = R"lua(
+local prefix, q = ARGV[1], ARGV[2]
+redis.call('SADD', prefix .. 'queues', q)
+if redis.call('ZADD', prefix .. 'delayed', ARGV[3], ARGV[4]) == 0 then return 0 end
+redis.call('HINCRBY', prefix .. 'delayed_n', q, 1)
+return 1
+)lua";
+
+// KEYS: stream, dead-letter stream. ARGV: id, queue, text. Moves a pending message to the
+// dead letters; 0 (nothing done) if it is no longer pending (already moved: a resent call).
+const std::string kDeadLetter = R"lua(
+if redis.call('XACK', KEYS[1], 'workers', ARGV[1]) == 0 then return 0 end
+redis.call('XADD', KEYS[2], '*', 'queue', ARGV[2], 'id', ARGV[1], 'm', ARGV[3])
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 1
+)lua";
+
 // ARGV: prefix, queue names... Returns {stream key, queue index (0-based)} pairs, flattened,
 // each queue's leaves first then its narrowest ranges.
 const std::string kStreams = with_lib(R"lua(
@@ -211,12 +231,15 @@ return out
 
 // ARGV: prefix, study key, workspace, name, created, n instances, counts..., remaining...,
 // n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
-// then (queue, message) pairs. Fails, changing nothing, if the study is registered already.
-// A new study has remaining = counts and no bitmaps; a study rebuilt from its workspace's
-// markers (restart after the broker lost it) brings what was done.
+// then (queue, message) pairs. Fails, changing nothing, if the study is registered already
+// for another workspace; returns 0, changing nothing, if it is registered for this one (this
+// very call, resent after its reply was lost). A new study has remaining = counts and no
+// bitmaps; a study rebuilt from its workspace's markers (restart after the broker lost it)
+// brings what was done.
 const std::string kEnqueue = with_lib(R"lua(
 local prefix, key = ARGV[1], ARGV[2]
 if redis.call('ZSCORE', 'merlin:studies', key) then
+  if redis.call('HGET', prefix .. 'meta', 'workspace') == ARGV[3] then return 0 end
   return redis.error_reply('merlin: study ' .. key .. ' is queued already')
 end
 local i = 6

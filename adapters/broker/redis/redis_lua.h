@@ -22,10 +22,15 @@ extern const std::string kPending;
 extern const std::string kCommit;
 /// Appends messages of one queue, each to the Stream of its width.
 extern const std::string kPublish;
+/// Adds a delayed message and counts it, once even if resent.
+extern const std::string kPublishAt;
+/// Moves a pending message to the dead letters, once even if resent.
+extern const std::string kDeadLetter;
 extern const std::string kResetFailed;
 /// The Streams of some queues, leaves first then narrowest ranges (for a blocking read).
 extern const std::string kStreams;
-/// Registers a study, its counts, released instances and first messages (see RedisStudies).
+/// Registers a study, its counts, released instances and first messages (see RedisStudies);
+/// a no-op if this workspace's study is registered already.
 extern const std::string kEnqueue;
 /// Queued + in-flight + delayed messages over every queue of a study.
 extern const std::string kStudyPending;

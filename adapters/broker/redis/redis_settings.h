@@ -20,10 +20,16 @@ struct RedisSettings {
   /// A reserved message idle this long is taken over by another worker (`extend_lease` renews).
   std::chrono::milliseconds lease{60'000};
   std::chrono::milliseconds connect_timeout{2'000};
-  std::chrono::milliseconds command_timeout{10'000};  ///< blocking reads add their wait to it
-  /// Total time spent reconnecting (exponential backoff, 50 ms doubling to 1 s) before a
-  /// command fails with kUnavailable.
+  /// How long one reply may take before the connection is given up as lost and the command
+  /// retried (blocking reads add their wait to it).
+  std::chrono::milliseconds command_timeout{10'000};
+  /// How long a command is retried (exponential backoff, 50 ms doubling to 1 s) while the
+  /// server cannot be reached or does not answer, from its first failure, before it fails
+  /// with kUnavailable.
   std::chrono::milliseconds reconnect_budget{30'000};
+  /// Connections a pool or registry opens retry within reconnect_budget too (a worker
+  /// mid-run); false: the first connect fails fast (a command's first contact).
+  bool retry_first_connect = false;
 
   std::string address() const { return host + ":" + std::to_string(port); }
 };

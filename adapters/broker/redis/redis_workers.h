@@ -20,7 +20,7 @@ struct WorkerRecord {
   std::string study;      ///< study key being worked on now ("" while waiting)
   std::vector<std::string> queues;
   int slots = 0;
-  std::string job;  ///< the batch job it runs in (Slurm, Flux, LSF job id), "" if none
+  std::string job;           ///< the batch job it runs in (Slurm, Flux, LSF job id), "" if none
   std::int64_t seen_ms = 0;  ///< epoch ms of the last heartbeat (filled by `list`)
 };
 

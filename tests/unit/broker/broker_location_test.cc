@@ -53,5 +53,47 @@ TEST(BrokerUrl, BadUrlsAreBadInputWithThePasswordMasked) {
   EXPECT_NE(l.error().message.find("'99999'"), std::string::npos);
 }
 
+TEST(BrokerUrl, MalformedUrlsNeverShowThePassword) {
+  for (const char* url : {"redis:/:s3cret@host", "redis//:s3cret@host", "redis://s3cret@h:port",
+                          "redis://:s3cret@h:1/x", "amqp://:s3cret@h", "redis://user:s3cret@h:0",
+                          "s3cret@h", "redis:s3cret@h:1"}) {
+    auto l = parse_broker_url(url);
+    ASSERT_FALSE(l.ok()) << url;
+    EXPECT_EQ(l.error().code, ErrorCode::kBadInput) << url;
+    EXPECT_EQ(l.error().message.find("s3cret"), std::string::npos) << l.error().message;
+    EXPECT_NE(l.error().message.find("***@"), std::string::npos) << l.error().message;
+  }
+}
+
+TEST(BrokerUrl, APasswordAloneIsMaskedAndTheUserKept) {
+  auto l = parse_broker_url("redis://alice:s3cret@h:0");
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.error().message.find("'redis://alice:***@h:0'"), std::string::npos)
+      << l.error().message;
+  auto alone = parse_broker_url("redis://s3cret@h:0");
+  ASSERT_FALSE(alone.ok());
+  EXPECT_NE(alone.error().message.find("'redis://***@h:0'"), std::string::npos)
+      << alone.error().message;
+}
+
+TEST(BrokerUrl, APasswordIsNeverSentToTheDefaultAddress) {
+  for (const char* url : {"redis://:s3cret@", "redis://:s3cret@:6380/0", "redis://alice:s3cret@/0",
+                          "redis://s3cret@"}) {
+    auto l = parse_broker_url(url);
+    ASSERT_FALSE(l.ok()) << url << " would AUTH to " << l->host;
+    EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+    EXPECT_NE(l.error().message.find("no host"), std::string::npos) << l.error().message;
+    EXPECT_EQ(l.error().message.find("s3cret"), std::string::npos) << l.error().message;
+  }
+}
+
+TEST(BrokerUrl, ATextInThePortsPlaceIsNotQuoted) {
+  auto l = parse_broker_url("redis://:s3cret");  // the '@host' forgotten
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().message.find("s3cret"), std::string::npos) << l.error().message;
+  EXPECT_NE(l.error().message.find("'redis://:***': the port is not a number"), std::string::npos)
+      << l.error().message;
+}
+
 }  // namespace
 }  // namespace merlin

@@ -2,9 +2,16 @@
 #include "adapters/broker/redis/redis_connection.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <thread>
 
 #include "adapters/broker/redis/redis_purge.h"
 #include "tests/unit/redis/redis_test_server.h"
@@ -92,8 +99,132 @@ TEST_F(RedisConnectionTest, GivesUpAfterTheReconnectBudgetWithTheAddress) {
   auto start = std::chrono::steady_clock::now();
   auto r = (*c)->command({"PING"});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "redis " + settings_.address() + ": connection refused");
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(r.error().message.rfind("redis " + settings_.address() +
+                                        ": connection refused; "
+                                        "gave up after retrying for 0.",
+                                    0),
+            0u)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("(the broker retry budget is 0.3 s)"), std::string::npos)
+      << r.error().message;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+}
+
+TEST_F(RedisConnectionTest, RidesOutAServerSilentForSeveralReplyTimeouts) {
+  // Each attempt waits 0.2 s for its reply; the server is silent for 1.2 s; the budget is 10 s.
+  settings_.command_timeout = std::chrono::milliseconds(200);
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  Result<RedisReply> r = Error::runtime("not run");
+  {
+    Paused pause(server_, std::chrono::milliseconds(1200));
+    r = (*c)->command({"SET", "k", "v"});
+  }
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*c)->command({"GET", "k"})->text(), "v");
+}
+
+TEST_F(RedisConnectionTest, GivesUpWhenTheServerIsSilentLongerThanTheBudget) {
+  settings_.command_timeout = std::chrono::milliseconds(200);
+  settings_.reconnect_budget = std::chrono::milliseconds(700);
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  Paused pause(server_, std::chrono::milliseconds(2000));
+  auto start = std::chrono::steady_clock::now();
+  auto r = (*c)->command({"PING"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
+  EXPECT_EQ(r.error().message.rfind("redis " + settings_.address() + ": ", 0), 0u)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("gave up after retrying for"), std::string::npos)
+      << r.error().message;
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_GE(took, std::chrono::milliseconds(700));
+  EXPECT_LT(took, std::chrono::milliseconds(1800)) << "the budget, not the outage, ends it";
+}
+
+TEST_F(RedisConnectionTest, RidesOutItsConnectionsKilledOverAndOver) {
+  {
+    auto admin = RedisConnection::open(settings_);
+    ASSERT_TRUE(admin.ok());
+    ASSERT_TRUE((*admin)->command({"CONFIG", "SET", "requirepass", "s3cret"}).ok());
+  }
+  settings_.password = "s3cret";  // every reconnect logs in again
+  auto killer = RedisConnection::open(settings_);
+  ASSERT_TRUE(killer.ok());
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  std::atomic<bool> done{false};
+  std::atomic<long long> killed{0};
+  std::thread kill_loop([&] {
+    // CLIENT KILL skips the caller's own connection.
+    while (!done) {
+      auto k = (*killer)->command({"CLIENT", "KILL", "TYPE", "normal"});
+      if (k) killed += k->integer;
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  });
+  int failures = 0, sent = 0;
+  std::string first_failure;
+  auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (killed < 50 && std::chrono::steady_clock::now() < give_up) {
+    auto r = (*c)->command({"SET", "k", std::to_string(++sent)});
+    if (!r && failures++ == 0) first_failure = r.error().message;
+  }
+  done = true;
+  kill_loop.join();
+  EXPECT_EQ(failures, 0) << first_failure;
+  EXPECT_GE(killed.load(), 50) << "the connection was killed again and again";
+  EXPECT_EQ((*c)->command({"GET", "k"})->text(), std::to_string(sent));
+}
+
+TEST_F(RedisConnectionTest, FirstConnectFailsFastUnlessAskedToRetry) {
+  server_.stop();
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(RedisConnection::open(settings_).ok());
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+
+  settings_.retry_first_connect = true;
+  std::thread restarter([this] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the outage
+    EXPECT_EQ(server_.restart(), "");
+  });
+  auto c = RedisConnection::open(settings_);
+  restarter.join();
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_TRUE((*c)->command({"PING"}).ok());
+}
+
+// Our sockets, and whether each is close-on-exec (from /proc/self/fdinfo's octal flags).
+std::map<int, bool> sockets_cloexec() {
+  std::map<int, bool> out;
+  for (const auto& e : std::filesystem::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    auto target = std::filesystem::read_symlink(e.path(), ec).string();
+    if (ec || target.rfind("socket:", 0) != 0) continue;
+    int fd = std::stoi(e.path().filename().string());
+    std::ifstream info("/proc/self/fdinfo/" + std::to_string(fd));
+    std::string key, value;
+    while (info >> key >> value)
+      if (key == "flags:") out[fd] = (std::stoul(value, nullptr, 8) & O_CLOEXEC) != 0;
+  }
+  return out;
+}
+
+TEST_F(RedisConnectionTest, SocketIsCloseOnExecAlsoAfterAReconnect) {
+  auto before = sockets_cloexec();
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  ASSERT_EQ(server_.restart(), "");
+  ASSERT_TRUE((*c)->command({"PING"}).ok());  // on a new socket
+  int ours = 0;
+  for (const auto& [fd, cloexec] : sockets_cloexec()) {
+    if (before.count(fd)) continue;
+    ++ours;
+    EXPECT_TRUE(cloexec) << "socket fd " << fd << " would be inherited by every step";
+  }
+  EXPECT_EQ(ours, 1);
 }
 
 TEST_F(RedisConnectionTest, TransactionAppliesAllOrReportsTheQueueingError) {

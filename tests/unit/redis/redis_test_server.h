@@ -2,6 +2,9 @@
 /// A fixture with a private redis-server and settings pointing at it, for the Redis-only tests.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "adapters/broker/redis/redis_settings.h"
 #include "merlin/broker/task_message.h"
 #include "tests/fakes/redis_server.h"
@@ -16,6 +19,24 @@ inline TaskMessage sample_msg(SampleId lo, SampleId hi = 0) {
   m.hi = hi == 0 ? lo + 1 : hi;
   return m;
 }
+
+/// SIGSTOP now, SIGCONT after `for_how_long` from another thread: the outage a test injects
+/// (a sleep that makes the fault, not one that waits for something).
+class Paused {
+ public:
+  Paused(RedisServer& server, std::chrono::milliseconds for_how_long) : server_(server) {
+    server_.pause();
+    resumer_ = std::thread([this, for_how_long] {
+      std::this_thread::sleep_for(for_how_long);
+      server_.resume();
+    });
+  }
+  ~Paused() { resumer_.join(); }
+
+ private:
+  RedisServer& server_;
+  std::thread resumer_;
+};
 
 class RedisFixture : public ::testing::Test {
  protected:

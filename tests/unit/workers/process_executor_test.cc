@@ -1,0 +1,166 @@
+// ProcessExecutor: the real shell under the worker. What a step inherits from us, and how a
+// step that is asked to end is ended.
+#include "workers/process_executor.h"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <future>
+#include <sstream>
+#include <thread>
+
+#include "merlin/workspace/files.h"
+
+namespace merlin {
+namespace {
+namespace fs = std::filesystem;
+
+class ProcessExecutorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) / (std::string("process_executor_") + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  RenderedTask task(const std::string& name, const std::string& cmd) const {
+    RenderedTask t;
+    t.dir = (dir_ / name).string();
+    t.script_path = t.dir + "/" + name + ".sh";
+    t.out_path = t.dir + "/" + name + ".out";
+    t.err_path = t.dir + "/" + name + ".err";
+    t.shell = "/bin/bash";
+    t.script_text = "#!/bin/bash\n\n" + cmd + "\n";
+    return t;
+  }
+
+  static std::string out_of(const RenderedTask& t) {
+    auto text = files::read(t.out_path);
+    return text ? *text : "(unreadable: " + text.error().message + ")";
+  }
+
+  fs::path dir_;
+};
+
+// The step's descriptors as "0 1 2 ...", leaving out the one `ls` opens to read them.
+constexpr const char* kListFds =
+    "ls -l --time-style=+T /proc/self/fd | "
+    "awk '$8 == \"->\" && $9 !~ /^\\/proc\\/[0-9]+\\/fd$/ {print $7}' | sort -n | paste -sd' '";
+
+TEST_F(ProcessExecutorTest, StepSeesOnlyStdinStdoutAndStderr) {
+  // A descriptor of ours without close-on-exec (as hiredis' sockets were, or one our parent
+  // left open): the step must not get it.
+  int leaked = ::open("/dev/null", O_RDONLY);
+  ASSERT_GE(leaked, 3);
+  ProcessExecutor ex;
+  auto t = task("fds", kListFds);
+  auto r = ex.run(t);
+  ::close(leaked);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_EQ(out_of(t), "0 1 2\n");
+}
+
+// Runs `task` on another thread once `ex` is set up; the step touches `started` in its
+// directory first, which `wait_started` waits for (bounded).
+class Running {
+ public:
+  Running(ProcessExecutor& ex, RenderedTask t) : task_(std::move(t)) {
+    result_ = std::async(std::launch::async, [&ex, this] { return ex.run(task_); });
+  }
+  bool wait_started() const {
+    for (int i = 0; i < 1000; ++i) {  // up to 10 s
+      if (fs::exists(task_.dir + "/started")) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+  }
+  Result<ExecResult> result() { return result_.get(); }
+
+ private:
+  RenderedTask task_;
+  std::future<Result<ExecResult>> result_;
+};
+
+using Seconds = std::chrono::duration<double>;
+
+TEST_F(ProcessExecutorTest, AStepThatIgnoresSigtermIsKilledAfterTheWait) {
+  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300)});
+  Running step(ex, task("stubborn", "trap '' TERM\ntouch started\nsleep 30"));
+  ASSERT_TRUE(step.wait_started());
+  auto asked = std::chrono::steady_clock::now();
+  ex.terminate_running();
+  auto r = step.result();
+  Seconds took = std::chrono::steady_clock::now() - asked;
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->signal, SIGKILL);
+  EXPECT_EQ(r->exit_code, 128 + SIGKILL);
+  EXPECT_GE(took.count(), 0.3) << "SIGTERM first, SIGKILL only after the wait";
+  EXPECT_LT(took.count(), 10.0) << "not the step's 30 s";
+}
+
+TEST_F(ProcessExecutorTest, AStepThatExitsOnSigtermReportsItsOwnExit) {
+  auto asked = std::chrono::steady_clock::now();
+  {
+    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::seconds(60)});
+    Running step(ex, task("polite", "trap 'exit 0' TERM\ntouch started\nsleep 30 & wait"));
+    ASSERT_TRUE(step.wait_started());
+    asked = std::chrono::steady_clock::now();
+    ex.terminate_running();
+    auto r = step.result();
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->signal, 0);
+    EXPECT_EQ(r->exit_code, 0);
+  }  // nothing of the step is left (its sleep ended by SIGTERM): no waiting for the 60 s
+  EXPECT_LT(Seconds(std::chrono::steady_clock::now() - asked).count(), 10.0);
+}
+
+TEST_F(ProcessExecutorTest, WhatAnEndedStepLeftBehindIsKilledAfterTheWait) {
+  auto t =
+      task("leaves", "(trap '' TERM; exec sleep 30) &\necho $! > child.pid\ntouch started\nwait");
+  pid_t child = 0;
+  {
+    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300)});
+    Running step(ex, t);
+    ASSERT_TRUE(step.wait_started());
+    ex.terminate_running();
+    auto r = step.result();
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->signal, SIGTERM) << "the script itself ends at SIGTERM";
+    auto text = files::read(t.dir + "/child.pid");
+    ASSERT_TRUE(text.ok());
+    child = static_cast<pid_t>(std::stol(*text));
+    EXPECT_EQ(::kill(child, 0), 0) << "its child ignores SIGTERM and is still there";
+  }  // the executor goes: it waits out the 0.3 s and sends SIGKILL to the group
+  // SIGKILL is delivered asynchronously: give the child (bounded) time to go.
+  std::string last;
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    auto state = files::read("/proc/" + std::to_string(child) + "/stat");
+    gone = !state.ok() || state->find(") Z ") != std::string::npos;
+    if (!gone) {
+      last = *state;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+  EXPECT_TRUE(gone) << "still there 5 s after SIGKILL: " << last;
+}
+
+TEST_F(ProcessExecutorTest, AStepStartedAfterTerminateIsEndedToo) {
+  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(200)});
+  ex.terminate_running();  // nothing runs yet: the worker is about to start one
+  auto start = std::chrono::steady_clock::now();
+  auto r = ex.run(task("late", "trap '' TERM\nsleep 30"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  // SIGTERM at once (before or after the trap is set), SIGKILL when that is not enough.
+  EXPECT_TRUE(r->signal == SIGTERM || r->signal == SIGKILL) << r->signal;
+  EXPECT_LT(Seconds(std::chrono::steady_clock::now() - start).count(), 10.0);
+}
+
+}  // namespace
+}  // namespace merlin
