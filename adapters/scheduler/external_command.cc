@@ -24,8 +24,9 @@ bool in_path(const std::string& program) {
   std::stringstream dirs(path ? path : "/usr/bin:/bin");
   std::string dir;
   while (std::getline(dirs, dir, ':')) {
-    if (dir.empty()) dir = ".";
-    if (::access((dir + "/" + program).c_str(), X_OK) == 0) return true;
+    // An empty entry is the current directory.
+    const std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
   }
   return false;
 }

@@ -108,7 +108,9 @@ TEST_F(ProcessExecutorTest, AStepThatExitsOnSigtermReportsItsOwnExit) {
   auto asked = std::chrono::steady_clock::now();
   {
     ProcessExecutor ex(ProcessExecutorOptions{std::chrono::seconds(60)});
-    Running step(ex, task("polite", "trap 'exit 0' TERM\ntouch started\nsleep 30 & wait"));
+    // `started` after the sleep is forked: a SIGTERM sent before the fork would miss the
+    // sleep, which would then be left for the 60 s wait (seen once under load).
+    Running step(ex, task("polite", "trap 'exit 0' TERM\nsleep 30 &\ntouch started\nwait"));
     ASSERT_TRUE(step.wait_started());
     asked = std::chrono::steady_clock::now();
     ex.terminate_running();
