@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "merlin/spec/env_names.h"
 #include "merlin/spec/field_checks.h"
 #include "merlin/spec/token.h"
 #include "merlin/study/launcher.h"
@@ -36,13 +37,7 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
 
 }  // namespace
 
-bool exported_as_env(const std::string& s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (char c : s)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-      return false;
-  return true;
-}
+bool exported_as_env(const std::string& label) { return spec::is_exported_label(label); }
 
 TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table)
     : graph_(graph), table_(table) {

@@ -20,14 +20,15 @@ struct RenderedTask {
   std::string err_path;     ///< dir/<base>.err
   std::string script_text;  ///< "#!<shell>\n\n<command>"
   std::string shell;
-  /// Exported to the step: every column label that is a shell identifier, plus
+  /// Exported to the step: every column label for which exported_as_env() holds, plus
   /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE, and the step's
   /// resources for $(VLAUNCHER): MERLIN_NODES, MERLIN_PROCS, MERLIN_CORES, MERLIN_GPUS.
   std::vector<std::pair<std::string, std::string>> env;
 };
 
-/// True when a column label is exported to steps as an environment variable (it is a shell
-/// identifier: [A-Za-z_][A-Za-z0-9_]*).
+/// True when a column label is exported to steps as an environment variable: a shell
+/// identifier ([A-Za-z_][A-Za-z0-9_]*) that no shell, loader, launcher or merlin reserves
+/// (spec::is_exported_label; validation refuses the reserved ones, this is the second guard).
 bool exported_as_env(const std::string& label);
 
 class TaskRenderer {

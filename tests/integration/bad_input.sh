@@ -78,6 +78,37 @@ expect_refused "status of a directory that is no workspace" "not a merlin worksp
 expect_refused "restart of a directory that is no workspace" "not a merlin workspace" restart notws
 expect_refused "bad status format" "--format" status notws --format xml
 
+# Column labels that would set PATH or BASH_ENV in the step's environment are refused before
+# anything runs, with or without the metacharacter opt-in: the planted `cat` and the BASH_ENV
+# script must never run (issue #9, item 3).
+mkdir planted
+printf '#!/bin/sh\n: >"%s/ran_cat"\n' "$WORK" >planted/cat
+printf ': >"%s/ran_bash_env"\n' "$WORK" >planted/env.sh
+chmod +x planted/cat
+cat >envlabels.yaml <<'Y'
+description: {name: envlabels, description: d}
+study:
+  - name: s
+    run:
+      cmd: cat /dev/null; echo $(V)
+merlin:
+  samples:
+    file: $(SPECROOT)/envlabels.csv
+    column_labels: [V, PATH, BASH_ENV]
+Y
+echo "1,$WORK/planted,$WORK/planted/env.sh" >envlabels.csv
+expect_refused "column label PATH refused" \
+  "envlabels.yaml:9:24: column label 'PATH' (column 2) would set the step's environment variable PATH" \
+  run --local --no-progress envlabels.yaml
+expect_refused "column label BASH_ENV refused by validate" \
+  "envlabels.yaml:9:30: column label 'BASH_ENV' (column 3)" validate envlabels.yaml
+sed 's/column_labels: \[V, PATH, BASH_ENV\]/&\n    allow_shell_metacharacters: true/' envlabels.yaml >envlabels_optin.yaml
+expect_refused "column label PATH refused with the opt-in too" "column label 'PATH'" \
+  run --local --no-progress envlabels_optin.yaml
+check "the planted cat never ran" test ! -e ran_cat
+check "the BASH_ENV script never ran" test ! -e ran_bash_env
+no_workspace envlabels
+
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
 cat >optin.yaml <<'Y'
 description: {name: ok, description: d}
