@@ -53,4 +53,11 @@ int core_count() {
   return n == 0 ? 1 : static_cast<int>(n);
 }
 
+Result<int> check_slots(long long value, const std::string& flag) {
+  if (value < 1 || value > kMaxSlots)
+    return Error::bad_input(flag + " must be between 1 and " + std::to_string(kMaxSlots) +
+                            " (tasks run at once), got " + std::to_string(value));
+  return static_cast<int>(value);
+}
+
 }  // namespace merlin::cli

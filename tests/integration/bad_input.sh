@@ -109,6 +109,32 @@ check "the planted cat never ran" test ! -e ran_cat
 check "the BASH_ENV script never ran" test ! -e ran_bash_env
 no_workspace envlabels
 
+# Slot counts: refused outside 1..4096 before anything is made (issue #9, item 6: -j 100000
+# aborted with std::system_error and left status.live behind).
+expect_refused "-j 100000 refused" "-j/--jobs must be between 1 and 4096" run --local -j 100000 ok.yaml
+expect_refused "-j 0 refused" "got 0" run --local -j 0 ok.yaml
+expect_refused "-j -3 refused" "got -3" run --local --jobs=-3 ok.yaml
+expect_refused "--dry -j 100000 refused" "between 1 and 4096" run --dry -j 100000 ok.yaml
+no_workspace ok
+expect_refused "run-workers --concurrency 100000 refused" "--concurrency must be between 1 and 4096" \
+  run-workers --concurrency 100000 ok.yaml
+expect_refused "--worker-args --concurrency 100000 refused" "from 1 to 4096, got '100000'" \
+  run-workers --worker-args "--concurrency 100000" ok.yaml
+mkdir rs && (cd rs && "$MERLIN" run --local --no-progress ../ok.yaml >/dev/null 2>&1)
+expect_refused "restart -j 100000 refused" "between 1 and 4096" restart rs/ok_* -j 100000
+rm -rf rs
+# When the system refuses threads below the limit (here: too little address space for 4000
+# thread stacks), the run ends with a message and exit 1, not an abort, and status.live goes.
+set +e
+(ulimit -v 800000 && exec timeout 60 "$MERLIN" run --local --no-progress -j 4000 ok.yaml) >out.txt 2>err.txt
+rc=$?
+set -e
+expect_eq "thread refusal exits 1" 1 "$rc"
+check "thread refusal says so" grep -q "cannot start 4000 task slots: the system refused a thread" err.txt
+check "thread refusal leaves no status.live" test -z "$(find . -name status.live)"
+check "thread refusal ran no task" test -z "$(find . -path '*ok_*/s/*' -name '*.out')"
+rm -rf ok_*
+
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
 cat >optin.yaml <<'Y'
 description: {name: ok, description: d}
