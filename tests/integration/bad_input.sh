@@ -135,6 +135,18 @@ check "thread refusal leaves no status.live" test -z "$(find . -name status.live
 check "thread refusal ran no task" test -z "$(find . -path '*ok_*/s/*' -name '*.out')"
 rm -rf ok_*
 
+# A FIFO instead of a file: refused at once, never waited on (issue #9, item 8a: the samples
+# FIFO hung forever and left an empty workspace).
+mkfifo fifo.csv fifo.yaml
+expect_refused "--samplesfile FIFO refused" "fifo.csv' is a FIFO, expected a regular file" \
+  run --local --no-progress --samplesfile fifo.csv ok.yaml
+no_workspace ok
+sed 's/samples.csv/fifo.csv/' ok.yaml >fifo_samples.yaml
+expect_refused "merlin.samples.file FIFO refused" "is a FIFO" run --local --no-progress fifo_samples.yaml
+no_workspace ok
+expect_refused "spec FIFO refused" "fifo.yaml: cannot read the spec: not a regular file" validate fifo.yaml
+expect_refused "spec FIFO refused by run" "not a regular file" run --local fifo.yaml
+
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
 cat >optin.yaml <<'Y'
 description: {name: ok, description: d}

@@ -1,5 +1,8 @@
 #include "merlin/samples/sample_table.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -55,6 +58,31 @@ TEST(SampleTableOpen, DirectoryIsNotASampleFile) {
   auto t = open_sample_table(dir.file("d.csv"));
   ASSERT_FALSE(t.ok());
   EXPECT_NE(t.error().message.find("is a directory"), std::string::npos) << t.error().message;
+}
+
+// Opening a FIFO for reading waits for a writer: before the fix this test hung until the
+// ctest timeout (and `merlin run` hung forever with an empty workspace).
+TEST(SampleTableOpen, FifoIsRefusedWithoutBlocking) {
+  ScratchDir dir;
+  for (const char* name : {"fifo.csv", "fifo.tab", "fifo.npy"}) {
+    ASSERT_EQ(::mkfifo(dir.file(name).c_str(), 0600), 0) << name;
+    auto t = open_sample_table(dir.file(name));
+    ASSERT_FALSE(t.ok()) << name;
+    EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
+    EXPECT_EQ(t.error().message,
+              "sample file '" + dir.file(name) + "' is a FIFO, expected a regular file");
+  }
+}
+
+TEST(SampleTableOpen, CharacterDeviceIsRefused) {
+  ScratchDir dir;
+  const std::string link = dir.file("zero.csv");
+  ASSERT_EQ(::symlink("/dev/zero", link.c_str()), 0);
+  auto t = open_sample_table(link);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("is a character device, expected a regular file"),
+            std::string::npos)
+      << t.error().message;
 }
 
 TEST(SampleTableOpen, ExtensionIsMatchedCaseInsensitively) {
