@@ -42,6 +42,29 @@ Result<std::unique_ptr<SampleTable>> open_sample_table(const std::string& path);
 /// [A-Za-z0-9 _ . , + - = : / @ %] (so numbers, names, paths and e-notation pass).
 bool is_shell_safe(std::string_view value);
 
+/// Linux's limit on one argument or environment string, its NUL included (MAX_ARG_STRLEN):
+/// execve fails with E2BIG ("Argument list too long") for a longer one.
+inline constexpr std::size_t kMaxArgStringBytes = 131072;
+
+/// What every value of a sampled study must meet before any task is made.
+struct ValueRules {
+  bool shell_safe_only = true;  ///< refuse what is_shell_safe() rejects
+  /// Per column, the longest value accepted, in bytes; columns past the end have no limit.
+  std::vector<std::size_t> max_bytes;
+};
+
+enum class ValueProblem { kShellUnsafe, kTooLong };
+
+struct BadValue {
+  std::size_t row = 0, col = 0;
+  std::string value;
+  ValueProblem problem = ValueProblem::kShellUnsafe;
+};
+
+/// The first value, in row order, that breaks `rules` (a too-long value is reported as such
+/// even when it is also unsafe). One pass: O(rows) time, O(columns) memory.
+std::optional<BadValue> find_bad_value(const SampleTable& table, const ValueRules& rules);
+
 /// The first value that is not shell-safe, scanning every cell (O(rows) time, O(1) memory).
 struct UnsafeValue {
   std::size_t row = 0, col = 0;

@@ -30,6 +30,7 @@ merlin:
     column_labels: [V]
 Y
 echo 1 >samples.csv
+sed 's/column_labels: \[V\]/&\n    allow_shell_metacharacters: true/' ok.yaml >optin_plain.yaml
 
 expect_refused "no spec at all" "spec file is required" run --local
 mkdir varsfirst && (cd varsfirst && "$MERLIN" run --local --no-progress --vars N=2 ../ok.yaml >/dev/null 2>&1)
@@ -146,6 +147,21 @@ expect_refused "merlin.samples.file FIFO refused" "is a FIFO" run --local --no-p
 no_workspace ok
 expect_refused "spec FIFO refused" "fifo.yaml: cannot read the spec: not a regular file" validate fifo.yaml
 expect_refused "spec FIFO refused by run" "not a regular file" run --local fifo.yaml
+
+# A value longer than one environment string may be (Linux's MAX_ARG_STRLEN, 131072 bytes with
+# "V=" and the NUL): refused before anything runs; before, every task failed with "Argument
+# list too long" (issue #9, item 8b). 131069 bytes is the longest V that still runs.
+head -c 131070 /dev/zero | tr '\0' a >long.csv; echo >>long.csv
+expect_refused "a 131070-byte value of V refused" \
+  "column 'V', holds 131070 bytes, more than the 131069 a step can be given" \
+  run --local --no-progress --samplesfile long.csv ok.yaml
+expect_refused "too long with the metacharacter opt-in too" "(MAX_ARG_STRLEN)" \
+  run --local --no-progress --samplesfile long.csv optin_plain.yaml
+no_workspace ok
+head -c 131069 /dev/zero | tr '\0' a >longest.csv; echo >>longest.csv
+mkdir longest && (cd longest && "$MERLIN" run --local --no-progress --samplesfile ../longest.csv ../ok.yaml >/dev/null 2>&1)
+check "a 131069-byte value of V runs" test $? = 0
+rm -rf longest
 
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
 cat >optin.yaml <<'Y'

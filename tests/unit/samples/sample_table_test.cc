@@ -117,6 +117,34 @@ TEST(SampleShellSafety, FindUnsafeValueReportsTheFirstInRowOrder) {
   EXPECT_EQ(bad->value, "x; rm -rf ~");
 }
 
+TEST(SampleValueRules, ValueLongerThanItsColumnsLimitIsReportedAsTooLong) {
+  VectorTable t({{"1", "ok"}, {"2", std::string(11, 'x')}, {"$(id)", "fine"}});
+  ValueRules rules;
+  rules.max_bytes = {100, 10};
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kTooLong);
+  EXPECT_EQ(bad->row, 1u);
+  EXPECT_EQ(bad->col, 1u);
+  rules.max_bytes = {100, 11};
+  bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kShellUnsafe);
+  EXPECT_EQ(bad->row, 2u);
+}
+
+TEST(SampleValueRules, LengthIsCheckedWithTheShellCheckOff) {
+  VectorTable t({{"a b"}, {std::string(kMaxArgStringBytes, 'x')}});
+  ValueRules rules;
+  rules.shell_safe_only = false;
+  EXPECT_FALSE(find_bad_value(t, rules).has_value());
+  rules.max_bytes = {kMaxArgStringBytes - 1};
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kTooLong);
+  EXPECT_EQ(bad->row, 1u);
+}
+
 TEST(SampleShellSafety, FindUnsafeValueIsEmptyForASafeTable) {
   VectorTable t({{"1", "a"}, {"2", "b"}});
   EXPECT_FALSE(find_unsafe_value(t).has_value());
