@@ -53,6 +53,13 @@ bool is_shell_safe(std::string_view value) {
   });
 }
 
+std::vector<std::string> SampleTable::row_values(std::size_t row) const {
+  std::vector<std::string> out;
+  out.reserve(columns());
+  for (std::size_t c = 0; c < columns(); ++c) out.push_back(value(row, c));
+  return out;
+}
+
 void SampleTable::for_each_row(const RowVisitor& on_row) const {
   const std::size_t n = rows(), cols = columns();
   std::vector<std::string> values(cols);

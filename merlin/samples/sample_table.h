@@ -24,6 +24,12 @@ class SampleTable {
   /// Precondition: row < rows(), col < columns().
   virtual std::string value(std::size_t row, std::size_t col) const = 0;
 
+  /// Every value of sample `row`, in column order, as `value` renders them: what a task needs.
+  /// O(columns) time for every reader (a text row is split once, not once per cell). The
+  /// default calls `value` per column; readers whose `value` is not O(1) override it.
+  /// Thread-safe (read-only). Precondition: row < rows().
+  virtual std::vector<std::string> row_values(std::size_t row) const;
+
   /// Calls `on_row(row, values)` for rows 0, 1, ... in one sequential pass, as `value` would
   /// render them; stops when it returns false. O(rows) time, O(columns) memory. The default
   /// goes through `value`; readers whose random access is not O(1) per cell override it.

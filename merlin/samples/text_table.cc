@@ -117,11 +117,19 @@ class TextTable final : public SampleTable {
       out = unquote(cell);
       return false;
     };
-    if (format_ == TextFormat::kCsv) {
-      (void)for_each_csv_cell(line, pick);  // validated when the table was opened
-    } else {
-      for_each_tab_cell(line, pick);
-    }
+    split(line, pick);
+    return out;
+  }
+
+  // The line is split once: reading a row cell by cell through `value` rescans it per cell,
+  // which made a task of a 10^4-column study cost ~0.3 s.
+  std::vector<std::string> row_values(std::size_t row) const override {
+    std::vector<std::string> out;
+    out.reserve(cols_);
+    split(sample_line(row), [&](const RawCell& cell) {
+      if (out.size() < cols_) out.push_back(unquote(cell));
+      return true;
+    });
     return out;
   }
 
@@ -139,20 +147,25 @@ class TextTable final : public SampleTable {
       pos = end + 1;
       if (line.empty()) continue;
       std::size_t i = 0;
-      const auto keep = [&](const RawCell& cell) {
+      split(line, [&](const RawCell& cell) {
         if (i < values.size()) values[i++] = unquote(cell);
         return true;
-      };
-      if (format_ == TextFormat::kCsv) {
-        (void)for_each_csv_cell(line, keep);  // validated when the table was opened
-      } else {
-        for_each_tab_cell(line, keep);
-      }
+      });
       if (!on_row(row++, values)) return;
     }
   }
 
  private:
+  // Calls `on_cell` for each cell of a line that was validated when the table was opened.
+  template <typename OnCell>
+  void split(std::string_view line, OnCell&& on_cell) const {
+    if (format_ == TextFormat::kCsv) {
+      (void)for_each_csv_cell(line, on_cell);
+    } else {
+      for_each_tab_cell(line, on_cell);
+    }
+  }
+
   // The trimmed text of sample `row`: from the indexed row before it, skip non-blank lines.
   std::string_view sample_line(std::size_t row) const {
     const std::string_view all = file_.bytes();

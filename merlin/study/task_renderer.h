@@ -3,6 +3,7 @@
 /// text as Merlin writes it, the output paths and the environment. Sample values are read from
 /// the sample table at render time; nothing per sample is precomputed.
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -52,7 +53,9 @@ class TaskRenderer {
   const samples::SampleTable* table_;
   std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
   std::vector<std::string> restart_;  ///< idem
-  std::vector<std::pair<std::string, int>> columns_;  ///< label → column
+  std::unordered_map<std::string, std::size_t> column_of_;  ///< label → column
+  /// Label and column of each column exported as env (exported_as_env).
+  std::vector<std::pair<std::string, std::size_t>> exported_;
   std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it
 };
 
