@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "merlin/util/log.h"
+#include "merlin/util/visible_text.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
@@ -108,8 +109,11 @@ Result<void> check_sample_values(const PreparedStudy& s) {
         std::to_string(samples::kMaxArgStringBytes) + " bytes (MAX_ARG_STRLEN)" +
         (exported ? ", and this value is exported as " + label + "=..." : std::string()) +
         "; shorten it, or put it in a file and pass the file's name");
+  if (bad->problem == samples::ValueProblem::kNulByte)
+    return Error::bad_input(where + ", holds a NUL byte: '" + visible_text(bad->value, 200) +
+                            "'; no argument or environment variable can carry one");
   return Error::bad_input(
-      where + ", has shell metacharacters: '" + bad->value +
+      where + ", has shell metacharacters: '" + visible_text(bad->value, 200) +
       "'. Sample values are pasted into shell commands unquoted, so only plain values are "
       "accepted; to run anyway set merlin.samples.allow_shell_metacharacters: true" +
       (exported ? " and use \"$" + label + "\" (exported to the step) instead of $(" + label + ")"

@@ -77,6 +77,10 @@ std::optional<BadValue> find_bad_value(const SampleTable& table, const ValueRule
         bad = BadValue{r, c, values[c], ValueProblem::kTooLong};
         return false;
       }
+      if (values[c].find('\0') != std::string::npos) {
+        bad = BadValue{r, c, values[c], ValueProblem::kNulByte};
+        return false;
+      }
       if (rules.shell_safe_only && !is_shell_safe(values[c])) {
         bad = BadValue{r, c, values[c], ValueProblem::kShellUnsafe};
         return false;

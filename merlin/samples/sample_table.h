@@ -59,7 +59,11 @@ struct ValueRules {
   std::vector<std::size_t> max_bytes;
 };
 
-enum class ValueProblem { kShellUnsafe, kTooLong };
+enum class ValueProblem {
+  kShellUnsafe,
+  kTooLong,
+  kNulByte,  ///< always refused: no argument or environment string can carry one
+};
 
 struct BadValue {
   std::size_t row = 0, col = 0;
@@ -67,8 +71,9 @@ struct BadValue {
   ValueProblem problem = ValueProblem::kShellUnsafe;
 };
 
-/// The first value, in row order, that breaks `rules` (a too-long value is reported as such
-/// even when it is also unsafe). One pass: O(rows) time, O(columns) memory.
+/// The first value, in row order, that breaks `rules` or holds a NUL byte (a too-long value
+/// is reported as such first, then a NUL, then shell safety). One pass: O(rows) time,
+/// O(columns) memory.
 std::optional<BadValue> find_bad_value(const SampleTable& table, const ValueRules& rules);
 
 /// The first value that is not shell-safe, scanning every cell (O(rows) time, O(1) memory).

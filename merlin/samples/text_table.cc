@@ -91,6 +91,14 @@ std::string unquote(const RawCell& cell) {
   return out;
 }
 
+// A UTF-8 byte-order mark, which some spreadsheet exports put first: it is not part of the
+// first cell.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+std::size_t data_start(std::string_view all) {
+  return all.substr(0, kUtf8Bom.size()) == kUtf8Bom ? kUtf8Bom.size() : 0;
+}
+
 // One offset per kStride sample rows: a lookup scans at most kStride - 1 lines forward, and the
 // index costs 8 / kStride bytes per row instead of 8 (memory flat in the number of samples).
 constexpr std::size_t kStride = 64;
@@ -139,7 +147,7 @@ class TextTable final : public SampleTable {
     const std::string_view all = file_.bytes();
     std::vector<std::string> values(cols_);
     std::size_t row = 0;
-    for (std::size_t pos = 0; pos < all.size() && row < rows_;) {
+    for (std::size_t pos = data_start(all); pos < all.size() && row < rows_;) {
       const char* nl =
           static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));
       const std::size_t end = nl ? static_cast<std::size_t>(nl - all.data()) : all.size();
@@ -201,7 +209,7 @@ Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, Te
   std::size_t rows = 0;
   std::size_t expected = 0;
   std::size_t line_no = 0;
-  for (std::size_t pos = 0; pos < all.size();) {
+  for (std::size_t pos = data_start(all); pos < all.size();) {
     ++line_no;
     const char* nl =
         static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));

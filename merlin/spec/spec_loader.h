@@ -21,7 +21,8 @@ struct Diagnostic {
       message;  ///< e.g. "unknown key 'procs_per_task' in step 'sim' (did you mean 'procs'?)"
   bool is_warning = false;
   /// "file:line:col: message" (or "file: message" when the location is unknown);
-  /// warnings read "file:line:col: warning: message".
+  /// warnings read "file:line:col: warning: message". The message is passed through
+  /// visible_text(): control characters, backslashes and non-ASCII bytes are escaped.
   std::string str() const;
 };
 

@@ -145,6 +145,19 @@ TEST(SampleValueRules, LengthIsCheckedWithTheShellCheckOff) {
   EXPECT_EQ(bad->row, 1u);
 }
 
+TEST(SampleValueRules, NulByteIsRefusedEvenWithTheShellCheckOff) {
+  using namespace std::string_literals;
+  VectorTable t({{"a b"},
+                 {"2\0"
+                  "3"s}});
+  ValueRules rules;
+  rules.shell_safe_only = false;
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kNulByte);
+  EXPECT_EQ(bad->row, 1u);
+}
+
 TEST(SampleShellSafety, FindUnsafeValueIsEmptyForASafeTable) {
   VectorTable t({{"1", "a"}, {"2", "b"}});
   EXPECT_FALSE(find_unsafe_value(t).has_value());

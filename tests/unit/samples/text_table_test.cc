@@ -136,6 +136,38 @@ TEST_F(SampleTextTable, EmptyOrBlankFileHasNoSamples) {
   EXPECT_EQ(open_error("e2.csv", "").rfind(dir_.file("e2.csv"), 0), 0u);
 }
 
+// Issue #9, item 8f: spreadsheet exports start with a UTF-8 BOM, which became an invisible
+// part of the first cell (and failed its shell-safety check with an invisible culprit).
+TEST_F(SampleTextTable, LeadingByteOrderMarkIsSkipped) {
+  auto csv = open_ok("bom.csv",
+                     "\xEF\xBB\xBF"
+                     "1,a\n2,b\n");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(cells(*csv), (std::vector<Strings>{{"1", "a"}, {"2", "b"}}));
+  EXPECT_EQ(csv->row_values(0), (Strings{"1", "a"}));
+  std::vector<Strings> seen;
+  csv->for_each_row([&](std::size_t, const Strings& values) {
+    seen.push_back(values);
+    return true;
+  });
+  EXPECT_EQ(seen, cells(*csv));
+  auto tab = open_ok("bom.tab",
+                     "\xEF\xBB\xBF"
+                     "1 a\n");
+  ASSERT_TRUE(tab);
+  EXPECT_EQ(tab->value(0, 0), "1");
+}
+
+TEST_F(SampleTextTable, ByteOrderMarkElsewhereIsData) {
+  auto csv = open_ok("mid.csv",
+                     "1\n\xEF\xBB\xBF"
+                     "2\n");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->value(1, 0),
+            "\xEF\xBB\xBF"
+            "2");
+}
+
 TEST_F(SampleTextTable, RowValuesAreTheCellsOfTheRowInOrder) {
   auto csv = open_ok("q.csv", "1,\"a,b\",\"say \"\"hi\"\"\"\n\n 2 , x ,\n3,y,z\n");
   ASSERT_TRUE(csv);
