@@ -181,6 +181,30 @@ rm -rf bom
 printf 'description: {name: "a\\0b", description: d}\nstudy: [{name: s, run: {cmd: echo}}]\n' >nulname.yaml
 expect_refused "a NUL in a spec scalar is shown" "study name 'a\x00b'" validate nulname.yaml
 
+# Study names: a 300-byte name failed at mkdir with exit 1 ("File name too long"), and a name
+# (or a --vars override of it) could hold $(...), spaces and tabs, which reach shell text
+# through $(MERLIN_WORKSPACE) (issue #9, item 9).
+long_name=$(printf 'n%.0s' $(seq 300))
+sed "s/name: ok/name: $long_name/" ok.yaml >longname.yaml
+expect_refused "300-byte study name refused" "it is 300 bytes long, more than 239" run --local --no-progress longname.yaml
+cat >varname.yaml <<'Y'
+description: {name: $(STUDY), description: d}
+env:
+  variables:
+    STUDY: fine
+study:
+  - name: s
+    run:
+      cmd: echo $(MERLIN_WORKSPACE) > ws.txt
+Y
+expect_refused "--vars study name with \$(...) refused" \
+  "study name '\$(STUDY)' expands to 'x\$(touch pwned)', which cannot be a directory name: it contains '\$'" \
+  run --local --no-progress --vars 'STUDY=x$(touch pwned)' varname.yaml
+expect_refused "--vars study name with a tab refused" "it contains '\\t'" \
+  run --local --no-progress --vars "STUDY=a$(printf '\t')b" varname.yaml
+check "the name's command never ran" test ! -e pwned -a -z "$(find . -name pwned)"
+check "no workspace of a refused name" test -z "$(find . -maxdepth 1 -type d -name 'x*' -o -maxdepth 1 -type d -name 'a*b_*')"
+
 # Sample values with metacharacters run when the spec opts in, and reach the step as env too.
 cat >optin.yaml <<'Y'
 description: {name: ok, description: d}
