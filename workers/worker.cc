@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
+#include <system_error>
 #include <thread>
 
 #include "merlin/util/log.h"
@@ -93,12 +95,42 @@ void Worker::fail(const Error& e) {
 }
 
 Result<WorkerReport> Worker::run() {
+  const int slots = std::max(1, options_.slots);
   std::vector<std::thread> threads;
-  for (int i = 0; i < std::max(1, options_.slots); ++i)
-    threads.emplace_back([this, i] { slot_loop(i); });
   std::thread renewer;
-  if (options_.lease_renewal.count() > 0) renewer = std::thread([this] { renewal_loop(); });
+  std::optional<Error> start_error;
+  // Every thread waits at the gate until all are created: when the system refuses one
+  // (std::system_error, e.g. EAGAIN at the thread limit), no task has been taken yet and the
+  // threads already made leave without touching the broker.
+  try {
+    threads.reserve(static_cast<std::size_t>(slots));
+    for (int i = 0; i < slots; ++i)
+      threads.emplace_back([this, i] {
+        if (pass_start_gate()) slot_loop(i);
+      });
+    if (options_.lease_renewal.count() > 0)
+      renewer = std::thread([this] {
+        if (pass_start_gate()) renewal_loop();
+      });
+  } catch (const std::system_error& e) {
+    start_error = Error::runtime("cannot start " + std::to_string(slots) +
+                                 " task slots: the system refused a thread after " +
+                                 std::to_string(threads.size()) + " (" + e.what() +
+                                 "); run fewer tasks at once");
+  } catch (const std::bad_alloc&) {
+    start_error = Error::runtime("cannot start " + std::to_string(slots) +
+                                 " task slots: out of memory; run fewer tasks at once");
+  }
+  {
+    std::lock_guard lock(mu_);
+    start_state_ = start_error ? StartState::kCancelled : StartState::kGo;
+  }
+  start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  if (start_error) {
+    if (renewer.joinable()) renewer.join();
+    return *start_error;
+  }
   {
     std::lock_guard lock(mu_);
     slots_done_ = true;
@@ -107,6 +139,12 @@ Result<WorkerReport> Worker::run() {
   if (renewer.joinable()) renewer.join();
   if (error_) return *error_;
   return report_;
+}
+
+bool Worker::pass_start_gate() {
+  std::unique_lock lock(mu_);
+  start_cv_.wait(lock, [this] { return start_state_ != StartState::kWaiting; });
+  return start_state_ == StartState::kGo;
 }
 
 void Worker::renewal_loop() {

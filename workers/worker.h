@@ -63,6 +63,8 @@ class Worker {
       StepExecutor& executor, WorkerOptions options, Now now = [] { return Clock::now(); });
 
   /// Runs the slots until idle (exit_when_idle), stopped, or an infrastructure error (returned).
+  /// When the system cannot create all `slots` threads, returns kRuntime before any task is
+  /// reserved (the threads made so far exit unused).
   Result<WorkerReport> run();
   /// Drain: slots finish their current task and exit; reserved-but-unstarted tasks go back.
   void request_stop() { stop_ = true; }
@@ -75,6 +77,8 @@ class Worker {
   std::vector<std::uint32_t> running() const;
 
  private:
+  /// Blocks until run() has created every thread; false when it could not (leave at once).
+  bool pass_start_gate();
   void slot_loop(int slot);
   void renewal_loop();
   Result<void> handle(const Delivery& d);
@@ -104,6 +108,9 @@ class Worker {
   std::map<int, Delivery> in_flight_;  ///< by slot, guarded by mu_ (for lease renewal)
   std::condition_variable renew_cv_;
   bool slots_done_ = false;  ///< guarded by mu_
+  enum class StartState { kWaiting, kGo, kCancelled };
+  StartState start_state_ = StartState::kWaiting;  ///< guarded by mu_
+  std::condition_variable start_cv_;
 };
 
 }  // namespace merlin

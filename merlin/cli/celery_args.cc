@@ -3,16 +3,18 @@
 #include <charconv>
 #include <sstream>
 
+#include "merlin/cli/cli_util.h"
+
 namespace merlin::cli {
 namespace {
 
 Result<int> positive(const std::string& text) {
-  int v = 0;
+  long long v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || p != text.data() + text.size() || v < 1 || v > 100000)
-    return Error::bad_input("worker args: --concurrency must be a positive number, got '" + text +
-                            "'");
-  return v;
+  if (ec != std::errc() || p != text.data() + text.size() || v < 1 || v > kMaxSlots)
+    return Error::bad_input("worker args: --concurrency must be a whole number from 1 to " +
+                            std::to_string(kMaxSlots) + ", got '" + text + "'");
+  return static_cast<int>(v);
 }
 
 }  // namespace

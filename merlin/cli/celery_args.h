@@ -16,7 +16,7 @@ struct CeleryArgs {
 };
 
 /// Splits on white space (no quoting: Celery flags have none). A concurrency that is not a
-/// positive number is bad input naming it.
+/// whole number from 1 to kMaxSlots (cli_util.h) is bad input naming it.
 Result<CeleryArgs> parse_celery_args(const std::string& args);
 
 }  // namespace merlin::cli

@@ -67,4 +67,11 @@ std::chrono::milliseconds kill_wait_of(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
 }
 
+Result<int> check_slots(long long value, const std::string& flag) {
+  if (value < 1 || value > kMaxSlots)
+    return Error::bad_input(flag + " must be between 1 and " + std::to_string(kMaxSlots) +
+                            " (tasks run at once), got " + std::to_string(value));
+  return static_cast<int>(value);
+}
+
 }  // namespace merlin::cli

@@ -18,7 +18,8 @@ namespace {
 
 struct RestartArgs {
   std::string workspace;
-  int jobs = 0;
+  long long jobs = 0;
+  bool jobs_given = false;  ///< -j was on the command line (0 and negatives are refused)
   bool no_progress = false;
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
@@ -91,13 +92,18 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
 }
 
 int restart(const RestartArgs& a) {
+  int jobs = core_count();
+  if (a.jobs_given) {
+    auto j = check_slots(a.jobs, "-j/--jobs");
+    if (!j) return report_error(j.error());
+    jobs = *j;
+  }
   auto reopened = reopen_options(a.workspace, current_dir());
   if (!reopened) return report_error(reopened.error());
   PrepareOptions po = *reopened;
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker, !a.no_progress);
-  int jobs = a.jobs > 0 ? a.jobs : core_count();
   auto r = run_local(**s, {jobs, true, !a.no_progress, kill_wait_of(a.kill_wait)});
   if (!r) return report_error(r.error());
   return finish_local_run(**s, *r);
@@ -113,11 +119,15 @@ Command restart_command() {
       [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RestartArgs>();
         sub.add_option("workspace", a->workspace, "The study's workspace directory")->required();
-        sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
+        auto* jobs = sub.add_option("-j,--jobs", a->jobs,
+                                    "Concurrent tasks, 1 to 4096 (default: number of cores)");
         sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
         add_kill_wait_option(sub, a->kill_wait);
         add_broker_flags(sub, a->broker);
-        return [a] { return restart(*a); };
+        return [a, jobs] {
+          a->jobs_given = jobs->count() > 0;
+          return restart(*a);
+        };
       }};
 }
 

@@ -21,7 +21,8 @@ struct RunArgs {
   bool local = false, dry = false, no_progress = false;
   std::vector<std::string> vars;
   std::string samples_file;
-  int jobs = 0;
+  long long jobs = 0;
+  bool jobs_given = false;  ///< -j was on the command line (0 and negatives are refused)
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };
@@ -81,6 +82,12 @@ int run(const RunArgs& a) {
   auto vars = parse_vars(a.vars);
   if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (!vars) return report_error(vars.error());
+  int jobs = core_count();
+  if (a.jobs_given) {
+    auto j = check_slots(a.jobs, "-j/--jobs");
+    if (!j) return report_error(j.error());
+    jobs = *j;
+  }
   bool queue = !a.local && !a.dry;
   BrokerLocation loc;
   if (queue) {  // the server first: a refused connection leaves no workspace behind
@@ -99,7 +106,6 @@ int run(const RunArgs& a) {
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   print_warnings(**s);
-  int jobs = a.jobs > 0 ? a.jobs : core_count();
   if (a.dry) {
     auto n = lay_out_study(**s, jobs, !a.no_progress);
     if (!n) return report_error(n.error());
@@ -132,11 +138,13 @@ Command run_command() {
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
             sub.add_option("--samplesfile", a->samples_file,
                            "Samples file to use instead of merlin.samples.file (no generate)");
-            sub.add_option("-j,--jobs", a->jobs, "Concurrent tasks (default: number of cores)");
+            auto* jobs = sub.add_option("-j,--jobs", a->jobs,
+                                        "Concurrent tasks, 1 to 4096 (default: number of cores)");
             sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
             add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);
-            return [a] {
+            return [a, jobs] {
+              a->jobs_given = jobs->count() > 0;
               reclaim_spec(a->vars, a->spec);
               return run(*a);
             };

@@ -27,7 +27,8 @@ struct RunWorkersArgs {
   std::string spec;
   std::vector<std::string> vars, steps, workers;
   std::string worker_args;  ///< Merlin's --worker-args: Celery flags for every worker
-  int concurrency = 0;
+  long long concurrency = 0;
+  bool concurrency_given = false;  ///< --concurrency was on the command line
   bool echo = false, exit_when_done = false;
   bool here = false;  ///< run the workers in this process whatever their batch type
   double lease_seconds = 60;
@@ -51,6 +52,12 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
     bool known = std::any_of(spec.workers.begin(), spec.workers.end(),
                              [&](const spec::WorkerSpec& w) { return w.name == n; });
     if (!known) return Error::bad_input("--worker: no worker named '" + n + "' in the spec");
+  }
+  std::optional<int> concurrency;
+  if (a.concurrency_given) {
+    auto c = check_slots(a.concurrency, "--concurrency");
+    if (!c) return c.error();
+    concurrency = *c;
   }
   auto extra = parse_celery_args(a.worker_args);
   if (!extra) return Error::bad_input("--worker-args: " + extra.error().message);
@@ -79,7 +86,7 @@ Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const 
       for (const auto& i : celery->ignored) words += (words.empty() ? "" : " ") + i;
       log::warn("worker={} Celery flags in args are ignored: {}", w.name, words);
     }
-    p.slots = a.concurrency > 0    ? a.concurrency
+    p.slots = concurrency          ? *concurrency
               : extra->concurrency ? *extra->concurrency
                                    : celery->concurrency.value_or(core_count());
     p.id = host + "." + std::to_string(::getpid()) + "." + w.name;
@@ -241,9 +248,10 @@ Command run_workers_command() {
             sub.add_option("--worker-args", a->worker_args,
                            "Celery flags for every worker, as Merlin's (only --concurrency "
                            "is used: it overrides the spec's)");
-            sub.add_option("--concurrency", a->concurrency,
-                           "Tasks each worker runs at once (overrides --concurrency in the "
-                           "worker's args; default: number of cores)");
+            auto* concurrency =
+                sub.add_option("--concurrency", a->concurrency,
+                               "Tasks each worker runs at once, 1 to 4096 (overrides "
+                               "--concurrency in the worker's args; default: number of cores)");
             sub.add_flag("--echo", a->echo,
                          "Print the command (or batch job script) that starts each worker, "
                          "start nothing");
@@ -270,7 +278,8 @@ Command run_workers_command() {
                 ->capture_default_str();
             add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);
-            return [a] {
+            return [a, concurrency] {
+              a->concurrency_given = concurrency->count() > 0;
               reclaim_spec(a->vars, a->spec);
               return run_workers(*a);
             };

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -55,7 +57,15 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
   };
   auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
-  for (int i = 0; i < std::max(1, threads); ++i) pool.emplace_back(work);
+  try {
+    for (int i = 0; i < std::max(1, threads); ++i) pool.emplace_back(work);
+  } catch (const std::system_error& e) {
+    next = total;  // the threads already started stop after their current block
+    for (auto& t : pool) t.join();
+    return Error::runtime("cannot start " + std::to_string(threads) +
+                          " threads to lay out the study: the system refused one after " +
+                          std::to_string(pool.size()) + " (" + e.what() + "); use a lower -j");
+  }
   if (progress && total > 100000) {
     while (done < total && !error) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));

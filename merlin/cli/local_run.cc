@@ -7,7 +7,9 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <optional>
 #include <sstream>
+#include <system_error>
 #include <thread>
 
 #include "adapters/broker/local/local_broker.h"
@@ -207,8 +209,14 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   sigaction(SIGTERM, &sa, nullptr);
   Result<WorkerReport> report = Error::runtime("not run");
   {
-    Reporter reporter(s, store, worker, o.progress, o.kill_wait);
-    report = worker.run();
+    // The reporter owns status.live: its destructor removes the file on every way out.
+    std::optional<Reporter> reporter;
+    try {
+      reporter.emplace(s, store, worker, o.progress, o.kill_wait);
+    } catch (const std::system_error& e) {
+      report = Error::runtime(std::string("cannot start the progress thread: ") + e.what());
+    }
+    if (reporter) report = worker.run();
   }
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "merlin/util/log.h"
+#include "merlin/util/visible_text.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
@@ -80,21 +81,40 @@ Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* creat
   return ok();
 }
 
-Result<void> check_shell_safety(const PreparedStudy& s) {
-  if (s.spec.allow_shell_metachars || !s.table) return ok();
+// Every value of a sampled study, before any task is made: a value longer than one argument
+// or environment string may be (every task would fail with E2BIG) and, unless the spec opts
+// in, shell metacharacters. Unsampled studies never hand values to a step.
+Result<void> check_sample_values(const PreparedStudy& s) {
+  if (!s.table || !s.spec.samples) return ok();
   bool sampled = false;
   for (const auto& n : s.graph->steps()) sampled |= n.sampled;
   if (!sampled) return ok();
-  auto bad = samples::find_unsafe_value(*s.table);
+  const auto& labels = s.spec.samples->column_labels;
+  samples::ValueRules rules;
+  rules.shell_safe_only = !s.spec.allow_shell_metachars;
+  for (const auto& label : labels)  // "LABEL=value" and a NUL, or the value alone and a NUL
+    rules.max_bytes.push_back(exported_as_env(label)
+                                  ? samples::kMaxArgStringBytes - label.size() - 2
+                                  : samples::kMaxArgStringBytes - 1);
+  auto bad = samples::find_bad_value(*s.table, rules);
   if (!bad) return ok();
-  std::string label = bad->col < s.spec.samples->column_labels.size()
-                          ? s.spec.samples->column_labels[bad->col]
-                          : std::to_string(bad->col);
+  std::string label = bad->col < labels.size() ? labels[bad->col] : std::to_string(bad->col);
   bool exported = exported_as_env(label);
+  std::string where = s.samples_path + ": sample " + std::to_string(bad->row) + " (row " +
+                      std::to_string(bad->row + 1) + "), column '" + label + "'";
+  if (bad->problem == samples::ValueProblem::kTooLong)
+    return Error::bad_input(
+        where + ", holds " + std::to_string(bad->value.size()) + " bytes, more than the " +
+        std::to_string(rules.max_bytes[bad->col]) +
+        " a step can be given: Linux limits one argument or environment string to " +
+        std::to_string(samples::kMaxArgStringBytes) + " bytes (MAX_ARG_STRLEN)" +
+        (exported ? ", and this value is exported as " + label + "=..." : std::string()) +
+        "; shorten it, or put it in a file and pass the file's name");
+  if (bad->problem == samples::ValueProblem::kNulByte)
+    return Error::bad_input(where + ", holds a NUL byte: '" + visible_text(bad->value, 200) +
+                            "'; no argument or environment variable can carry one");
   return Error::bad_input(
-      s.samples_path + ": sample " + std::to_string(bad->row) + " (row " +
-      std::to_string(bad->row + 1) + "), column '" + label + "', has shell metacharacters: '" +
-      bad->value +
+      where + ", has shell metacharacters: '" + visible_text(bad->value, 200) +
       "'. Sample values are pasted into shell commands unquoted, so only plain values are "
       "accepted; to run anyway set merlin.samples.allow_shell_metacharacters: true" +
       (exported ? " and use \"$" + label + "\" (exported to the step) instead of $(" + label + ")"
@@ -178,7 +198,7 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   auto graph = StudyGraph::build(s->spec, s->tokens, s->sample_count);
   if (!graph) return cleanup(graph.error());
   s->graph = std::make_unique<StudyGraph>(std::move(*graph));
-  auto safe = check_shell_safety(*s);
+  auto safe = check_sample_values(*s);
   if (!safe) return cleanup(safe.error());
   if (o.create_workspace) {
     auto w = write_info(o, *s);

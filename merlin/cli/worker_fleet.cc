@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <system_error>
 #include <thread>
 
 #include "adapters/broker/redis/redis_broker.h"
@@ -324,11 +325,17 @@ class Fleet {
     }
     std::vector<std::thread> threads;
     std::atomic<int> left{static_cast<int>(fleet.size())};
-    for (auto& r : fleet)
-      threads.emplace_back([&r, &left] {
-        r->report = r->worker->run();
-        left--;
-      });
+    try {
+      for (auto& r : fleet)
+        threads.emplace_back([&r, &left] {
+          r->report = r->worker->run();
+          left--;
+        });
+    } catch (const std::system_error& e) {
+      for (auto& r : fleet) r->worker->request_stop();  // those started drain at once
+      for (auto& t : threads) t.join();
+      return Error::runtime(std::string("cannot start a thread for each worker: ") + e.what());
+    }
     // Control: signals, stop requests, halts, heartbeats and progress lines while the
     // workers run.
     int seen = 0;

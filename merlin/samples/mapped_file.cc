@@ -32,10 +32,20 @@ Error io_error(const std::string& path, const char* what, int err) {
                           "': " + std::strerror(err));
 }
 
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
 }  // namespace
 
 Result<MappedFile> MappedFile::open(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever; the
+  // fstat below then refuses it. It changes nothing for regular files.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return io_error(path, "open", errno);
   FdCloser closer(fd);
 
@@ -45,7 +55,8 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
     return Error::bad_input("sample file '" + path + "' is a directory, expected a file");
   }
   if (!S_ISREG(st.st_mode)) {
-    return Error::bad_input("sample file '" + path + "' is not a regular file");
+    return Error::bad_input("sample file '" + path + "' is " + kind_of(st.st_mode) +
+                            ", expected a regular file");
   }
   const auto size = static_cast<std::size_t>(st.st_size);
   if (size == 0) return MappedFile(path, nullptr, 0);

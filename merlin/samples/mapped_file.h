@@ -11,7 +11,8 @@ namespace merlin::samples {
 class MappedFile {
  public:
   /// Maps `path` read-only and private. An empty file gives an empty mapping (no mmap call).
-  /// Errors (kBadInput) name the path: missing file, a directory, unreadable, mmap failure.
+  /// Errors (kBadInput) name the path: missing file, a directory, unreadable, mmap failure,
+  /// and anything else that is not a regular file (a FIFO is refused without blocking).
   static Result<MappedFile> open(const std::string& path);
 
   MappedFile(MappedFile&& other) noexcept;

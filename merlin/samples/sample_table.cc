@@ -53,6 +53,13 @@ bool is_shell_safe(std::string_view value) {
   });
 }
 
+std::vector<std::string> SampleTable::row_values(std::size_t row) const {
+  std::vector<std::string> out;
+  out.reserve(columns());
+  for (std::size_t c = 0; c < columns(); ++c) out.push_back(value(row, c));
+  return out;
+}
+
 void SampleTable::for_each_row(const RowVisitor& on_row) const {
   const std::size_t n = rows(), cols = columns();
   std::vector<std::string> values(cols);
@@ -62,18 +69,32 @@ void SampleTable::for_each_row(const RowVisitor& on_row) const {
   }
 }
 
-std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table) {
-  std::optional<UnsafeValue> bad;
+std::optional<BadValue> find_bad_value(const SampleTable& table, const ValueRules& rules) {
+  std::optional<BadValue> bad;
   table.for_each_row([&](std::size_t r, const std::vector<std::string>& values) {
     for (std::size_t c = 0; c < values.size(); ++c) {
-      if (!is_shell_safe(values[c])) {
-        bad = UnsafeValue{r, c, values[c]};
+      if (c < rules.max_bytes.size() && values[c].size() > rules.max_bytes[c]) {
+        bad = BadValue{r, c, values[c], ValueProblem::kTooLong};
+        return false;
+      }
+      if (values[c].find('\0') != std::string::npos) {
+        bad = BadValue{r, c, values[c], ValueProblem::kNulByte};
+        return false;
+      }
+      if (rules.shell_safe_only && !is_shell_safe(values[c])) {
+        bad = BadValue{r, c, values[c], ValueProblem::kShellUnsafe};
         return false;
       }
     }
     return true;
   });
   return bad;
+}
+
+std::optional<UnsafeValue> find_unsafe_value(const SampleTable& table) {
+  auto bad = find_bad_value(table, ValueRules{});
+  if (!bad) return std::nullopt;
+  return UnsafeValue{bad->row, bad->col, std::move(bad->value)};
 }
 
 }  // namespace merlin::samples

@@ -91,6 +91,14 @@ std::string unquote(const RawCell& cell) {
   return out;
 }
 
+// A UTF-8 byte-order mark, which some spreadsheet exports put first: it is not part of the
+// first cell.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+std::size_t data_start(std::string_view all) {
+  return all.substr(0, kUtf8Bom.size()) == kUtf8Bom ? kUtf8Bom.size() : 0;
+}
+
 // One offset per kStride sample rows: a lookup scans at most kStride - 1 lines forward, and the
 // index costs 8 / kStride bytes per row instead of 8 (memory flat in the number of samples).
 constexpr std::size_t kStride = 64;
@@ -117,11 +125,19 @@ class TextTable final : public SampleTable {
       out = unquote(cell);
       return false;
     };
-    if (format_ == TextFormat::kCsv) {
-      (void)for_each_csv_cell(line, pick);  // validated when the table was opened
-    } else {
-      for_each_tab_cell(line, pick);
-    }
+    split(line, pick);
+    return out;
+  }
+
+  // The line is split once: reading a row cell by cell through `value` rescans it per cell,
+  // which made a task of a 10^4-column study cost ~0.3 s.
+  std::vector<std::string> row_values(std::size_t row) const override {
+    std::vector<std::string> out;
+    out.reserve(cols_);
+    split(sample_line(row), [&](const RawCell& cell) {
+      if (out.size() < cols_) out.push_back(unquote(cell));
+      return true;
+    });
     return out;
   }
 
@@ -131,7 +147,7 @@ class TextTable final : public SampleTable {
     const std::string_view all = file_.bytes();
     std::vector<std::string> values(cols_);
     std::size_t row = 0;
-    for (std::size_t pos = 0; pos < all.size() && row < rows_;) {
+    for (std::size_t pos = data_start(all); pos < all.size() && row < rows_;) {
       const char* nl =
           static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));
       const std::size_t end = nl ? static_cast<std::size_t>(nl - all.data()) : all.size();
@@ -139,20 +155,25 @@ class TextTable final : public SampleTable {
       pos = end + 1;
       if (line.empty()) continue;
       std::size_t i = 0;
-      const auto keep = [&](const RawCell& cell) {
+      split(line, [&](const RawCell& cell) {
         if (i < values.size()) values[i++] = unquote(cell);
         return true;
-      };
-      if (format_ == TextFormat::kCsv) {
-        (void)for_each_csv_cell(line, keep);  // validated when the table was opened
-      } else {
-        for_each_tab_cell(line, keep);
-      }
+      });
       if (!on_row(row++, values)) return;
     }
   }
 
  private:
+  // Calls `on_cell` for each cell of a line that was validated when the table was opened.
+  template <typename OnCell>
+  void split(std::string_view line, OnCell&& on_cell) const {
+    if (format_ == TextFormat::kCsv) {
+      (void)for_each_csv_cell(line, on_cell);
+    } else {
+      for_each_tab_cell(line, on_cell);
+    }
+  }
+
   // The trimmed text of sample `row`: from the indexed row before it, skip non-blank lines.
   std::string_view sample_line(std::size_t row) const {
     const std::string_view all = file_.bytes();
@@ -188,7 +209,7 @@ Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, Te
   std::size_t rows = 0;
   std::size_t expected = 0;
   std::size_t line_no = 0;
-  for (std::size_t pos = 0; pos < all.size();) {
+  for (std::size_t pos = data_start(all); pos < all.size();) {
     ++line_no;
     const char* nl =
         static_cast<const char*>(std::memchr(all.data() + pos, '\n', all.size() - pos));

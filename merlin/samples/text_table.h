@@ -14,7 +14,8 @@
 ///
 /// `.tab`: cells split on runs of whitespace (spaces or tabs), as np.loadtxt does by default.
 ///
-/// A trailing '\r' (CRLF files) is ignored. Every row must have as many cells as the first.
+/// A trailing '\r' (CRLF files) is ignored, and so is a UTF-8 byte-order mark at the start of
+/// the file. Every row must have as many cells as the first.
 #include <memory>
 #include <string>
 

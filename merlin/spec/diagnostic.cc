@@ -4,6 +4,7 @@
 
 #include "merlin/spec/diagnostic_list.h"
 #include "merlin/spec/spec_loader.h"
+#include "merlin/util/visible_text.h"
 
 namespace merlin::spec {
 
@@ -14,7 +15,7 @@ std::string Diagnostic::str() const {
   }
   out += ": ";
   if (is_warning) out += "warning: ";
-  out += message;
+  out += visible_text(message);  // quoted spec text may hold a NUL ("\0" in YAML) or a BOM
   return out;
 }
 

@@ -77,11 +77,22 @@ std::optional<long> walltime_seconds(std::string_view text) {
   return total;
 }
 
-std::string unsafe_dir_name_reason(std::string_view name) {
+std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes) {
   if (name.empty()) return "it is empty";
-  if (name == "." || name == "..") return "it is '" + std::string(name) + "'";
   if (name.find('/') != std::string_view::npos) return "it contains '/'";
   if (name.find('\0') != std::string_view::npos) return "it contains a NUL byte";
+  for (char c : name) {
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                       c == '_' || c == '-' || c == '.';
+    if (!plain)
+      return "it contains '" + std::string(1, c) +
+             "' (only letters, digits, '_', '-' and '.' are allowed)";
+  }
+  if (name.front() == '.' || name.front() == '-')
+    return "it starts with '" + std::string(1, name.front()) + "'";
+  if (name.size() > max_bytes)
+    return "it is " + std::to_string(name.size()) + " bytes long, more than " +
+           std::to_string(max_bytes);
   return "";
 }
 

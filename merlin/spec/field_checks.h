@@ -1,5 +1,6 @@
 #pragma once
 /// Pure format checks on single spec values (no locations, no diagnostics).
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -23,8 +24,19 @@ bool is_walltime(std::string_view text);
 /// "HH:MM:SS", "MM:SS" or seconds → seconds; nullopt if malformed (or still a token).
 std::optional<long> walltime_seconds(std::string_view text);
 
-/// Why `name` cannot be a directory name under OUTPUT_PATH ("" when it can): empty, '.' or
-/// '..', contains '/' or a NUL byte.
-std::string unsafe_dir_name_reason(std::string_view name);
+/// The longest study name: the workspace directory `<name>_YYYYMMDD-HHMMSS` must fit in
+/// NAME_MAX (255 bytes).
+inline constexpr std::size_t kMaxStudyNameBytes = 255 - 16;
+/// The longest step name: its directory, and its script `<step>.restart.slurm.sh`, must fit in
+/// NAME_MAX.
+inline constexpr std::size_t kMaxStepNameBytes = 255 - 17;
+
+/// Why `name` cannot name a study's or step's directory ("" when it can). A name is safe as
+/// a directory and as shell text (it reaches commands through $(MERLIN_WORKSPACE)): it holds
+/// only letters, digits, '_', '-' and '.', does not start with '.' or '-', and has at most
+/// `max_bytes` bytes. Reasons read "it contains '/'", "it starts with '-'", "it is 300 bytes
+/// long, more than 239"... (no fix; the caller says what the name is for). The offending
+/// character is quoted raw: pass the message through visible_text() before printing it.
+std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes);
 
 }  // namespace merlin::spec

@@ -1,4 +1,5 @@
 // `global.parameters` and the `merlin:` block (resources/workers, samples).
+#include "merlin/spec/env_names.h"
 #include "merlin/spec/field_checks.h"
 #include "merlin/spec/node_reader.h"
 #include "merlin/spec/spec_reader.h"
@@ -87,11 +88,18 @@ void read_samples(const YamlEntry& entry, StudySpec& spec, DiagnosticList& diags
     s.column_labels_where = c->value.where;
     if (auto v = read_scalar_list(c->value, "'column_labels' in " + ctx, diags)) {
       for (const auto& t : *v) {
+        const std::string column = std::to_string(s.column_labels.size() + 1);
         if (!is_token_name(t.value)) {
           diags.error(t.where, "column label '" + t.value +
                                    "' may only hold letters, digits, '_', '-' and '.'");
         } else if (is_reserved_token(t.value)) {
           diags.error(t.where, "column label '" + t.value + "' redefines a name Merlin reserves");
+        } else if (auto conflict = env_name_conflict(t.value);
+                   conflict && is_shell_identifier(t.value)) {
+          // Sample values are exported under their labels: see env_names.h.
+          diags.error(t.where, "column label '" + t.value + "' (column " + column + ") " +
+                                   describe_env_conflict(t.value, *conflict) +
+                                   "; rename the column (see docs/sample-safety.md)");
         }
         for (const auto& earlier : s.column_labels)
           if (earlier == t.value) diags.error(t.where, "duplicate column label '" + t.value + "'");

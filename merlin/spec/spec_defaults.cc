@@ -1,6 +1,8 @@
 #include "merlin/spec/spec_defaults.h"
 
 #include <algorithm>
+#include <string_view>
+#include <unordered_set>
 
 #include "merlin/spec/did_you_mean.h"
 
@@ -37,9 +39,11 @@ void apply_defaults(StudySpec& spec, DiagnosticList& diags) {
   for (auto& s : spec.steps)
     if (s.run.shell.empty()) s.run.shell = spec.batch.shell;
 
+  // Sets, not searches of lists: 10^5 steps must not cost 10^10 comparisons.
   std::vector<std::string> all;
+  std::unordered_set<std::string_view> in_all;
   for (const auto& s : spec.steps)
-    if (std::find(all.begin(), all.end(), s.name) == all.end()) all.push_back(s.name);
+    if (in_all.insert(s.name).second) all.push_back(s.name);
 
   if (spec.workers.empty()) {
     WorkerSpec w;
@@ -51,11 +55,11 @@ void apply_defaults(StudySpec& spec, DiagnosticList& diags) {
   for (auto& w : spec.workers) {
     if (lists(w, "all")) w.steps = all;
   }
+  std::unordered_set<std::string_view> listed;
+  for (const auto& w : spec.workers) listed.insert(w.steps.begin(), w.steps.end());
   std::vector<std::string> orphans;
   for (const auto& s : spec.steps) {
-    bool listed = std::any_of(spec.workers.begin(), spec.workers.end(),
-                              [&](const WorkerSpec& w) { return lists(w, s.name); });
-    if (listed || std::find(orphans.begin(), orphans.end(), s.name) != orphans.end()) continue;
+    if (!listed.insert(s.name).second) continue;  // listed by a worker, or already an orphan
     orphans.push_back(s.name);
     diags.warning(s.where, "step '" + s.name + "' is not listed by any worker; it is given to '" +
                                kDefaultWorker + "'");

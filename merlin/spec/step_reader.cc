@@ -160,9 +160,12 @@ void read_steps(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {
       if (auto v = read_scalar(n->value, "'name' of " + context, diags)) {
         step.name = *v;
         context = "step '" + *v + "'";
-        if (!is_token_name(*v) || *v == "." || *v == "..") {
+        if (!is_token_name(*v)) {
           diags.error(n->value.where,
                       "step name '" + *v + "' may only hold letters, digits, '_', '-' and '.'");
+        } else if (auto why = unsafe_dir_name_reason(*v, kMaxStepNameBytes); !why.empty()) {
+          // The name is a directory of the workspace and the stem of the step's scripts.
+          diags.error(n->value.where, "step name '" + *v + "' cannot be a directory name: " + why);
         }
       }
     } else {

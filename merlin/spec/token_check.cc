@@ -116,8 +116,19 @@ void check_study_name(const StudySpec& spec, std::string_view source, Diagnostic
     used_variables = used_variables || changed;
     if (!changed) break;
   }
-  std::string why = unsafe_dir_name_reason(expanded);
+  // Reserved tokens left in the name ($(MERLIN_TIMESTAMP)) are resolved at run time, where
+  // the whole name is checked again; here each stands for one plain character.
+  std::string checked;
+  std::size_t last = 0;
+  for (const TokenRef& t : find_tokens(expanded)) {
+    checked += expanded.substr(last, t.offset - last) + "x";
+    last = t.offset + t.length;
+  }
+  checked += expanded.substr(std::min(last, expanded.size()));
+  std::string why = unsafe_dir_name_reason(checked, kMaxStudyNameBytes);
   if (why.empty()) return;
+  if (why.find("bytes long") != std::string::npos)
+    why += " (the workspace directory '<name>_YYYYMMDD-HHMMSS' must fit in 255 bytes)";
   if (used_variables) {
     diags.error(spec.name_where, "study name '" + spec.name + "' expands to '" + expanded +
                                      "', which cannot be a directory name: " + why);

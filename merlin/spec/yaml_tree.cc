@@ -4,6 +4,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <exception>
+#include <unordered_set>
+#include <utility>
+#include <vector>
 
 namespace merlin::spec {
 namespace {
@@ -31,15 +34,33 @@ std::string tab_hint(std::string_view text, int line) {
 
 class Converter {
  public:
-  Converter(const YamlLimits& limits, DiagnosticList& diags) : limits_(limits), diags_(diags) {}
+  Converter(const YamlLimits& limits, DiagnosticList& diags, const YAML::Node& root)
+      : limits_(limits), diags_(diags), root_(root) {}
 
   bool convert(const YAML::Node& in, YamlNode& out, int depth) {
     if (failed_) return false;
     out.where = location(in.Mark());
+    // A node seen before is reached again through an alias: yaml-cpp shares the anchored
+    // node, so its position identifies it. (Nulls may lack a position and have no children.)
+    if (!in.IsNull() && in.Mark().pos >= 0 && !seen_.insert(in.Mark().pos).second &&
+        ++alias_nodes_ > limits_.max_alias_nodes) {
+      auto [written, aliases] = count_written(root_);
+      return fail(out.where, std::to_string(aliases) + " uses of aliases expand to more than " +
+                                 std::to_string(limits_.max_alias_nodes) +
+                                 " YAML nodes (the limit for nodes copied through aliases), on "
+                                 "top of the " +
+                                 std::to_string(written) + " written; refused (an alias bomb?)");
+    }
     if (++count_ > limits_.max_nodes) {
-      return fail(out.where, "the document expands to more than " +
-                                 std::to_string(limits_.max_nodes) +
-                                 " YAML nodes once aliases are expanded (an alias bomb?); refused");
+      auto [written, aliases] = count_written(root_);
+      const std::string limit =
+          "the limit of " + std::to_string(limits_.max_nodes) + " (keys not counted); refused";
+      if (aliases == 0)
+        return fail(out.where,
+                    "the spec has " + std::to_string(written) + " YAML nodes, more than " + limit);
+      return fail(out.where, "the spec has " + std::to_string(written) +
+                                 " YAML nodes as written and " + std::to_string(aliases) +
+                                 " uses of aliases, which expand to more than " + limit);
     }
     if (depth > limits_.max_depth) {
       return fail(out.where, "YAML nested more than " + std::to_string(limits_.max_depth) +
@@ -153,9 +174,35 @@ class Converter {
     }
   }
 
+  // For a limit's message: the value nodes as written (each once) and the uses of aliases,
+  // in a walk that never enters a node twice (so a bomb costs no more than its text).
+  std::pair<std::size_t, std::size_t> count_written(const YAML::Node& root) const {
+    std::unordered_set<long> seen;
+    std::size_t written = 0, aliases = 0;
+    std::vector<YAML::Node> stack{root};
+    while (!stack.empty()) {
+      YAML::Node n = stack.back();
+      stack.pop_back();
+      if (!n.IsNull() && n.Mark().pos >= 0 && !seen.insert(n.Mark().pos).second) {
+        ++aliases;
+        continue;
+      }
+      ++written;
+      if (n.IsSequence()) {
+        for (const auto& child : n) stack.push_back(child);
+      } else if (n.IsMap()) {
+        for (const auto& kv : n) stack.push_back(kv.second);
+      }
+    }
+    return {written, aliases};
+  }
+
   const YamlLimits& limits_;
   DiagnosticList& diags_;
+  const YAML::Node& root_;
   std::size_t count_ = 0;
+  std::size_t alias_nodes_ = 0;
+  std::unordered_set<long> seen_;  // positions of the nodes converted so far
   bool failed_ = false;
 };
 
@@ -185,7 +232,7 @@ std::optional<YamlNode> parse_yaml_tree(std::string_view text, const YamlLimits&
   try {
     YAML::Node root = YAML::Load(std::string(text));
     YamlNode out;
-    Converter converter(limits, diags);
+    Converter converter(limits, diags, root);
     if (!converter.convert(root, out, 0)) return std::nullopt;
     return out;
   } catch (const YAML::DeepRecursion& e) {

@@ -3,7 +3,9 @@
 #include <ctime>
 #include <filesystem>
 
+#include "merlin/spec/field_checks.h"
 #include "merlin/study/substitute.h"
+#include "merlin/util/visible_text.h"
 
 namespace merlin {
 namespace fs = std::filesystem;
@@ -19,13 +21,6 @@ std::string absolute_from(const std::string& base, const std::string& p) {
 std::string strip_trailing_slash(std::string s) {
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
-}
-
-bool safe_file_name(const std::string& s) {
-  if (s.empty() || s == "." || s == "..") return false;
-  for (char c : s)
-    if (c == '/' || c == '\0' || c == '\n') return false;
-  return true;
 }
 
 }  // namespace
@@ -64,11 +59,11 @@ Result<StudyTokens> resolve_study_tokens(const spec::StudySpec& spec,
   v["OUTPUT_PATH"] = t.output_path;
 
   t.study_name = merlin::substitute(spec.name, v);
-  if (!safe_file_name(t.study_name))
-    return Error::bad_input(spec.path + ":" + std::to_string(spec.name_where.line) + ":" +
-                            std::to_string(spec.name_where.column) + ": study name '" +
-                            t.study_name +
-                            "' must be a plain directory name (no '/', not '.' or '..')");
+  if (auto why = spec::unsafe_dir_name_reason(t.study_name, spec::kMaxStudyNameBytes); !why.empty())
+    return Error::bad_input(
+        spec.path + ":" + std::to_string(spec.name_where.line) + ":" +
+        std::to_string(spec.name_where.column) + ": " +
+        visible_text("study name '" + t.study_name + "' cannot be a directory name: " + why));
   v["STUDY_NAME"] = t.study_name;
   t.workspace = options.workspace_override.empty()
                     ? t.output_path + "/" + t.study_name + "_" + options.timestamp

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "merlin/spec/env_names.h"
 #include "merlin/spec/field_checks.h"
 #include "merlin/spec/token.h"
 #include "merlin/study/launcher.h"
@@ -36,20 +37,17 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
 
 }  // namespace
 
-bool exported_as_env(const std::string& s) {
-  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
-  for (char c : s)
-    if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'))
-      return false;
-  return true;
-}
+bool exported_as_env(const std::string& label) { return spec::is_exported_label(label); }
 
 TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table)
     : graph_(graph), table_(table) {
   const auto& spec = graph.spec();
   if (spec.samples) {
-    for (std::size_t c = 0; c < spec.samples->column_labels.size(); ++c)
-      columns_.emplace_back(spec.samples->column_labels[c], static_cast<int>(c));
+    const auto& labels = spec.samples->column_labels;
+    for (std::size_t c = 0; c < labels.size(); ++c) {
+      column_of_.emplace(labels[c], c);
+      if (exported_as_env(labels[c])) exported_.emplace_back(labels[c], c);
+    }
   }
   bool need_all = false;
   for (const auto& node : graph.steps())
@@ -149,24 +147,24 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   std::string body;
   if (node.sampled) {
     std::string path = graph_.hierarchy().path(sample);
+    // The sample's row, read once: per-cell reads cost a scan of the row each (O(columns^2)).
+    std::vector<std::string> row;
+    if (table_ != nullptr && !column_of_.empty()) row = table_->row_values(sample);
     body = substitute(text, [&](const spec::TokenRef& tok) -> std::optional<std::string> {
       if (tok.name == "WORKSPACE") return t.dir;
       if (tok.name == "MERLIN_SAMPLE_ID") return std::to_string(sample);
       if (tok.name == "MERLIN_SAMPLE_PATH") return path;
       if (tok.name == "MERLIN_SAMPLE_VECTOR") {
         std::string v;
-        for (const auto& [label, col] : columns_)
-          v += (v.empty() ? "" : " ") + table_->value(sample, col);
+        for (const auto& value : row) v += (v.empty() ? "" : " ") + value;
         return v;
       }
-      for (const auto& [label, col] : columns_)
-        if (tok.name == label) return table_->value(sample, col);
+      auto col = column_of_.find(tok.name);
+      if (col != column_of_.end() && col->second < row.size()) return row[col->second];
       return std::nullopt;
     });
-    if (table_) {
-      for (const auto& [label, col] : columns_)
-        if (exported_as_env(label)) t.env.emplace_back(label, table_->value(sample, col));
-    }
+    for (const auto& [label, col] : exported_)
+      if (col < row.size()) t.env.emplace_back(label, row[col]);
     t.env.emplace_back("MERLIN_SAMPLE_ID", std::to_string(sample));
     t.env.emplace_back("MERLIN_SAMPLE_PATH", path);
   } else {

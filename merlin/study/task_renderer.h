@@ -3,6 +3,7 @@
 /// text as Merlin writes it, the output paths and the environment. Sample values are read from
 /// the sample table at render time; nothing per sample is precomputed.
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -20,14 +21,15 @@ struct RenderedTask {
   std::string err_path;     ///< dir/<base>.err
   std::string script_text;  ///< "#!<shell>\n\n<command>"
   std::string shell;
-  /// Exported to the step: every column label that is a shell identifier, plus
+  /// Exported to the step: every column label for which exported_as_env() holds, plus
   /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE, and the step's
   /// resources for $(VLAUNCHER): MERLIN_NODES, MERLIN_PROCS, MERLIN_CORES, MERLIN_GPUS.
   std::vector<std::pair<std::string, std::string>> env;
 };
 
-/// True when a column label is exported to steps as an environment variable (it is a shell
-/// identifier: [A-Za-z_][A-Za-z0-9_]*).
+/// True when a column label is exported to steps as an environment variable: a shell
+/// identifier ([A-Za-z_][A-Za-z0-9_]*) that no shell, loader, launcher or merlin reserves
+/// (spec::is_exported_label; validation refuses the reserved ones, this is the second guard).
 bool exported_as_env(const std::string& label);
 
 class TaskRenderer {
@@ -51,7 +53,9 @@ class TaskRenderer {
   const samples::SampleTable* table_;
   std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
   std::vector<std::string> restart_;  ///< idem
-  std::vector<std::pair<std::string, int>> columns_;  ///< label → column
+  std::unordered_map<std::string, std::size_t> column_of_;  ///< label → column
+  /// Label and column of each column exported as env (exported_as_env).
+  std::vector<std::pair<std::string, std::size_t>> exported_;
   std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it
 };
 

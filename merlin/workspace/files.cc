@@ -6,7 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
+#include <optional>
 
 namespace merlin::files {
 namespace {
@@ -80,10 +80,34 @@ bool exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-Result<void> copy(const std::string& from, const std::string& to) {
-  std::error_code ec;
-  std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
-  if (ec) return Error::runtime("cannot copy " + from + " to " + to + ": " + ec.message());
+Result<void> copy(const std::string& from, const std::string& to, int mode) {
+  // Not std::filesystem::copy_file: it gives the copy the source's permissions, so a
+  // world-writable samples file made a world-writable copy whatever the umask.
+  int in = ::open(from.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (in < 0) return io_error("cannot copy", from);
+  int out = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (out < 0) {
+    Error e = io_error("cannot copy " + from + " to", to);
+    ::close(in);
+    return e;
+  }
+  std::optional<Error> error;
+  char buf[1 << 16];
+  while (!error) {
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) error = io_error("cannot read", from);
+    if (n <= 0) break;
+    for (ssize_t done = 0; done < n && !error;) {
+      ssize_t w = ::write(out, buf + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) error = io_error("cannot write", to);
+      if (w > 0) done += w;
+    }
+  }
+  ::close(in);
+  if (::close(out) != 0 && !error) error = io_error("cannot write", to);
+  if (error) return *error;
   return ok();
 }
 

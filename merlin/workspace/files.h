@@ -16,7 +16,8 @@ Result<void> write_atomic(const std::string& path, std::string_view text);
 /// Whole file; error names the path.
 Result<std::string> read(const std::string& path);
 bool exists(const std::string& path);
-/// Copies a file (samples into merlin_info/).
-Result<void> copy(const std::string& from, const std::string& to);
+/// Copies a file's bytes (samples into merlin_info/), truncating `to`. A new `to` is created
+/// with `mode` less the umask, as any new file: never with the source's permissions.
+Result<void> copy(const std::string& from, const std::string& to, int mode = 0644);
 
 }  // namespace merlin::files

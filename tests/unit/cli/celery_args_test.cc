@@ -38,5 +38,14 @@ TEST(CeleryArgs, BadConcurrencyIsBadInputNamingTheValue) {
             std::string::npos);
 }
 
+TEST(CeleryArgs, ConcurrencyAboveTheSlotLimitIsBadInput) {
+  EXPECT_EQ(parse_celery_args("--concurrency 4096")->concurrency, 4096);
+  for (const char* args : {"--concurrency 4097", "-c100000", "--concurrency=99999999999999"}) {
+    auto r = parse_celery_args(args);
+    ASSERT_FALSE(r.ok()) << args;
+    EXPECT_NE(r.error().message.find("from 1 to 4096"), std::string::npos) << r.error().message;
+  }
+}
+
 }  // namespace
 }  // namespace merlin::cli

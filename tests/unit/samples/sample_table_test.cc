@@ -1,5 +1,8 @@
 #include "merlin/samples/sample_table.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -57,6 +60,31 @@ TEST(SampleTableOpen, DirectoryIsNotASampleFile) {
   EXPECT_NE(t.error().message.find("is a directory"), std::string::npos) << t.error().message;
 }
 
+// Opening a FIFO for reading waits for a writer: before the fix this test hung until the
+// ctest timeout (and `merlin run` hung forever with an empty workspace).
+TEST(SampleTableOpen, FifoIsRefusedWithoutBlocking) {
+  ScratchDir dir;
+  for (const char* name : {"fifo.csv", "fifo.tab", "fifo.npy"}) {
+    ASSERT_EQ(::mkfifo(dir.file(name).c_str(), 0600), 0) << name;
+    auto t = open_sample_table(dir.file(name));
+    ASSERT_FALSE(t.ok()) << name;
+    EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
+    EXPECT_EQ(t.error().message,
+              "sample file '" + dir.file(name) + "' is a FIFO, expected a regular file");
+  }
+}
+
+TEST(SampleTableOpen, CharacterDeviceIsRefused) {
+  ScratchDir dir;
+  const std::string link = dir.file("zero.csv");
+  ASSERT_EQ(::symlink("/dev/zero", link.c_str()), 0);
+  auto t = open_sample_table(link);
+  ASSERT_FALSE(t.ok());
+  EXPECT_NE(t.error().message.find("is a character device, expected a regular file"),
+            std::string::npos)
+      << t.error().message;
+}
+
 TEST(SampleTableOpen, ExtensionIsMatchedCaseInsensitively) {
   ScratchDir dir;
   write_file(dir.file("S.CSV"), "1,2\n");
@@ -87,6 +115,47 @@ TEST(SampleShellSafety, FindUnsafeValueReportsTheFirstInRowOrder) {
   EXPECT_EQ(bad->row, 1u);
   EXPECT_EQ(bad->col, 1u);
   EXPECT_EQ(bad->value, "x; rm -rf ~");
+}
+
+TEST(SampleValueRules, ValueLongerThanItsColumnsLimitIsReportedAsTooLong) {
+  VectorTable t({{"1", "ok"}, {"2", std::string(11, 'x')}, {"$(id)", "fine"}});
+  ValueRules rules;
+  rules.max_bytes = {100, 10};
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kTooLong);
+  EXPECT_EQ(bad->row, 1u);
+  EXPECT_EQ(bad->col, 1u);
+  rules.max_bytes = {100, 11};
+  bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kShellUnsafe);
+  EXPECT_EQ(bad->row, 2u);
+}
+
+TEST(SampleValueRules, LengthIsCheckedWithTheShellCheckOff) {
+  VectorTable t({{"a b"}, {std::string(kMaxArgStringBytes, 'x')}});
+  ValueRules rules;
+  rules.shell_safe_only = false;
+  EXPECT_FALSE(find_bad_value(t, rules).has_value());
+  rules.max_bytes = {kMaxArgStringBytes - 1};
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kTooLong);
+  EXPECT_EQ(bad->row, 1u);
+}
+
+TEST(SampleValueRules, NulByteIsRefusedEvenWithTheShellCheckOff) {
+  using namespace std::string_literals;
+  VectorTable t({{"a b"},
+                 {"2\0"
+                  "3"s}});
+  ValueRules rules;
+  rules.shell_safe_only = false;
+  auto bad = find_bad_value(t, rules);
+  ASSERT_TRUE(bad.has_value());
+  EXPECT_EQ(bad->problem, ValueProblem::kNulByte);
+  EXPECT_EQ(bad->row, 1u);
 }
 
 TEST(SampleShellSafety, FindUnsafeValueIsEmptyForASafeTable) {

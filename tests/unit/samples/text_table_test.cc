@@ -136,6 +136,66 @@ TEST_F(SampleTextTable, EmptyOrBlankFileHasNoSamples) {
   EXPECT_EQ(open_error("e2.csv", "").rfind(dir_.file("e2.csv"), 0), 0u);
 }
 
+// Issue #9, item 8f: spreadsheet exports start with a UTF-8 BOM, which became an invisible
+// part of the first cell (and failed its shell-safety check with an invisible culprit).
+TEST_F(SampleTextTable, LeadingByteOrderMarkIsSkipped) {
+  auto csv = open_ok("bom.csv",
+                     "\xEF\xBB\xBF"
+                     "1,a\n2,b\n");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(cells(*csv), (std::vector<Strings>{{"1", "a"}, {"2", "b"}}));
+  EXPECT_EQ(csv->row_values(0), (Strings{"1", "a"}));
+  std::vector<Strings> seen;
+  csv->for_each_row([&](std::size_t, const Strings& values) {
+    seen.push_back(values);
+    return true;
+  });
+  EXPECT_EQ(seen, cells(*csv));
+  auto tab = open_ok("bom.tab",
+                     "\xEF\xBB\xBF"
+                     "1 a\n");
+  ASSERT_TRUE(tab);
+  EXPECT_EQ(tab->value(0, 0), "1");
+}
+
+TEST_F(SampleTextTable, ByteOrderMarkElsewhereIsData) {
+  auto csv = open_ok("mid.csv",
+                     "1\n\xEF\xBB\xBF"
+                     "2\n");
+  ASSERT_TRUE(csv);
+  EXPECT_EQ(csv->value(1, 0),
+            "\xEF\xBB\xBF"
+            "2");
+}
+
+TEST_F(SampleTextTable, RowValuesAreTheCellsOfTheRowInOrder) {
+  auto csv = open_ok("q.csv", "1,\"a,b\",\"say \"\"hi\"\"\"\n\n 2 , x ,\n3,y,z\n");
+  ASSERT_TRUE(csv);
+  for (std::size_t r = 0; r < csv->rows(); ++r) EXPECT_EQ(csv->row_values(r), cells(*csv)[r]);
+  EXPECT_EQ(csv->row_values(0), (Strings{"1", "a,b", "say \"hi\""}));
+  EXPECT_EQ(csv->row_values(1), (Strings{"2", "x", ""}));
+  auto tab = open_ok("w.tab", "1\t a  b\n\n2 c\td\n");
+  ASSERT_TRUE(tab);
+  EXPECT_EQ(tab->row_values(1), (Strings{"2", "c", "d"}));
+  EXPECT_EQ(tab->row_values(0), cells(*tab)[0]);
+}
+
+TEST_F(SampleTextTable, RowValuesOfAWideRowPastTheIndexStride) {
+  // 10^4 columns and 130 rows (beyond two index strides of 64 rows).
+  std::string text;
+  for (int r = 0; r < 130; ++r) {
+    for (int c = 0; c < 10'000; ++c) text += (c ? "," : "") + std::to_string(r * 10'000 + c);
+    text += '\n';
+  }
+  auto t = open_ok("wide.csv", text);
+  ASSERT_TRUE(t);
+  const Strings row = t->row_values(129);
+  ASSERT_EQ(row.size(), 10'000u);
+  EXPECT_EQ(row[0], "1290000");
+  EXPECT_EQ(row[9'999], "1299999");
+  EXPECT_EQ(row[4'321], t->value(129, 4'321));
+}
+
 TEST_F(SampleTextTable, MillionRowCsvOpensQuicklyAndIndexesEveryRow) {
   std::string text;
   text.reserve(20'000'000);

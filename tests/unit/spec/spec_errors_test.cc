@@ -183,11 +183,74 @@ TEST(SpecErrors, StudyNameThatWouldEscapeOutputPath) {
   EXPECT_EQ(errors_of("description: {name: ../x}\nstudy: [{name: a, run: {cmd: x}}]\n"),
             "spec.yaml:1:21: study name '../x' cannot be a directory name: it contains '/'");
   EXPECT_EQ(errors_of("description: {name: ..}\nstudy: [{name: a, run: {cmd: x}}]\n"),
-            "spec.yaml:1:21: study name '..' cannot be a directory name: it is '..'");
+            "spec.yaml:1:21: study name '..' cannot be a directory name: it starts with '.'");
   EXPECT_EQ(errors_of("description: {name: $(D)}\nenv: {variables: {D: a/..}}\n"
                       "study: [{name: a, run: {cmd: x}}]\n"),
             "spec.yaml:1:21: study name '$(D)' expands to 'a/..', which cannot be a directory "
             "name: it contains '/'");
+}
+
+// Issue #9, item 9: names reach shell text through $(MERLIN_WORKSPACE), and a name too long
+// for a directory failed at mkdir with exit 1.
+TEST(SpecErrors, StudyNamesOfMerlinsExamplesPass) {
+  for (const char* name : {"hello", "hello_samples", "feature_demo", "openfoam_wf", "lsf_par",
+                           "simple_chain", "study.v2", "run-3", "_tmp", "2024"}) {
+    EXPECT_EQ(errors_of(std::string("description: {name: ") + name +
+                        "}\nstudy: [{name: a, run: {cmd: x}}]\n"),
+              "")
+        << name;
+  }
+}
+
+TEST(SpecErrors, StudyNameWithShellTextSpacesOrTabsIsRefused) {
+  const std::string study = "\nstudy: [{name: a, run: {cmd: x}}]\n";
+  EXPECT_EQ(errors_of("description: {name: 'a$(touch x)'}" + study),
+            "spec.yaml:1:21: study name 'a$(touch x)' cannot be a directory name: it contains '$' "
+            "(only letters, digits, '_', '-' and '.' are allowed)");
+  EXPECT_EQ(errors_of("description: {name: \"a\\tb\"}" + study),
+            "spec.yaml:1:21: study name 'a\\tb' cannot be a directory name: it contains '\\t' "
+            "(only letters, digits, '_', '-' and '.' are allowed)");
+  EXPECT_EQ(errors_of("description: {name: -rf}" + study),
+            "spec.yaml:1:21: study name '-rf' cannot be a directory name: it starts with '-'");
+}
+
+TEST(SpecErrors, StudyNameSetThroughVarsIsCheckedAfterTheOverride) {
+  LoadOptions o;
+  o.vars = {{"NAME", "x y"}};
+  EXPECT_EQ(errors_of("description: {name: $(NAME)}\nenv: {variables: {NAME: ok}}\n"
+                      "study: [{name: a, run: {cmd: x}}]\n",
+                      o),
+            "spec.yaml:1:21: study name '$(NAME)' expands to 'x y', which cannot be a directory "
+            "name: it contains ' ' (only letters, digits, '_', '-' and '.' are allowed)");
+}
+
+TEST(SpecErrors, StudyNameLongerThanAWorkspaceDirectoryMayBeIsRefused) {
+  const std::string study = "}\nstudy: [{name: a, run: {cmd: x}}]\n";
+  EXPECT_EQ(errors_of("description: {name: " + std::string(239, 'n') + study), "");
+  EXPECT_EQ(errors_of("description: {name: " + std::string(240, 'n') + study),
+            "spec.yaml:1:21: study name '" + std::string(240, 'n') +
+                "' cannot be a directory name: it is 240 bytes long, more than 239 (the workspace "
+                "directory '<name>_YYYYMMDD-HHMMSS' must fit in 255 bytes)");
+}
+
+TEST(SpecErrors, ReservedTokenInTheStudyNameIsLeftToRunTime) {
+  EXPECT_EQ(errors_of("description: {name: s_$(MERLIN_TIMESTAMP)}\n"
+                      "study: [{name: a, run: {cmd: x}}]\n"),
+            "");
+}
+
+TEST(SpecErrors, StepNameThatCannotBeADirectoryIsRefused) {
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: .hidden, run: {cmd: x}}]\n"),
+            "spec.yaml:2:16: step name '.hidden' cannot be a directory name: it starts with '.'");
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: -x, run: {cmd: x}}]\n"),
+            "spec.yaml:2:16: step name '-x' cannot be a directory name: it starts with '-'");
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: " + std::string(238, 's') +
+                      ", run: {cmd: x}}]\n"),
+            "");
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: " + std::string(239, 's') +
+                      ", run: {cmd: x}}]\n"),
+            "spec.yaml:2:16: step name '" + std::string(239, 's') +
+                "' cannot be a directory name: it is 239 bytes long, more than 238");
 }
 
 TEST(SpecErrors, LevelMaxDirsBelowTwo) {

@@ -180,6 +180,61 @@ merlin:
   EXPECT_FALSE(has_env(t, "2bad"));
 }
 
+// A table that counts how it is read: cell (r, c) is "<c>_<r>".
+class CountingTable final : public samples::SampleTable {
+ public:
+  CountingTable(std::size_t rows, std::size_t cols) : rows_(rows), cols_(cols) {}
+  std::size_t rows() const override { return rows_; }
+  std::size_t columns() const override { return cols_; }
+  std::string value(std::size_t r, std::size_t c) const override {
+    ++cell_reads;
+    return std::to_string(c) + "_" + std::to_string(r);
+  }
+  std::vector<std::string> row_values(std::size_t r) const override {
+    ++row_reads;
+    std::vector<std::string> out;
+    for (std::size_t c = 0; c < cols_; ++c)
+      out.push_back(std::to_string(c) + "_" + std::to_string(r));
+    return out;
+  }
+  mutable int cell_reads = 0;
+  mutable int row_reads = 0;
+
+ private:
+  std::size_t rows_, cols_;
+};
+
+// Issue #9, item 8c: each of N tokens and N exported columns read its cell through `value`,
+// itself a scan of the row, so a 10^4-column task took ~0.3 s. One row read per task now.
+TEST(TaskRenderer, ATaskReadsItsSampleRowOnceWhateverTheColumnCount) {
+  constexpr int kColumns = 10'000;
+  std::string yaml =
+      "description: {name: wide, description: d}\n"
+      "study:\n"
+      "  - name: sim\n"
+      "    run: {cmd: echo $(X0) $(X9999) $(MERLIN_SAMPLE_VECTOR) $(X5000)}\n"
+      "merlin:\n"
+      "  samples:\n"
+      "    file: samples.csv\n"
+      "    column_labels: [";
+  for (int c = 0; c < kColumns; ++c) yaml += (c ? ", X" : "X") + std::to_string(c);
+  yaml += "]\n";
+  auto s = make_study(yaml, 3);
+  ASSERT_TRUE(s);
+  CountingTable table(3, kColumns);
+  TaskRenderer renderer(*s->graph, &table);
+  auto t = renderer.render(s->instance("sim"), 2, TaskKind::kCmd);
+  EXPECT_EQ(table.row_reads, 1);
+  EXPECT_EQ(table.cell_reads, 0);
+  EXPECT_EQ(t.script_text.rfind("#!/bin/bash\n\necho 0_2 9999_2 0_2 1_2 2_2 ", 0), 0u);
+  EXPECT_NE(t.script_text.find(" 5000_2"), std::string::npos);
+  EXPECT_EQ(env_value(t, "X0"), "0_2");
+  EXPECT_EQ(env_value(t, "X9999"), "9999_2");
+  EXPECT_EQ(
+      std::count_if(t.env.begin(), t.env.end(), [](const auto& kv) { return kv.first[0] == 'X'; }),
+      kColumns);
+}
+
 TEST(TaskRenderer, GlobPathHasOneStarPerLevel) {
   constexpr const char* kGlob = R"Y(
 description: {name: glob, description: d}
