@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The bundled examples that need no server run to the end under `run --local`: every step
+# of each has all its tasks done and none failed, and `example list` offers each of them.
+source "$(dirname "$0")/lib.sh"
+set +e  # exit codes are what this test checks
+
+# all_done DIR SPEC: status says every step's tasks are done, none failed.
+all_done() {
+  (cd "$1" && "$MERLIN" status "$2" --format csv 2>/dev/null) | tail -n +2 |
+    awk -F, 'BEGIN { ok = 1; n = 0 } { n++; if ($3 != $4 || $5 != 0) ok = 0 } END { exit !(ok && n > 0) }'
+}
+
+for ex in hello hello_samples simple_chain restart; do
+  mkdir "$ex"
+  (cd "$ex" && "$MERLIN" example "$ex" >/dev/null 2>&1)
+  (cd "$ex" && "$MERLIN" run --local --no-progress "$ex/$ex.yaml" >run.out 2>run.err)
+  expect_eq "$ex: run --local exits 0" 0 $?
+  check "$ex: every step done, none failed" all_done "$ex" "$ex/$ex.yaml"
+  check "$ex: offered by example list" bash -c "'$MERLIN' example list | grep -q '^$ex\b'"
+done
+
+ws=$(ls -d simple_chain/studies/simple_chain_*)
+expect_eq "simple_chain: step2 saw step1 over, for each value" 2 \
+  "$(cat "$ws"/step2/*/*.out | grep -c 'is over')"
+ws=$(ls -d restart/studies/restart_*)
+check "restart: the restart command ran for runs_rs" \
+  grep -q "restart command of first, built: built" "$ws/runs_rs/CASE.first/runs_rs_CASE.first.out"
+expect_eq "restart: data collected both second runs and both restart commands" 4 \
+  "$(wc -l <"$ws/data/all.txt")"
+finish
