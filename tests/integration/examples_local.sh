@@ -10,7 +10,7 @@ all_done() {
     awk -F, 'BEGIN { ok = 1; n = 0 } { n++; if ($3 != $4 || $5 != 0) ok = 0 } END { exit !(ok && n > 0) }'
 }
 
-for ex in hello hello_samples simple_chain restart; do
+for ex in hello hello_samples simple_chain restart null_spec; do
   mkdir "$ex"
   (cd "$ex" && "$MERLIN" example "$ex" >/dev/null 2>&1)
   (cd "$ex" && "$MERLIN" run --local --no-progress "$ex/$ex.yaml" >run.out 2>run.err)
@@ -27,4 +27,10 @@ check "restart: the restart command ran for runs_rs" \
   grep -q "restart command of first, built: built" "$ws/runs_rs/CASE.first/runs_rs_CASE.first.out"
 expect_eq "restart: data collected both second runs and both restart commands" 4 \
   "$(wc -l <"$ws/data/all.txt")"
+ws=$(ls -d null_spec/studies/null_spec_*)
+expect_eq "null_spec: verify counted every sample" "100 of 100 samples finished" "$(cat "$ws/verify/verify.out")"
+(cd null_spec && "$MERLIN" run --local --no-progress null_spec/null_spec.yaml --vars N_SAMPLES=7 >/dev/null 2>&1)
+ws7=$(ls -d null_spec/studies/null_spec_* | grep -vx "$ws")
+expect_eq "null_spec: --vars N_SAMPLES=7 makes 7 samples" "7 of 7 samples finished" \
+  "$(cat "$ws7/verify/verify.out")"
 finish
