@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Bundled examples on a real redis-server: iterative_demo queues its own next iterations from
+# a step, and one `run-workers --exit-when-done` serves all of them and exits after the last.
+source "$(dirname "$0")/lib.sh"
+start_redis
+set +e  # exit codes are what this test checks
+export PATH="$(dirname "$MERLIN"):$PATH"  # the demo's last step calls `merlin run`
+
+"$MERLIN" example iterative_demo >/dev/null 2>&1
+cd iterative_demo
+"$MERLIN" run iterative_demo.yaml >run.out 2>run.err
+expect_eq "iterative_demo: iteration 1 queued" 0 $?
+timeout 120 "$MERLIN" run-workers iterative_demo.yaml --exit-when-done >workers.out 2>workers.err
+expect_eq "iterative_demo: the workers exit 0 after the last iteration" 0 $?
+expect_eq "iterative_demo: three iterations, one workspace each" 3 "$(ls -d studies/iterative_demo_* | wc -l)"
+expect_eq "iterative_demo: every iteration counted its names" \
+  "iter_1_counts.txt iter_2_counts.txt iter_3_counts.txt" "$(cd iter_outputs && echo iter_*_counts.txt)"
+expect_eq "iterative_demo: the totals hold 3 x 20 names" 60 \
+  "$(awk '{s += $1} END {print s}' iter_outputs/all_counts.txt)"
+for ws in studies/iterative_demo_*; do
+  expect_eq "iterative_demo: $(basename "$ws") complete in the broker" \
+    "run-more-samples,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | grep '^run-more' | cut -d, -f1-5)"
+done
+finish
