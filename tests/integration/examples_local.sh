@@ -10,7 +10,7 @@ all_done() {
     awk -F, 'BEGIN { ok = 1; n = 0 } { n++; if ($3 != $4 || $5 != 0) ok = 0 } END { exit !(ok && n > 0) }'
 }
 
-for ex in hello hello_samples simple_chain restart null_spec; do
+for ex in hello hello_samples simple_chain restart restart_delay null_spec; do
   mkdir "$ex"
   (cd "$ex" && "$MERLIN" example "$ex" >/dev/null 2>&1)
   (cd "$ex" && "$MERLIN" run --local --no-progress "$ex/$ex.yaml" >run.out 2>run.err)
@@ -27,6 +27,11 @@ check "restart: the restart command ran for runs_rs" \
   grep -q "restart command of first, built: built" "$ws/runs_rs/CASE.first/runs_rs_CASE.first.out"
 expect_eq "restart: data collected both second runs and both restart commands" 4 \
   "$(wc -l <"$ws/data/all.txt")"
+# Each step ran again no sooner than its retry_delay (2, 3 and 1 s).
+ws=$(ls -d restart_delay/studies/restart_delay_*)
+check "restart_delay: every step waited at least its retry_delay" awk \
+  '{ want = ($1 == "run_2") ? 2 : ($1 == "runs_rt_3") ? 3 : 1; if ($3 + 0 < want) bad = 1 } \
+   END { exit bad || NR != 3 }' "$ws/data/waits.txt"
 ws=$(ls -d null_spec/studies/null_spec_*)
 expect_eq "null_spec: verify counted every sample" "100 of 100 samples finished" "$(cat "$ws/verify/verify.out")"
 (cd null_spec && "$MERLIN" run --local --no-progress null_spec/null_spec.yaml --vars N_SAMPLES=7 >/dev/null 2>&1)
