@@ -1,9 +1,14 @@
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "merlin/cli/command.h"
+#include "merlin/workspace/files.h"
 
 namespace merlin::cli {
 namespace fs = std::filesystem;
@@ -21,12 +26,34 @@ fs::path examples_root() {
   return {};
 }
 
+// The one-line description of an example: its README's title after "# <name>: ".
+std::string description_of(const fs::path& dir) {
+  auto text = files::read((dir / "README.md").string());
+  if (!text) return "";
+  std::string first = text->substr(0, text->find('\n'));
+  auto colon = first.find(": ");
+  return colon == std::string::npos ? "" : first.substr(colon + 2);
+}
+
+// Every example directory, sorted by name, with its description.
+std::vector<std::pair<std::string, std::string>> list_examples(const fs::path& root) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root, ec))
+    if (e.is_directory()) out.emplace_back(e.path().filename().string(), description_of(e.path()));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 int example(const ExampleArgs& a) {
   fs::path root = examples_root();
   if (root.empty()) return report_error(Error::runtime("no bundled examples found"));
   if (a.name.empty() || a.name == "list") {
-    for (const auto& e : fs::directory_iterator(root))
-      if (e.is_directory()) std::printf("%s\n", e.path().filename().c_str());
+    auto list = list_examples(root);
+    std::size_t width = 0;
+    for (const auto& [name, what] : list) width = std::max(width, name.size());
+    for (const auto& [name, what] : list)
+      std::printf("%-*s  %s\n", static_cast<int>(width), name.c_str(), what.c_str());
     return kExitOk;
   }
   fs::path from = root / a.name;

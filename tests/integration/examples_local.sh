@@ -19,6 +19,10 @@ for ex in hello hello_samples simple_chain restart restart_delay null_spec; do
   check "$ex: offered by example list" bash -c "'$MERLIN' example list | grep -q '^$ex\b'"
 done
 
+"$MERLIN" example list >list.txt
+expect_eq "example list is sorted by name" "$(sort list.txt)" "$(cat list.txt)"
+check "example list gives every example a description" awk 'NF < 2 { exit 1 }' list.txt
+
 ws=$(ls -d simple_chain/studies/simple_chain_*)
 expect_eq "simple_chain: step2 saw step1 over, for each value" 2 \
   "$(cat "$ws"/step2/*/*.out | grep -c 'is over')"
