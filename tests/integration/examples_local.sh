@@ -42,4 +42,13 @@ expect_eq "null_spec: verify counted every sample" "100 of 100 samples finished"
 ws7=$(ls -d null_spec/studies/null_spec_* | grep -vx "$ws")
 expect_eq "null_spec: --vars N_SAMPLES=7 makes 7 samples" "7 of 7 samples finished" \
   "$(cat "$ws7/verify/verify.out")"
+# optimization iterates through nested local runs; the best value never gets worse.
+"$MERLIN" example optimization >/dev/null 2>&1
+(cd optimization && PATH="$(dirname "$MERLIN"):$PATH" "$MERLIN" run --local --no-progress \
+  optimization.yaml --vars "RUN=merlin run --local --no-progress" >run.out 2>run.err)
+expect_eq "optimization: run exits 0" 0 $?
+expect_eq "optimization: four iterations in the history" "1 2 3 4" \
+  "$(cut -d' ' -f1 optimization/opt_outputs/history.txt | tr '\n' ' ' | sed 's/ $//')"
+check "optimization: the best value never gets worse" awk 'NR > 1 && $4 > prev { bad = 1 } { prev = $4 } END { exit bad }' \
+  optimization/opt_outputs/history.txt
 finish
