@@ -10,7 +10,7 @@ all_done() {
     awk -F, 'BEGIN { ok = 1; n = 0 } { n++; if ($3 != $4 || $5 != 0) ok = 0 } END { exit !(ok && n > 0) }'
 }
 
-for ex in hello hello_samples simple_chain restart restart_delay null_spec; do
+for ex in hello hello_samples simple_chain restart restart_delay null_spec hpc_demo; do
   mkdir "$ex"
   (cd "$ex" && "$MERLIN" example "$ex" >/dev/null 2>&1)
   (cd "$ex" && "$MERLIN" run --local --no-progress "$ex/$ex.yaml" >run.out 2>run.err)
@@ -42,6 +42,9 @@ expect_eq "null_spec: verify counted every sample" "100 of 100 samples finished"
 ws7=$(ls -d null_spec/studies/null_spec_* | grep -vx "$ws")
 expect_eq "null_spec: --vars N_SAMPLES=7 makes 7 samples" "7 of 7 samples finished" \
   "$(cat "$ws7/verify/verify.out")"
+expect_eq "hpc_demo: post-process counted every sample" 200 \
+  "$(awk '{s += $1} END {print s}' hpc_demo/studies/hpc_demo_*/post-process/counts.txt)"
+
 # optimization iterates through nested local runs; the best value never gets worse.
 "$MERLIN" example optimization >/dev/null 2>&1
 (cd optimization && PATH="$(dirname "$MERLIN"):$PATH" "$MERLIN" run --local --no-progress \
