@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "merlin/util/shell_words.h"
 #include "merlin/workspace/files.h"
 
 extern char** environ;
@@ -100,15 +101,23 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
 
-  std::string shell = task.shell.empty() ? "/bin/bash" : task.shell;
-  std::vector<char*> argv = {shell.data(), const_cast<char*>(task.script_path.c_str()), nullptr};
+  // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
+  std::vector<std::string> words = shell_words(task.shell);
+  std::string command_line;
+  std::vector<char*> argv;
+  for (auto& w : words) {
+    argv.push_back(w.data());
+    command_line += w + " ";
+  }
+  argv.push_back(const_cast<char*>(task.script_path.c_str()));
+  argv.push_back(nullptr);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
-  int rc = posix_spawnp(&pid, shell.c_str(), &fa, &attr, argv.data(), envp.data());
+  int rc = posix_spawnp(&pid, words[0].c_str(), &fa, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (rc != 0)
-    return Error::runtime("cannot start '" + shell + " " + task.script_path +
+    return Error::runtime("cannot start '" + command_line + task.script_path +
                           "': " + std::strerror(rc));
   {
     std::lock_guard lock(mu_);

@@ -12,6 +12,7 @@
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/util/log.h"
+#include "merlin/util/shell_words.h"
 #include "merlin/workspace/files.h"
 
 extern char** environ;
@@ -129,7 +130,8 @@ int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
   for (const auto& j : jobs) {
     std::string line = batch::node_launch(j);
     log::info("worker={} launching in this allocation: {}", j.worker, line);
-    std::vector<std::string> argv{j.batch.shell, "-c", line};
+    std::vector<std::string> argv = shell_words(j.batch.shell);
+    argv.insert(argv.end(), {"-c", line});
     std::vector<char*> args;
     for (auto& a : argv) args.push_back(a.data());
     args.push_back(nullptr);

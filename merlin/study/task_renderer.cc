@@ -178,7 +178,9 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.env.emplace_back("MERLIN_GPUS", run.gpus.empty() ? "0" : run.gpus);
   t.env.emplace_back("MERLIN_WORKSPACE", graph_.tokens().workspace);
   t.env.emplace_back("WORKSPACE", t.dir);
-  t.script_text = "#!" + node.shell + "\n\n" + body;
+  // Maestro's script writer: the `#!` line, a blank line, the command and a newline (so a `|`
+  // block, which keeps its own final newline, ends in an empty line), byte for byte.
+  t.script_text = "#!" + node.shell + "\n\n" + body + "\n";
   return t;
 }
 

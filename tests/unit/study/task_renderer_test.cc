@@ -36,7 +36,7 @@ study:
   EXPECT_EQ(t.script_path, "/ws/hello/hello.sh");
   EXPECT_EQ(t.out_path, "/ws/hello/hello.out");
   EXPECT_EQ(t.err_path, "/ws/hello/hello.err");
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho hi");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho hi\n");
   EXPECT_EQ(t.shell, "/bin/bash");
   EXPECT_EQ(env_value(t, "WORKSPACE"), "/ws/hello");
   EXPECT_EQ(env_value(t, "MERLIN_WORKSPACE"), "/ws");
@@ -55,7 +55,7 @@ study:
 )Y");
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("py"), 0, TaskKind::kCmd);
-  EXPECT_EQ(t.script_text, "#!/usr/bin/env python3\n\nprint(\"hi\")");
+  EXPECT_EQ(t.script_text, "#!/usr/bin/env python3\n\nprint(\"hi\")\n");
 }
 
 TEST(TaskRenderer, MultiLineCommandIsKeptVerbatim) {
@@ -71,7 +71,7 @@ study:
 )Y");
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("two"), 0, TaskKind::kCmd);
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho one\necho two\n");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho one\necho two\n\n");
 }
 
 constexpr const char* kSamples = R"Y(
@@ -109,7 +109,7 @@ TEST(TaskRenderer, SampleTokensTakeTheSamplesValues) {
   auto s = make_study(kSamples, 100);
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("sim"), 27, TaskKind::kCmd);
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho A27 B27 27 01/02 [A27 B27] A B");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho A27 B27 27 01/02 [A27 B27] A B\n");
 }
 
 TEST(TaskRenderer, SampleValuesComeFromTheTable) {
@@ -140,7 +140,7 @@ TEST(TaskRenderer, ParameterisedSampledStepNestsSampleDirsUnderItsLabels) {
   EXPECT_EQ(t.dir, "/ws/psim/X.2/03");
   EXPECT_EQ(t.script_path, "/ws/psim/X.2/03/psim_X.2.sh");
   EXPECT_EQ(t.out_path, "/ws/psim/X.2/03/psim_X.2.out");
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho 2 X.2 A3");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho 2 X.2 A3\n");
 }
 
 TEST(TaskRenderer, OneSampleStudyHasNoSampleDirectory) {
@@ -257,7 +257,7 @@ merlin:
     auto s = make_study(kGlob, n);
     ASSERT_TRUE(s);
     auto t = s->renderer->render(s->instance("collect"), 0, TaskKind::kCmd);
-    EXPECT_EQ(t.script_text, "#!/bin/bash\n\ncat /ws/sim/" + glob + "out.txt") << "N=" << n;
+    EXPECT_EQ(t.script_text, "#!/bin/bash\n\ncat /ws/sim/" + glob + "out.txt\n") << "N=" << n;
   }
 }
 
@@ -276,7 +276,7 @@ merlin:
                       3);
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("list"), 0, TaskKind::kCmd);
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho 00 01 02");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho 00 01 02\n");
 }
 
 // --- $(LAUNCHER) -----------------------------------------------------------------------------
@@ -299,7 +299,9 @@ std::string rendered_cmd(const std::string& yaml) {
   auto s = make_study(yaml);
   if (!s) return "<no study>";
   auto t = s->renderer->render(s->instance("app"), 0, TaskKind::kCmd);
-  return t.script_text.substr(std::string("#!/bin/bash\n\n").size());
+  // The command as written: without the header and the newline the script adds after it.
+  return t.script_text.substr(std::string("#!/bin/bash\n\n").size(),
+                              t.script_text.size() - std::string("#!/bin/bash\n\n\n").size());
 }
 
 TEST(TaskRenderer, SlurmLauncherUsesNodesAndProcs) {
@@ -356,7 +358,7 @@ TEST(TaskRenderer, RestartKindRunsTheRestartCommandFromItsOwnScript) {
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("sim"), 0, TaskKind::kRestart);
   EXPECT_EQ(t.script_path, "/ws/sim/sim.restart.sh");
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho again");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho again\n");
   EXPECT_EQ(t.out_path, "/ws/sim/sim.out") << "outputs keep the step's base name";
 }
 
@@ -365,7 +367,7 @@ TEST(TaskRenderer, RestartKindWithoutARestartCommandRunsTheCommand) {
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("plain"), 0, TaskKind::kRestart);
   EXPECT_EQ(t.script_path, "/ws/plain/plain.restart.sh");
-  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho only");
+  EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho only\n");
 }
 
 TEST(TaskRenderer, SchedulerTypedStudyNamesScriptsDotSlurm) {
@@ -423,7 +425,9 @@ merlin:
 std::string body_of(const testing::TestStudy& s, const std::string& step, std::uint32_t combo,
                     SampleId sample = 0) {
   auto t = s.renderer->render(s.instance(step, combo), sample, TaskKind::kCmd);
-  return t.script_text.substr(std::string("#!/bin/bash\n\n").size());
+  // The command as written: without the header and the newline the script adds after it.
+  return t.script_text.substr(std::string("#!/bin/bash\n\n").size(),
+                              t.script_text.size() - std::string("#!/bin/bash\n\n\n").size());
 }
 
 TEST(TaskRenderer, OtherWorkspaceOfAOneInstanceStepIsItsDirectory) {

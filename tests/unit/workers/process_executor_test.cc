@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "merlin/util/shell_words.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin {
@@ -51,6 +52,26 @@ class ProcessExecutorTest : public ::testing::Test {
 constexpr const char* kListFds =
     "ls -l --time-style=+T /proc/self/fd | "
     "awk '$8 == \"->\" && $9 !~ /^\\/proc\\/[0-9]+\\/fd$/ {print $7}' | sort -n | paste -sd' '";
+
+TEST_F(ProcessExecutorTest, AShellWithArgumentsRunsItsWordsBeforeTheScript) {
+  // Merlin's hello.yaml: `shell: /usr/bin/env python3` (it was started as one program name,
+  // "/usr/bin/env python3", which does not exist).
+  ProcessExecutor ex;
+  auto t = task("py", "");
+  t.shell = "/usr/bin/env  python3";
+  t.script_text = "#!/usr/bin/env python3\n\nprint(\"Hurrah, we did it!\")\n";
+  auto r = ex.run(t);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_EQ(out_of(t), "Hurrah, we did it!\n");
+}
+
+TEST(ShellWords, SplitOnBlanksWithBashWhenEmpty) {
+  EXPECT_EQ(shell_words("/usr/bin/env python3"),
+            (std::vector<std::string>{"/usr/bin/env", "python3"}));
+  EXPECT_EQ(shell_words(" /bin/bash\t-e "), (std::vector<std::string>{"/bin/bash", "-e"}));
+  EXPECT_EQ(shell_words(""), std::vector<std::string>{"/bin/bash"});
+}
 
 TEST_F(ProcessExecutorTest, StepSeesOnlyStdinStdoutAndStderr) {
   // A descriptor of ours without close-on-exec (as hiredis' sockets were, or one our parent

@@ -196,9 +196,9 @@ TEST_P(WorkerSlots, RestartCodeRunsTheRestartCommandNext) {
   auto runs = h.executor().calls_of("A", 2);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_EQ(runs[0].kind, TaskKind::kCmd);
-  EXPECT_EQ(runs[0].script_text, "#!/bin/bash\n\necho cmd 2");
+  EXPECT_EQ(runs[0].script_text, "#!/bin/bash\n\necho cmd 2\n");
   EXPECT_EQ(runs[1].kind, TaskKind::kRestart);
-  EXPECT_EQ(runs[1].script_text, "#!/bin/bash\n\necho restart 2");
+  EXPECT_EQ(runs[1].script_text, "#!/bin/bash\n\necho restart 2\n");
   EXPECT_EQ(h.executor().calls_of("B", 2).size(), 1u) << "B waits for the restarted sample";
   EXPECT_EQ(h.progress("A").done, 20u);
   EXPECT_EQ(h.progress("A").failed, 0u);
