@@ -12,6 +12,7 @@ namespace {
 struct ValidateArgs {
   std::string spec;
   std::vector<std::string> vars;
+  bool strict = false;
 };
 
 int validate(const ValidateArgs& a) {
@@ -20,6 +21,7 @@ int validate(const ValidateArgs& a) {
   if (!vars) return report_error(vars.error());
   spec::LoadOptions lo;
   lo.vars = *vars;
+  lo.strict_tokens = a.strict;
   auto loaded = spec::load_spec(a.spec, lo);
   if (!loaded) {
     std::fprintf(stderr, "%s\n", loaded.error().message.c_str());
@@ -40,6 +42,8 @@ Command validate_command() {
             auto a = std::make_shared<ValidateArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
+            sub.add_flag("--strict", a->strict,
+                         "A $(TOKEN) that nothing defines is an error (exit 2), not a warning");
             return [a] {
               reclaim_spec(a->vars, a->spec);
               return validate(*a);

@@ -59,7 +59,7 @@ Result<LoadedSpec> parse_spec(std::string_view text, const std::string& file_nam
   if (root) {
     read_spec(*root, spec, diags);
     apply_overrides(options.vars, spec, diags);
-    validate_spec(spec, text, diags);
+    validate_spec(spec, text, diags, options.strict_tokens);
     apply_defaults(spec, diags);
   }
   std::vector<Diagnostic> all = diags.sorted();

@@ -34,6 +34,9 @@ struct LoadOptions {
   std::size_t max_file_bytes = 16u << 20;  ///< larger spec files are refused
   std::size_t max_nodes = 1000000;         ///< YAML nodes in all, aliases expanded (see YamlLimits)
   std::size_t max_alias_nodes = 200000;    ///< YAML nodes added by aliases (anti "billion laughs")
+  /// `validate --strict`: a `$(NAME)` that nothing defines is an error. Otherwise a warning, and
+  /// it stays in the command for the shell, as Merlin leaves it.
+  bool strict_tokens = false;
 };
 
 struct LoadedSpec {

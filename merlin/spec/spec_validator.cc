@@ -66,13 +66,14 @@ void check_workers(const StudySpec& spec, DiagnosticList& diags) {
 
 }  // namespace
 
-void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticList& diags) {
+void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticList& diags,
+                   bool strict_tokens) {
   check_duplicate_steps(spec, diags);
   check_dependencies(spec, diags);
   check_parameter_lengths(spec, diags);
   check_column_labels(spec, diags);
   check_workers(spec, diags);
-  check_tokens(spec, source, diags);
+  check_tokens(spec, source, diags, strict_tokens);
   check_study_name(spec, source, diags);
 }
 

@@ -10,14 +10,18 @@
 namespace merlin::spec {
 
 /// Runs every check below. `source` is the spec text the locations refer to.
-void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticList& diags);
+/// `strict_tokens`: see LoadOptions::strict_tokens.
+void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticList& diags,
+                   bool strict_tokens = false);
 
 /// Unknown `depends` targets (`name_*` waits on `name`) and dependency cycles, named in full
 /// ("dependency cycle: a -> b -> a").
 void check_dependencies(const StudySpec& spec, DiagnosticList& diags);
 
-/// Unknown `$(NAME)`s in step commands, variables and labels, each at its own line:col.
-void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList& diags);
+/// Unknown `$(NAME)`s in step commands, variables and labels, each at its own line:col: warnings
+/// (Merlin leaves them to the shell), errors when `strict`.
+void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList& diags,
+                  bool strict = false);
 
 /// `description.name`, with variables substituted, must be a plain directory name.
 void check_study_name(const StudySpec& spec, std::string_view source, DiagnosticList& diags);

@@ -51,7 +51,7 @@ std::size_t earlier_copies(std::string_view value, std::string_view needle, std:
 }
 
 void check_text(const Text& text, const std::string& what, const KnownNames& names,
-                const SourceText& source, DiagnosticList& diags) {
+                const SourceText& source, DiagnosticList& diags, bool strict) {
   for (const TokenRef& t : find_tokens(text.value)) {
     if (is_reserved_token(t.name) || names.known.count(t.name) != 0) continue;
     std::string_view raw = std::string_view(text.value).substr(t.offset, t.name.size() + 3);
@@ -63,22 +63,29 @@ void check_text(const Text& text, const std::string& what, const KnownNames& nam
                             " is not a known token; it is left for the shell to run as a command");
       continue;
     }
-    diags.error(at, "unknown token '$(" + t.name + ")' in " + what + hint);
+    if (strict) {
+      diags.error(at, "unknown token '$(" + t.name + ")' in " + what + hint);
+    } else {
+      diags.warning(at, "unknown token '$(" + t.name + ")' in " + what + hint +
+                            "; it is left as written, for the shell (an error with "
+                            "`validate --strict`)");
+    }
   }
 }
 
 }  // namespace
 
-void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList& diags) {
+void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList& diags,
+                  bool strict) {
   SourceText src(source);
   KnownNames names = command_names(spec);
   for (const auto& v : spec.variables)
-    check_text(Text{v.value, v.where}, "variable '" + v.name + "'", names, src, diags);
+    check_text(Text{v.value, v.where}, "variable '" + v.name + "'", names, src, diags, strict);
   for (const auto& v : spec.labels)
-    check_text(Text{v.value, v.where}, "label '" + v.name + "'", names, src, diags);
+    check_text(Text{v.value, v.where}, "label '" + v.name + "'", names, src, diags, strict);
   for (const auto& s : spec.steps) {
-    check_text(s.run.cmd, "'cmd' of step '" + s.name + "'", names, src, diags);
-    check_text(s.run.restart, "'restart' of step '" + s.name + "'", names, src, diags);
+    check_text(s.run.cmd, "'cmd' of step '" + s.name + "'", names, src, diags, strict);
+    check_text(s.run.restart, "'restart' of step '" + s.name + "'", names, src, diags, strict);
   }
 }
 

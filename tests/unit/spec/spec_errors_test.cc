@@ -119,6 +119,27 @@ merlin:
             "spec.yaml:7:20: column label 'X' clashes with parameter 'X'");
 }
 
+LoadOptions strict_tokens() {
+  LoadOptions o;
+  o.strict_tokens = true;
+  return o;
+}
+
+TEST(SpecErrors, UnknownTokenIsAWarningLeftForTheShellAsInMerlin) {
+  // Merlin's hpc_demo.yaml uses $(ITER), which it never defines: the shell gets it as written.
+  auto r = parse_spec(R"Y(description: {name: s}
+study:
+  - name: a
+    run: {cmd: "echo $(ITER)"}
+)Y",
+                      "spec.yaml");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->warnings.size(), 1u);
+  EXPECT_EQ(r->warnings[0].str(),
+            "spec.yaml:4:22: warning: unknown token '$(ITER)' in 'cmd' of step 'a'; it is left "
+            "as written, for the shell (an error with `validate --strict`)");
+}
+
 TEST(SpecErrors, UnknownTokenIsReportedAtItsOwnLineAndColumn) {
   EXPECT_EQ(errors_of(R"Y(description: {name: s}
 env: {variables: {OUT_DIR: o}}
@@ -129,7 +150,8 @@ study:
         echo start
         cd $(OUT_DIRR) && echo $(OUT_DIR)
       restart: "echo $(NOPE.x)"
-)Y"),
+)Y",
+                      strict_tokens()),
             "spec.yaml:8:12: unknown token '$(OUT_DIRR)' in 'cmd' of step 'a' (did you mean "
             "'$(OUT_DIR)'?)\n"
             "spec.yaml:9:22: unknown token '$(NOPE.x)' in 'restart' of step 'a'");
@@ -137,7 +159,8 @@ study:
 
 TEST(SpecErrors, RepeatedUnknownTokenPointsAtEachCopy) {
   EXPECT_EQ(errors_of("description: {name: s}\nstudy:\n  - name: a\n    run:\n      cmd: |\n"
-                      "        echo $(Q)\n        echo $(Q)\n"),
+                      "        echo $(Q)\n        echo $(Q)\n",
+                      strict_tokens()),
             "spec.yaml:6:14: unknown token '$(Q)' in 'cmd' of step 'a'\n"
             "spec.yaml:7:14: unknown token '$(Q)' in 'cmd' of step 'a'");
 }
@@ -315,7 +338,8 @@ study:
     run: {cmd: x}
 global.parameters:
   X: {values: [1], labl: X.%%}
-)Y"),
+)Y",
+                      strict_tokens()),
             "spec.yaml:3:3: unknown key 'nmae' in 'description' (did you mean 'name'?)\n"
             "spec.yaml:4:30: 'walltime' in 'batch' must be HH:MM:SS, MM:SS or a number of "
             "seconds, got 'forever'\n"
