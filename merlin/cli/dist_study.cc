@@ -8,6 +8,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/plan/plan.h"
+#include "merlin/study/resource_tokens.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
@@ -23,7 +24,12 @@ Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
   if (!parsed) return parsed.error();
   spec::LoadOptions lo;
   lo.vars = *parsed;
-  return spec::load_spec(spec_path, lo);
+  auto loaded = spec::load_spec(spec_path, lo);
+  if (!loaded) return loaded.error();
+  auto tokens = spec_tokens(loaded->spec);
+  if (!tokens) return tokens.error();
+  substitute_resource_tokens(loaded->spec, *tokens);
+  return loaded;
 }
 
 Result<StudyTokens> spec_tokens(const spec::StudySpec& spec) {

@@ -17,7 +17,8 @@ namespace merlin::cli {
 /// The study key of a workspace: its directory name, "<name>_<timestamp>".
 std::string study_key_of(const std::string& workspace);
 
-/// Loads SPEC with `--vars K=V` strings applied: the spec argument of the queue commands.
+/// Loads SPEC with `--vars K=V` strings applied, and its variables substituted in queue,
+/// worker and batch text (substitute_resource_tokens): the spec argument of the queue commands.
 /// Errors (kBadInput): no spec given, a malformed K=V, any problem of the spec.
 Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
                                              const std::vector<std::string>& vars);

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "merlin/study/resource_tokens.h"
 #include "merlin/util/log.h"
 #include "merlin/util/visible_text.h"
 #include "merlin/workspace/files.h"
@@ -176,6 +177,8 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
     if (o.epoch == 0 || bump >= 600)
       return Error::runtime("workspace already exists: " + s->tokens.workspace);
   }
+
+  substitute_resource_tokens(s->spec, s->tokens);  // task_queue: $(Q), worker names...
 
   auto cleanup = [&](Error e) -> Result<std::unique_ptr<PreparedStudy>> {
     if (created) {

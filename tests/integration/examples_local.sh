@@ -45,6 +45,13 @@ expect_eq "null_spec: --vars N_SAMPLES=7 makes 7 samples" "7 of 7 samples finish
 expect_eq "hpc_demo: post-process counted every sample" 200 \
   "$(awk '{s += $1} END {print s}' hpc_demo/studies/hpc_demo_*/post-process/counts.txt)"
 
+# Variables reach the batch block and worker args: the job scripts say pdebug, not $(PARTITION).
+(cd hpc_demo && MERLIN_BROKER_URL=redis://127.0.0.1:1/0 "$MERLIN" run-workers hpc_demo/hpc_demo.yaml \
+  --echo --vars PARTITION=pdebug >echo.txt 2>&1)
+expect_eq "hpc_demo: both job scripts take the partition from --vars" 2 \
+  "$(grep -c '^#SBATCH --partition=pdebug$' hpc_demo/echo.txt)"
+check "hpc_demo: no token is left in the job scripts" bash -c "! grep -q '\$(' hpc_demo/echo.txt"
+
 # optimization iterates through nested local runs; the best value never gets worse.
 "$MERLIN" example optimization >/dev/null 2>&1
 (cd optimization && PATH="$(dirname "$MERLIN"):$PATH" "$MERLIN" run --local --no-progress \
