@@ -34,6 +34,7 @@ Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
 
 Result<StudyTokens> spec_tokens(const spec::StudySpec& spec) {
   StudyTokenOptions to;
+  to.environment = process_environment();
   to.timestamp = "00000000-000000";
   to.cwd = current_dir();
   return resolve_study_tokens(spec, to);

@@ -51,9 +51,10 @@ std::string record_text(const PrepareOptions& o, const PreparedStudy& s) {
 
 Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* created) {
   const auto& spec = s.spec;
-  std::string path = !o.samples_file.empty() ? o.samples_file
-                     : spec.samples          ? s.tokens.substitute(spec.samples->file)
-                                             : std::string();
+  std::string path = expand_path(!o.samples_file.empty() ? o.samples_file
+                                 : spec.samples          ? s.tokens.substitute(spec.samples->file)
+                                                         : std::string(),
+                                 process_environment());
   if (path.empty()) return ok();
   if (fs::path(path).is_relative()) path = (fs::path(o.cwd) / path).lexically_normal().string();
   if (!files::exists(path) && o.samples_file.empty() && spec.samples &&
@@ -156,7 +157,8 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   if (!loaded) return loaded.error();
   s->spec = std::move(loaded->spec);
   s->warnings = std::move(loaded->warnings);
-  StudyTokenOptions to{o.timestamp, o.cwd, o.workspace, o.spec_root, o.spec_stem};
+  StudyTokenOptions to{o.timestamp, o.cwd,       o.workspace,
+                       o.spec_root, o.spec_stem, process_environment()};
   bool created = false;
   for (int bump = 0;; ++bump) {
     if (o.epoch > 0) to.timestamp = format_timestamp(o.epoch + bump);
@@ -264,7 +266,8 @@ Result<PrepareOptions> reopen_options(const std::string& workspace, const std::s
 Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd) {
   auto loaded = spec::load_spec(spec_path);
   if (!loaded) return loaded.error();
-  auto tokens = resolve_study_tokens(loaded->spec, {"00000000-000000", cwd, "", "", ""});
+  auto tokens = resolve_study_tokens(loaded->spec,
+                                     {"00000000-000000", cwd, "", "", "", process_environment()});
   if (!tokens) return tokens.error();
   std::string prefix = tokens->study_name + "_";
   std::string best;

@@ -54,8 +54,9 @@ Result<StudyTokens> resolve_study_tokens(const spec::StudySpec& spec,
   // Variables in file order, each may use the earlier ones (Maestro's rule).
   for (const auto& var : spec.variables) v[var.name] = merlin::substitute(var.value, v);
   auto out = v.find("OUTPUT_PATH");
-  t.output_path =
-      strip_trailing_slash(absolute_from(options.cwd, out == v.end() ? "." : out->second));
+  std::string output = out == v.end() ? "." : out->second;
+  if (options.environment) output = expand_path(output, options.environment);
+  t.output_path = strip_trailing_slash(absolute_from(options.cwd, output));
   v["OUTPUT_PATH"] = t.output_path;
 
   t.study_name = merlin::substitute(spec.name, v);

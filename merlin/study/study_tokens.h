@@ -6,6 +6,7 @@
 #include <string>
 
 #include "merlin/spec/study_spec.h"
+#include "merlin/util/path_expand.h"
 #include "merlin/util/result.h"
 
 namespace merlin {
@@ -19,6 +20,8 @@ struct StudyTokenOptions {
   /// $(SPECROOT) and file stem.
   std::string spec_root_override;
   std::string spec_stem_override;
+  /// Expands `~` and `$VAR` in OUTPUT_PATH, as Merlin does; none: left as written.
+  EnvLookup environment = nullptr;
 };
 
 struct StudyTokens {

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Merlin habits that must work unchanged (issue #10): a Python step through
+# `shell: /usr/bin/env python3`, Maestro's `depends: [name*]` funnel, an undefined $(TOKEN) left
+# for the shell, `~` and `$VAR` in OUTPUT_PATH, and step scripts byte-identical to Maestro's.
+source "$(dirname "$0")/lib.sh"
+set +e  # exit codes are what this test checks
+
+cat >compat.yaml <<'Y'
+description:
+  name: compat
+  description: Merlin's habits
+env:
+  variables:
+    OUTPUT_PATH: $COMPAT_ROOT/studies
+global.parameters:
+  GREET:
+    values: ["hello", "hola"]
+    label: GREET.%%
+study:
+  - name: step_1
+    run:
+      cmd: |
+        echo "$(GREET), world!"
+        ITER=7; echo "iter $(ITER)"
+  - name: step_2
+    run:
+      cmd: print("Hurrah, we did it!")
+      depends: [step_1*]
+      shell: /usr/bin/env python3
+Y
+export COMPAT_ROOT=$WORK/root
+"$MERLIN" validate compat.yaml >v.out 2>v.err
+expect_eq "validate: valid, the undefined \$(ITER) only warned" 0 $?
+check "validate: the warning names the token's place" grep -q "^compat.yaml:16:28: warning: unknown token '\$(ITER)'" v.err
+"$MERLIN" validate --strict compat.yaml >/dev/null 2>&1
+expect_eq "validate --strict: the undefined token is an error" 2 $?
+
+"$MERLIN" run --local --no-progress compat.yaml >run.out 2>run.err
+expect_eq "run --local exits 0" 0 $?
+ws=$(ls -d "$WORK"/root/studies/compat_* 2>/dev/null)
+check "\$COMPAT_ROOT in OUTPUT_PATH was expanded" test -d "$ws"
+expect_eq "the Python step ran with /usr/bin/env python3" "Hurrah, we did it!" "$(cat "$ws/step_2/step_2.out")"
+expect_eq "step_1* is a funnel: step_2 ran once, at the step's top" "MERLIN_FINISHED step_2.err step_2.out step_2.sh" \
+  "$(cd "$ws/step_2" && ls | LC_ALL=C sort | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the shell saw \$(ITER) as command substitution (ITER: not found, then 'iter ')" "hello, world!
+iter " "$(cat "$ws/step_1/GREET.hello/step_1_GREET.hello.out")"
+printf '#!/bin/bash\n\necho "hola, world!"\nITER=7; echo "iter $(ITER)"\n\n' >expected.sh
+check "the step script is byte-identical to Maestro's (header, blank line, command, newline)" \
+  cmp expected.sh "$ws/step_1/GREET.hola/step_1_GREET.hola.sh"
+
+HOME=$WORK/home "$MERLIN" run --local --no-progress compat.yaml --vars 'OUTPUT_PATH=~/tilde' >/dev/null 2>&1
+expect_eq "~ in OUTPUT_PATH is \$HOME" 1 "$(ls -d "$WORK"/home/tilde/compat_* 2>/dev/null | wc -l)"
+finish
