@@ -1,6 +1,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "merlin/cli/command.h"
@@ -27,9 +28,12 @@ int main(int argc, char** argv) {
   app.name("merlin");
   app.require_subcommand(1);
   app.fallthrough();  // --log-level also after the subcommand
-  app.set_version_flag("--version", std::string("merlin ") + MERLIN_VERSION);
+  app.set_version_flag("-v,--version", std::string("merlin ") + MERLIN_VERSION +
+                                           " (runs the specs and commands of LLNL Merlin 1.13)");
   std::string level = "info";
-  app.add_option("--log-level", level, "debug, info, warn, error or off")->capture_default_str();
+  app.add_option("--log-level,--level", level,
+                 "debug, info, warn(ing), error or off, in any case (Merlin's -lvl works too)")
+      ->capture_default_str();
 
   const std::vector<Command> commands = {
       run_command(),        run_workers_command(),   restart_command(),      status_command(),
@@ -59,8 +63,18 @@ int main(int argc, char** argv) {
       };
     });
   }
+  if (argc == 1) {  // bare `merlin`: the help on stdout and exit 1, as Merlin does
+    std::fputs(app.help().c_str(), stdout);
+    return kExitFailed;
+  }
+  // Merlin's `-lvl LEVEL` (a many-letter short flag, which CLI11 cannot declare).
+  std::vector<std::string> args(argv, argv + argc);
+  for (auto& a : args)
+    if (a == "-lvl") a = "--level";
+  std::vector<char*> argp;
+  for (auto& a : args) argp.push_back(a.data());
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(argp.size()), argp.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

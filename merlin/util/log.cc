@@ -4,6 +4,8 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <cctype>
+#include <string>
 
 namespace merlin::log {
 namespace {
@@ -24,7 +26,9 @@ spdlog::logger& logger() {
 void set_level(Level l) { g_level = l; }
 Level level() { return g_level; }
 
-Level parse_level(std::string_view n) {
+Level parse_level(std::string_view name) {
+  std::string n(name);  // Merlin's -lvl takes DEBUG, INFO, WARNING, ERROR
+  for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (n == "debug") return Level::kDebug;
   if (n == "warn" || n == "warning") return Level::kWarn;
   if (n == "error") return Level::kError;

@@ -50,4 +50,14 @@ check "the step script is byte-identical to Maestro's (header, blank line, comma
 
 HOME=$WORK/home "$MERLIN" run --local --no-progress compat.yaml --vars 'OUTPUT_PATH=~/tilde' >/dev/null 2>&1
 expect_eq "~ in OUTPUT_PATH is \$HOME" 1 "$(ls -d "$WORK"/home/tilde/compat_* 2>/dev/null | wc -l)"
+
+# The command line as Merlin users type it.
+"$MERLIN" >bare.out 2>bare.err
+expect_eq "bare merlin: exit 1, as Merlin" 1 $?
+check "bare merlin: the help on stdout" grep -q "^Subcommands:" bare.out
+check "-v names the Merlin release it follows" bash -c "'$MERLIN' -v | grep -q 'LLNL Merlin 1.13'"
+"$MERLIN" -lvl DEBUG validate compat.yaml >/dev/null 2>&1
+expect_eq "-lvl DEBUG is Merlin's log level flag" 0 $?
+"$MERLIN" --level WARNING validate compat.yaml >/dev/null 2>&1
+expect_eq "--level WARNING (upper case) works" 0 $?
 finish
