@@ -12,15 +12,14 @@
 
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
+#include "merlin/util/path_expand.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
 namespace {
 
 std::string expand_home(const std::string& path) {
-  if (path.rfind("~/", 0) != 0) return path;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "") + path.substr(1);
+  return expand_user(path, process_environment());
 }
 
 // Merlin's `broker.password`: the path of a file holding the password, which only its owner

@@ -18,14 +18,20 @@ EnvLookup process_environment() {
   };
 }
 
+std::string expand_user(std::string_view path, const EnvLookup& env) {
+  if (!path.empty() && path[0] == '~' && (path.size() == 1 || path[1] == '/'))
+    if (auto home = env("HOME")) return *home + std::string(path.substr(1));
+  return std::string(path);
+}
+
 std::string expand_path(std::string_view path, const EnvLookup& env) {
+  // The tilde first, on the path as written (a variable's value is not tilde-expanded).
   std::string out;
   std::size_t i = 0;
-  if (!path.empty() && path[0] == '~' && (path.size() == 1 || path[1] == '/')) {
-    if (auto home = env("HOME")) {
-      out = *home;
-      i = 1;
-    }
+  if (auto home = expand_user(path.substr(0, 1), env);
+      home != path.substr(0, 1) && (path.size() == 1 || path[1] == '/')) {
+    out = home;
+    i = 1;
   }
   while (i < path.size()) {
     if (path[i] != '$') {
