@@ -10,7 +10,7 @@ PKGS=(
   libgtest-dev libgmock-dev
   libhiredis-dev redis-server
   slurm-wlm munge openmpi-bin libopenmpi-dev
-  time
+  time python3 python3-yaml
 )
 
 missing=()

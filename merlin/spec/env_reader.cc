@@ -1,17 +1,19 @@
 // The `env:` block: variables, labels, sources, dependencies.
 #include "merlin/spec/node_reader.h"
+#include "merlin/spec/python_scalar.h"
 #include "merlin/spec/spec_reader.h"
 #include "merlin/spec/token.h"
 
 namespace merlin::spec {
 namespace {
 
-// A variable's value: a scalar as written, or a list of scalars joined with spaces. (Merlin
-// pastes Python's `str(list)`, "['a', 'b']", which no shell command can use.)
+// A variable's value: a scalar as Merlin writes it (python_scalar.h), or a list of them joined
+// with spaces. (Merlin pastes Python's `str(list)`, "['a', 'b']", which no shell command can
+// use.)
 std::optional<std::string> variable_value(const YamlEntry& e, const std::string& what,
                                           DiagnosticList& diags) {
   const YamlNode& v = e.value;
-  if (v.is_scalar()) return v.scalar;
+  if (v.is_scalar()) return python_str(v);
   if (v.is_null()) {
     diags.error(e.key_where, what + " has no value");
     return std::nullopt;
@@ -23,7 +25,7 @@ std::optional<std::string> variable_value(const YamlEntry& e, const std::string&
   auto items = read_scalar_list(v, what, diags);
   if (!items) return std::nullopt;
   std::string joined;
-  for (const auto& t : *items) joined += (joined.empty() ? "" : " ") + t.value;
+  for (const auto& item : v.items) joined += (joined.empty() ? "" : " ") + python_str(item);
   return joined;
 }
 

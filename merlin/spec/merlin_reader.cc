@@ -2,6 +2,7 @@
 #include "merlin/spec/env_names.h"
 #include "merlin/spec/field_checks.h"
 #include "merlin/spec/node_reader.h"
+#include "merlin/spec/python_scalar.h"
 #include "merlin/spec/spec_reader.h"
 #include "merlin/spec/token.h"
 
@@ -141,7 +142,7 @@ void read_parameters(const YamlNode& node, StudySpec& spec, DiagnosticList& diag
     p.label = e.key + ".%%";
     if (const YamlEntry* v = e.value.find("values")) {
       if (auto items = read_scalar_list(v->value, "'values' of " + context, diags)) {
-        p.values = texts_to_strings(*items);
+        for (const auto& item : v->value.items) p.values.push_back(python_str(item));
         if (p.values.empty()) diags.error(v->value.where, "'values' of " + context + " is empty");
       }
     } else {

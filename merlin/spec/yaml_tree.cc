@@ -70,6 +70,7 @@ class Converter {
       case YAML::NodeType::Scalar:
         out.kind = YamlNode::Kind::kScalar;
         out.scalar = in.Scalar();
+        out.plain = in.Tag() == "?";
         return true;
       case YAML::NodeType::Sequence:
         out.kind = YamlNode::Kind::kSequence;

@@ -18,6 +18,9 @@ struct YamlNode {
   enum class Kind { kNull, kScalar, kSequence, kMap };
   Kind kind = Kind::kNull;
   std::string scalar;  ///< kScalar: the text as written (quotes removed), e.g. "0.50"
+  /// kScalar written without quotes or a tag, so YAML's implicit typing applies (`.5` is a
+  /// number, `"0.5"` a string): see python_scalar.h.
+  bool plain = false;
   SourceLocation where;
   std::vector<YamlNode> items;     ///< kSequence
   std::vector<YamlEntry> entries;  ///< kMap, in document order (merged keys first, as PyYAML)

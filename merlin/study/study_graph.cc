@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "merlin/spec/token.h"
 
@@ -29,6 +30,20 @@ bool uses_sample_token(const std::string& text, const spec::StudySpec& spec) {
     }
   }
   return false;
+}
+
+// Two parameter combinations a step uses that print the same labels would share a directory
+// (Maestro keeps one of them, silently): refused, naming the values.
+Error same_directory_error(const spec::StudySpec& spec, const std::string& step, int first,
+                           int second, const std::string& labels) {
+  const spec::Parameter& p = spec.parameters.front();
+  return Error::bad_input(
+      spec.path + ":" + std::to_string(p.where.line) + ":" + std::to_string(p.where.column) +
+      ": parameter combinations " + std::to_string(first + 1) + " and " +
+      std::to_string(second + 1) + " give step '" + step + "' the same directory '" + step +
+      "/" + labels +
+      "' (values print as Merlin prints them: 01 is 1, yes is True, 1.50 is 1.5); make "
+      "them distinct, or quote a value to keep it as written");
 }
 
 }  // namespace
@@ -127,6 +142,7 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     auto& node = g.steps_[sid.v];
     node.first_instance = InstanceId{static_cast<std::uint32_t>(g.instances_.size())};
     int n = node.used_params.empty() ? 1 : static_cast<int>(combos);
+    std::unordered_map<std::string, int> first_combo;  // labels -> combination
     for (int c = 0; c < n; ++c) {
       Instance inst;
       inst.id = InstanceId{static_cast<std::uint32_t>(g.instances_.size())};
@@ -135,6 +151,10 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       for (const auto& p : node.used_params) {
         if (!inst.labels.empty()) inst.labels += '.';
         inst.labels += g.param_label(p, c);
+      }
+      if (!inst.labels.empty()) {
+        auto [seen, fresh] = first_combo.emplace(inst.labels, c);
+        if (!fresh) return same_directory_error(spec, node.name, seen->second, c, inst.labels);
       }
       inst.rel_dir = inst.labels.empty() ? node.name : node.name + "/" + inst.labels;
       inst.base_name = inst.labels.empty() ? node.name : node.name + "_" + inst.labels;

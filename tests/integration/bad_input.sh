@@ -224,4 +224,16 @@ echo 'a;b' >semi.csv
 "$MERLIN" run --local --no-progress --samplesfile semi.csv optin.yaml >/dev/null 2>&1
 check "opt-in runs with metacharacters" test $? = 0
 expect_eq "value exported as \$V" "a;b" "$(cat ok_*/s/v.txt 2>/dev/null)"
+# Two parameter values that print the same (01 is 1, as Merlin writes it) would share a directory.
+cat >samedir.yaml <<'Y'
+description: {name: samedir, description: d}
+global.parameters:
+  X: {values: [1, 01, "2"], label: X.%%}
+study:
+  - name: s
+    run: {cmd: echo $(X)}
+Y
+expect_refused "parameter values that print the same are refused" \
+  "samedir.yaml:3:3: parameter combinations 1 and 2 give step 's' the same directory 's/X.1'" run --local samedir.yaml
+no_workspace samedir
 finish

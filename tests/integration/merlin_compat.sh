@@ -51,6 +51,47 @@ check "the step script is byte-identical to Maestro's (header, blank line, comma
 HOME=$WORK/home "$MERLIN" run --local --no-progress compat.yaml --vars 'OUTPUT_PATH=~/tilde' >/dev/null 2>&1
 expect_eq "~ in OUTPUT_PATH is \$HOME" 1 "$(ls -d "$WORK"/home/tilde/compat_* 2>/dev/null | wc -l)"
 
+# Parameter values are written as Merlin writes them: PyYAML's YAML 1.1 typing, then Python's
+# str(). Compared with PyYAML itself when it is installed.
+VALUES='[0.5, .75, 1.10, 1., 1.0e+3, 0.00001, 1.0e+16, 123456789012345678.0, 1_000.5, 1.0e-400,
+  .inf, -.inf, .NaN, 42, +7, 010, 0x1F, -0b101, 190:20:30, 1:30.5, 99999999999999999999, yes, Off,
+  "0.50", "yes", 1e3, -.5, 08, 2001-12-14, abc]'
+cat >values.yaml <<Y
+description:
+  name: values
+  description: parameter values as Merlin writes them
+env:
+  variables:
+    OUTPUT_PATH: $WORK/values
+    SCALE: .25
+global.parameters:
+  X:
+    values: $VALUES
+    label: X.%%
+study:
+  - name: show
+    run:
+      cmd: echo "\$(X) \$(SCALE)"
+Y
+"$MERLIN" run --local --no-progress values.yaml >values.out 2>values.err
+expect_eq "a study over 30 kinds of parameter value runs" 0 $?
+ours=$(cat "$WORK"/values/values_*/show/*/show_*.out 2>/dev/null | LC_ALL=C sort)
+expect_eq "a few values as Merlin writes them" "0.5 0.75 1.1 1.0 1000.0 8 31 -5 True False 0.50 yes 1e3 -.5 08" \
+  "$(for v in 0.5 0.75 1.1 1.0 1000.0 8 31 -5 True False 0.50 yes 1e3 -.5 08; do
+       grep -qx -- "$v 0.25" <<<"$ours" && printf '%s ' "$v"; done | sed 's/ $//')"
+if python3 -c 'import yaml' 2>/dev/null; then
+  theirs=$(python3 -c '
+import sys, yaml
+for v in yaml.load(sys.argv[1], yaml.FullLoader): print(str(v), str(yaml.load(".25", yaml.FullLoader)))
+' "$VALUES" | LC_ALL=C sort)
+  expect_eq "every value and the variable print as PyYAML + str() print them" "$theirs" "$ours"
+  expect_eq "the label directories follow the same rule" \
+    "$(sed 's/ .*//; s/^/X./' <<<"$theirs" | LC_ALL=C sort)" \
+    "$(cd "$WORK"/values/values_*/show && ls | LC_ALL=C sort)"
+else
+  echo "SKIP (PyYAML comparison): python3-yaml is not installed (apt-get install python3-yaml)"
+fi
+
 # The command line as Merlin users type it.
 "$MERLIN" >bare.out 2>bare.err
 expect_eq "bare merlin: exit 1, as Merlin" 1 $?

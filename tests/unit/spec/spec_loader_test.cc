@@ -51,10 +51,10 @@ study:
       depends: [sim_*]
 global.parameters:
   X:
-    values: [0.50, 1, "a"]
+    values: [0.50, 1, "a", "0.50"]
     label: X.%%
   Y:
-    values: [3, 4, 5]
+    values: [3, 4, 5, 6]
 merlin:
   resources:
     task_server: celery
@@ -79,7 +79,7 @@ user:
   anything: [1, {x: y}]
 )Y";
 
-TEST(SpecLoader, ReadsEveryBlockWithScalarsAsWritten) {
+TEST(SpecLoader, ReadsEveryBlockWithValuesAsMerlinPrintsThem) {
   LoadedSpec l = parse_ok(kFull);
   const StudySpec& s = l.spec;
   EXPECT_EQ(s.name, "hello_$(N)");
@@ -110,7 +110,8 @@ TEST(SpecLoader, ReadsEveryBlockWithScalarsAsWritten) {
   EXPECT_EQ(r.shell, "/bin/sh");  // from the batch block
   EXPECT_EQ(s.steps[1].run.depends.at(0).value, "sim_*");
   ASSERT_EQ(s.parameters.size(), 2u);
-  EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"0.50", "1", "a"}));
+  // Plain scalars as Merlin prints them (PyYAML, then str()); a quoted one as written.
+  EXPECT_EQ(s.parameters[0].values, (std::vector<std::string>{"0.5", "1", "a", "0.50"}));
   EXPECT_EQ(s.parameters[1].label, "Y.%%");
   EXPECT_TRUE(s.has_merlin_block);
   EXPECT_TRUE(s.overlap);
