@@ -101,24 +101,26 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       return names;
     }
     if (t.name == "WORKSPACE" && !node.sampled) return instance_dir(inst.id);
-    // $(other_step.workspace): the other step's instance for the same combination.
+    // $(other.workspace), by Maestro's rules: the other step's top directory when this step
+    // depends on it as a funnel (`other_*`, `other*`) or when it has no parameters; else its
+    // instance for this step's combination. (An unparameterised step naming a parameterised
+    // step it does not funnel over makes Maestro fail; it gets the top directory here.)
     auto dot = t.name.rfind(".workspace");
     if (dot != std::string::npos && dot + 10 == t.name.size()) {
-      const auto* other = spec.find_step(t.name.substr(0, dot));
+      const std::string other_name = t.name.substr(0, dot);
+      const auto* other = spec.find_step(other_name);
       if (!other) return std::nullopt;
+      bool funnel = false;
+      for (const auto& d : node.spec->run.depends) {
+        const auto dep = spec::parse_dependency(d.value);
+        funnel |= dep.funnel && dep.step == other_name;
+      }
       for (const auto& n : graph_.steps()) {
         if (n.spec != other) continue;
-        if (n.instance_count == 1) return instance_dir(n.first_instance);
-        // Same parameters (inherited through a plain dependency): the matching combination.
-        // Otherwise (a funnel over all combinations): the step's root, to glob below it.
-        bool matched = inst.combo >= 0;
-        for (const auto& p : n.used_params)
-          matched &= std::find(node.used_params.begin(), node.used_params.end(), p) !=
-                     node.used_params.end();
-        if (matched)
-          return instance_dir(
-              InstanceId{n.first_instance.v + static_cast<std::uint32_t>(inst.combo)});
-        return graph_.tokens().workspace + "/" + n.name;
+        if (funnel || n.used_params.empty() || inst.combo < 0)
+          return graph_.tokens().workspace + "/" + n.name;
+        return instance_dir(
+            InstanceId{n.first_instance.v + static_cast<std::uint32_t>(inst.combo)});
       }
     }
     return std::nullopt;

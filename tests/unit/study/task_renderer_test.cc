@@ -451,6 +451,59 @@ TEST(TaskRenderer, OtherWorkspaceAcrossAFunnelIsTheStepRootToGlobBelow) {
   EXPECT_EQ(body_of(*s, "collect", 0), "echo /ws/sim /ws/post /ws");
 }
 
+// Maestro's rules over {plain, funnel} x {sampled, unsampled} x {parameterised, not}
+// (docs/merlin-compatibility.md has the table): a funnel, or a step without parameters, gives
+// the top directory; otherwise the instance of this combination; never a sample directory.
+constexpr const char* kWorkspaceMatrix = R"Y(
+description: {name: wsm, description: d}
+global.parameters:
+  X: {values: [1, 2], label: X.%%}
+study:
+  - {name: plain, description: d, run: {cmd: echo plain}}
+  - {name: param, description: d, run: {cmd: echo $(X)}}
+  - {name: sampled, description: d, run: {cmd: echo $(A)}}
+  - {name: psampled, description: d, run: {cmd: echo $(X) $(A)}}
+  - name: uses
+    description: d
+    run:
+      cmd: echo $(plain.workspace) $(param.workspace) $(sampled.workspace) $(psampled.workspace)
+      depends: [plain, param, sampled, psampled]
+  - name: uses_sampled
+    description: d
+    run:
+      cmd: echo $(A) $(psampled.workspace) $(sampled.workspace)
+      depends: [psampled, sampled]
+  - name: funnel_with_x
+    description: d
+    run:
+      cmd: echo $(X) $(plain.workspace) $(param.workspace) $(sampled.workspace) $(psampled.workspace)
+      depends: [plain_*, param_*, sampled*, psampled*]
+  - name: funnel
+    description: d
+    run:
+      cmd: echo $(param.workspace) $(psampled.workspace)
+      depends: [param_*, psampled*]
+merlin:
+  samples:
+    file: samples.csv
+    column_labels: [A]
+)Y";
+
+TEST(TaskRenderer, OtherWorkspaceFollowsMaestrosRulesInEveryCombination) {
+  auto s = make_study(kWorkspaceMatrix, 10);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(body_of(*s, "uses", 1), "echo /ws/plain /ws/param/X.2 /ws/sampled /ws/psampled/X.2");
+  const auto sampled = s->renderer->render(s->instance("uses_sampled", 1), 3, TaskKind::kCmd);
+  EXPECT_NE(sampled.script_text.find("echo A3 /ws/psampled/X.2 /ws/sampled\n"),
+            std::string::npos)
+      << sampled.script_text;
+  // Merlin's feature_demo: a funnel step that uses X itself still gets the parents' tops, to
+  // glob `$(hello.workspace)/X2.$(X2)/$(MERLIN_GLOB_PATH)` below.
+  EXPECT_EQ(body_of(*s, "funnel_with_x", 1), "echo 2 /ws/plain /ws/param /ws/sampled /ws/psampled");
+  EXPECT_EQ(s->renderer->instance_dir(s->instance("funnel_with_x", 1)), "/ws/funnel_with_x/X.2");
+  EXPECT_EQ(body_of(*s, "funnel", 0), "echo /ws/param /ws/psampled");
+}
+
 // $(WORKSPACE) in a step's command is that task's own directory (Maestro's meaning).
 // Regression: StudyTokens used to map WORKSPACE to the study workspace, and StudyGraph
 // substituted it before the renderer could, so every step's $(WORKSPACE) became "/ws".
