@@ -1,6 +1,7 @@
 #include "merlin/cli/prepared_study.h"
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,10 +22,33 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The last lines of generate.cmd's output file, indented and made visible, for a message: the
+// workspace holding the file is removed when the run stops there.
+std::string output_tail(const std::string& path) {
+  constexpr std::size_t kLines = 10;
+  constexpr std::size_t kBytes = 4096;
+  auto text = files::read(path);
+  if (!text || text->empty()) return "";
+  std::string_view t = *text;
+  if (t.size() > kBytes) t = t.substr(t.size() - kBytes);
+  while (!t.empty() && t.back() == '\n') t.remove_suffix(1);
+  std::vector<std::string_view> lines;
+  while (!t.empty()) {
+    const auto nl = t.find('\n');
+    lines.push_back(t.substr(0, nl));
+    t = nl == std::string_view::npos ? std::string_view() : t.substr(nl + 1);
+  }
+  std::string out;
+  for (std::size_t i = lines.size() > kLines ? lines.size() - kLines : 0; i < lines.size(); ++i)
+    out += "\n  | " + visible_text(lines[i]);
+  return out;
+}
+
 // `generate.cmd` when the samples file is missing: run in merlin_info/, output kept beside it.
+// The script is written as a step's is (`#!/bin/bash`, blank line, command, newline).
 Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   const std::string& info = s.tokens.info_dir;
-  auto w = files::write(info + "/cmd.sh", "#!/bin/bash\n\n" + cmd, 0755);
+  auto w = files::write(info + "/cmd.sh", "#!/bin/bash\n\n" + cmd + "\n", 0755);
   if (!w) return w;
   std::string quoted = "'";
   for (char c : info) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -32,9 +56,14 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   std::string line = "cd " + quoted + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
   log::info("generating samples cmd={}/cmd.sh", info);
   int rc = std::system(line.c_str());
-  if (rc != 0)
-    return Error::bad_input("samples generation failed (exit " + std::to_string(rc >> 8) +
-                            "); see " + info + "/cmd.err");
+  if (rc != 0) {
+    const std::string err = output_tail(info + "/cmd.err");
+    return Error::bad_input(
+        "samples generation (merlin.samples.generate.cmd) failed with exit code " +
+        std::to_string(WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc)) +
+        (err.empty() ? "; it wrote nothing to stderr" : "; the end of its stderr:" + err) +
+        "\n(the new workspace was removed; fix the command and run again)");
+  }
   return ok();
 }
 
@@ -65,11 +94,17 @@ Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* creat
     auto g = generate_samples(s, s.tokens.substitute(spec.samples->generate_cmd));
     if (!g) return g;
   }
-  if (!files::exists(path))
-    return Error::bad_input("samples file not found: " + path +
-                            (spec.samples && !spec.samples->generate_cmd.empty()
-                                 ? " (generate.cmd ran but did not create it)"
-                                 : ""));
+  if (!files::exists(path)) {
+    std::string why;
+    if (*created) {
+      const std::string out = output_tail(s.tokens.info_dir + "/cmd.out");
+      const std::string err = output_tail(s.tokens.info_dir + "/cmd.err");
+      why = " (generate.cmd ran, exit code 0, but did not create it" +
+            (out.empty() ? std::string() : "; the end of its stdout:" + out) +
+            (err.empty() ? std::string() : "\nthe end of its stderr:" + err) + ")";
+    }
+    return Error::bad_input("samples file not found: " + path + why);
+  }
   auto table = samples::open_sample_table(path);
   if (!table) return table.error();
   std::size_t labels = spec.samples ? spec.samples->column_labels.size() : 0;

@@ -236,4 +236,23 @@ Y
 expect_refused "parameter values that print the same are refused" \
   "samedir.yaml:3:3: parameter combinations 1 and 2 give step 's' the same directory 's/X.1'" run --local samedir.yaml
 no_workspace samedir
+
+# A failed generate.cmd: its workspace is removed, so the message carries the end of its stderr.
+cat >genfail.yaml <<'Y'
+description: {name: genfail, description: d}
+study:
+  - name: s
+    run: {cmd: echo $(A)}
+merlin:
+  samples:
+    generate:
+      cmd: for i in $(seq 15); do echo "problem $i" >&2; done; exit 3
+    file: $(MERLIN_INFO)/samples.csv
+    column_labels: [A]
+Y
+expect_refused "a failed generate.cmd names its exit code" "generate.cmd) failed with exit code 3" run --local genfail.yaml
+check "... and shows the last lines of its stderr" grep -qx "  | problem 15" err.txt
+check "... ten of them" test "$(grep -c '^  | problem' err.txt)" = 10
+check "... and names no file in the removed workspace" bash -c "! grep -q cmd.err err.txt"
+no_workspace genfail
 finish
