@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bundled examples on a real redis-server: iterative_demo queues its own next iterations from
-# a step, and one `run-workers --exit-when-done` serves all of them and exits after the last.
+# a step, and one `run-workers --exit-when-done` serves all of them and exits after the last;
+# feature_demo (funnels, parameters, samples, a Python step) runs through the broker as well.
 source "$(dirname "$0")/lib.sh"
 start_redis
 set +e  # exit codes are what this test checks
@@ -21,4 +22,16 @@ for ws in studies/iterative_demo_*; do
   expect_eq "iterative_demo: $(basename "$ws") complete in the broker" \
     "run-more-samples,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | grep '^run-more' | cut -d, -f1-5)"
 done
+
+cd "$WORK"
+"$MERLIN" example feature_demo >/dev/null 2>&1
+cd feature_demo
+"$MERLIN" run feature_demo.yaml >run.out 2>run.err
+expect_eq "feature_demo: queued" 0 $?
+timeout 120 "$MERLIN" run-workers feature_demo.yaml --exit-when-done >workers.out 2>workers.err
+expect_eq "feature_demo: the workers exit 0" 0 $?
+ws=$(ls -d studies/feature_demo_*)
+expect_eq "feature_demo: every step done in the broker, none failed" "0" \
+  "$("$MERLIN" status "$ws" --format csv | tail -n +2 | awk -F, '$3 != $4 || $5 != 0 { bad++ } END { print (NR ? bad + 0 : "no rows") }')"
+check "feature_demo: verify wrote FINISHED" test -f "$ws/verify/N_NEW.10.X2.0.5/FINISHED"
 finish

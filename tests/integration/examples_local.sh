@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The bundled examples that need no server run to the end under `run --local`: every step
 # of each has all its tasks done and none failed, and `example list` offers each of them.
+# This is also the "Merlin tutorial" test: our equivalents of Merlin's hello, hello_samples,
+# simple_chain, restart and feature_demo, run for real.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 
@@ -10,7 +12,7 @@ all_done() {
     awk -F, 'BEGIN { ok = 1; n = 0 } { n++; if ($3 != $4 || $5 != 0) ok = 0 } END { exit !(ok && n > 0) }'
 }
 
-for ex in hello hello_samples simple_chain restart restart_delay null_spec hpc_demo; do
+for ex in hello hello_samples simple_chain restart restart_delay null_spec hpc_demo feature_demo; do
   mkdir "$ex"
   (cd "$ex" && "$MERLIN" example "$ex" >/dev/null 2>&1)
   (cd "$ex" && "$MERLIN" run --local --no-progress "$ex/$ex.yaml" >run.out 2>run.err)
@@ -42,6 +44,13 @@ expect_eq "null_spec: verify counted every sample" "100 of 100 samples finished"
 ws7=$(ls -d null_spec/studies/null_spec_* | grep -vx "$ws")
 expect_eq "null_spec: --vars N_SAMPLES=7 makes 7 samples" "7 of 7 samples finished" \
   "$(cat "$ws7/verify/verify.out")"
+ws=$(ls -d feature_demo/studies/feature_demo_*)
+expect_eq "feature_demo: collect found every sample below \$(simulate.workspace)" \
+  "collected 10 records -> results.json" "$(tail -1 "$ws/collect/X2.0.5/collect_X2.0.5.out")"
+check "feature_demo: verify checked the predictions and wrote FINISHED" \
+  test -f "$ws/verify/N_NEW.10.X2.0.5/FINISHED"
+check "feature_demo: 100 predictions within tolerance" \
+  grep -q "^100 predictions, largest error .*: ok" "$ws/verify/N_NEW.10.X2.0.5/verify_N_NEW.10.X2.0.5.out"
 expect_eq "hpc_demo: post-process counted every sample" 200 \
   "$(awk '{s += $1} END {print s}' hpc_demo/studies/hpc_demo_*/post-process/counts.txt)"
 
