@@ -63,6 +63,14 @@ void add_kill_wait_option(CLI::App& sub, double& seconds) {
       ->check(CLI::Range(0.0, 1e6));
 }
 
+void add_task_server_option(CLI::App& sub) {
+  sub.add_option_function<std::string>(
+         "--task_server", [](const std::string&) {},
+         "Merlin's task server; only 'celery' is accepted, and it changes nothing (the broker "
+         "is Redis, named by --broker, MERLIN_BROKER_URL or ~/.merlin/app.yaml)")
+      ->check(CLI::IsMember({"celery"}));
+}
+
 std::chrono::milliseconds kill_wait_of(double seconds) {
   return std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
 }

@@ -33,6 +33,10 @@ int core_count();
 /// interrupt ends the running steps, before SIGKILL) to a subcommand; `seconds` holds the
 /// default. Negative values are refused by the parser (exit 2).
 void add_kill_wait_option(CLI::App& sub, double& seconds);
+/// Adds Merlin's `--task_server NAME`: "celery" (its only value) is accepted and changes
+/// nothing, since there is no Celery here; any other value is refused by the parser (exit 2).
+void add_task_server_option(CLI::App& sub);
+
 /// The option's seconds as a duration.
 std::chrono::milliseconds kill_wait_of(double seconds);
 

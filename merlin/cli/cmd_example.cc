@@ -16,7 +16,7 @@ namespace {
 
 struct ExampleArgs {
   std::string name;
-  std::string path = ".";
+  std::string path;  ///< -p: the destination directory itself; empty: ./NAME
 };
 
 // Examples ship in <prefix>/share/merlin/examples when installed, or in the source tree.
@@ -60,9 +60,11 @@ int example(const ExampleArgs& a) {
   if (!fs::is_directory(from))
     return report_error(
         Error::bad_input("no example '" + a.name + "' (see `merlin example list`)"));
-  fs::path to = fs::path(a.path) / a.name;
+  // As Merlin's: -p PATH is the new directory itself (the example's files go in it).
+  fs::path to = a.path.empty() ? fs::path(a.name) : fs::path(a.path);
   if (fs::exists(to))
-    return report_error(Error::bad_input(to.string() + " exists already; remove it or use --path"));
+    return report_error(Error::bad_input(to.string() + " exists already; remove it or name a new "
+                                         "directory with -p PATH"));
   std::error_code ec;
   fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
   if (ec)
@@ -78,7 +80,8 @@ Command example_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<ExampleArgs>();
             sub.add_option("name", a->name, "Example name, or 'list'");
-            sub.add_option("-p,--path", a->path, "Where to copy it")->capture_default_str();
+            sub.add_option("-p,--path", a->path,
+                           "The new directory to copy it into, as in Merlin (default: ./NAME)");
             return [a] { return example(*a); };
           }};
 }

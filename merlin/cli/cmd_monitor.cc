@@ -113,6 +113,7 @@ Command monitor_command() {
                            "Seconds of waiting work with no worker before giving up (exit 1)")
                 ->capture_default_str();
             add_broker_flags(sub, a->broker);
+            add_task_server_option(sub);
             return [a] {
               reclaim_spec(a->vars, a->spec);
               return monitor(*a);

@@ -1,12 +1,16 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <set>
 
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/table.h"
+#include "merlin/workspace/files.h"
 
 namespace merlin::cli {
 namespace {
@@ -15,8 +19,26 @@ struct QueueInfoArgs {
   std::string spec;
   std::vector<std::string> vars;
   std::string format = "table";
+  std::vector<std::string> queues;  ///< --specific-queues: only these
+  std::vector<std::string> steps;   ///< --steps: only the queues of these steps of the spec
+  std::string dump;                 ///< --dump FILE: also written there (.csv or .json)
   BrokerFlags broker;
 };
+
+// The queues `--specific-queues` and `--steps` keep; empty: all.
+Result<std::set<std::string>> wanted_queues(const QueueInfoArgs& a) {
+  std::set<std::string> out(a.queues.begin(), a.queues.end());
+  if (a.steps.empty()) return out;
+  if (a.spec.empty()) return Error::bad_input("--steps needs the spec (--spec SPEC)");
+  auto loaded = load_spec_with_vars(a.spec, a.vars);
+  if (!loaded) return loaded.error();
+  for (const auto& name : a.steps) {
+    const auto* step = loaded->spec.find_step(name);
+    if (step == nullptr) return Error::bad_input("--steps: " + a.spec + " has no step '" + name + "'");
+    out.insert(step->run.task_queue);
+  }
+  return out;
+}
 
 int queue_info(const QueueInfoArgs& a) {
   auto fmt = parse_format(a.format);
@@ -25,6 +47,15 @@ int queue_info(const QueueInfoArgs& a) {
   if (!vars) return report_error(vars.error());
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
+  std::optional<StatusFormat> dump;
+  if (!a.dump.empty()) {
+    const auto ext = std::filesystem::path(a.dump).extension().string();
+    if (ext != ".csv" && ext != ".json")
+      return report_error(Error::bad_input("--dump " + a.dump + ": the file must end in .csv or .json"));
+    dump = ext == ".csv" ? StatusFormat::kCsv : StatusFormat::kJson;
+  }
+  auto wanted = wanted_queues(a);
+  if (!wanted) return report_error(wanted.error());
   RedisStudies studies(redis_settings(*loc));
   auto list = a.spec.empty() ? studies.list() : studies_of_spec(a.spec, *vars, *loc);
   if (!list) return report_error(list.error());
@@ -33,13 +64,18 @@ int queue_info(const QueueInfoArgs& a) {
     auto stats = studies.queue_stats(s.key);
     if (!stats) return report_error(stats.error());
     for (const auto& q : *stats)
-      rows.push_back({s.key, q.queue, std::to_string(q.queued), std::to_string(q.reserved),
+      if (wanted->empty() || wanted->count(q.queue) > 0)
+        rows.push_back({s.key, q.queue, std::to_string(q.queued), std::to_string(q.reserved),
                       std::to_string(q.delayed), std::to_string(q.consumers)});
   }
-  std::fputs(
-      format_table({"STUDY", "QUEUE", "QUEUED", "RESERVED", "DELAYED", "CONSUMERS"}, rows, *fmt)
-          .c_str(),
-      stdout);
+  const std::vector<std::string> header = {"STUDY",    "QUEUE",   "QUEUED",
+                                            "RESERVED", "DELAYED", "CONSUMERS"};
+  std::fputs(format_table(header, rows, *fmt).c_str(), stdout);
+  if (dump) {
+    auto w = files::write(a.dump, format_table(header, rows, *dump), 0644);
+    if (!w) return report_error(w.error());
+    std::fprintf(stderr, "queue info written to %s\n", a.dump.c_str());
+  }
   return kExitOk;
 }
 
@@ -51,10 +87,16 @@ Command queue_info_command() {
           "(retries), and the consumers that read it",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<QueueInfoArgs>();
-            sub.add_option("spec", a->spec, "Only the studies queued from this spec");
+            sub.add_option("spec,--spec", a->spec, "Only the studies queued from this spec");
+            sub.add_option("--specific-queues", a->queues, "Only these queues");
+            sub.add_option("--steps", a->steps,
+                           "Only the queues of these steps of the spec (needs the spec)");
+            sub.add_option("--dump", a->dump,
+                           "Also write the table to this file, CSV or JSON by its extension");
             sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
             sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
             add_broker_flags(sub, a->broker);
+            add_task_server_option(sub);
             return [a] {
               reclaim_spec(a->vars, a->spec);
               return queue_info(*a);

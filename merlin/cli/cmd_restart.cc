@@ -21,6 +21,7 @@ struct RestartArgs {
   long long jobs = 0;
   bool jobs_given = false;  ///< -j was on the command line (0 and negatives are refused)
   bool no_progress = false;
+  bool local = false;  ///< --local: Merlin's form; a local workspace is restarted here anyway
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };
@@ -103,7 +104,17 @@ int restart(const RestartArgs& a) {
   PrepareOptions po = *reopened;
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
-  if (is_broker_workspace(a.workspace)) return requeue(**s, a.broker, !a.no_progress);
+  if (is_broker_workspace(a.workspace)) {
+    // Running it here while it is queued in the broker would let workers run the same tasks.
+    if (a.local)
+      return report_error(Error::bad_input(
+          a.workspace +
+          " was queued in a broker (`merlin run` without --local): `merlin restart " +
+          a.workspace +
+          "` (without --local) queues its unfinished tasks there again; running it here as "
+          "well could run a task twice"));
+    return requeue(**s, a.broker, !a.no_progress);
+  }
   auto r = run_local(**s, {jobs, true, !a.no_progress, kill_wait_of(a.kill_wait)});
   if (!r) return report_error(r.error());
   return finish_local_run(**s, *r);
@@ -122,6 +133,9 @@ Command restart_command() {
         auto* jobs = sub.add_option("-j,--jobs", a->jobs,
                                     "Concurrent tasks, 1 to 4096 (default: number of cores)");
         sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+        sub.add_flag("--local", a->local,
+                     "Run it here (Merlin's flag; a study run with `run --local` restarts here "
+                     "anyway; one queued in a broker is refused with --local)");
         add_kill_wait_option(sub, a->kill_wait);
         add_broker_flags(sub, a->broker);
         return [a, jobs] {

@@ -21,6 +21,8 @@ struct RunArgs {
   bool local = false, dry = false, no_progress = false;
   std::vector<std::string> vars;
   std::string samples_file;
+  std::string pgen;                ///< --pgen: refused (a Python module)
+  std::vector<std::string> pargs;  ///< --pargs: refused with it
   long long jobs = 0;
   bool jobs_given = false;  ///< -j was on the command line (0 and negatives are refused)
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
@@ -143,7 +145,23 @@ Command run_command() {
             sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
             add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);
-            return [a, jobs] {
+            // Merlin's: --no-errors (ignores Flux errors in its tests) changes nothing here;
+            // --pgen/--pargs need Python, refused with what to do instead.
+            sub.add_flag("--no-errors")->description(
+                "Merlin's flag for ignoring Flux errors in tests: accepted, changes nothing");
+            auto* pgen = sub.add_option("--pgen", a->pgen,
+                                        "Merlin's parameter generator (a Python file): "
+                                        "refused, see docs/merlin-compatibility.md");
+            auto* pargs = sub.add_option("--pargs", a->pargs, "Arguments for --pgen: refused");
+            return [a, jobs, pgen, pargs] {
+              if (pgen->count() > 0 || pargs->count() > 0) {
+                return report_error(Error::bad_input(
+                    "--pgen/--pargs: a parameter generator is a Python module that Merlin "
+                    "imports and calls; this C++ merlin cannot run it. Write its values in the "
+                    "spec's global.parameters (or have your generator print them: `python3 "
+                    "pgen.py > params.yaml` and paste them), or turn them into samples "
+                    "(merlin.samples, `--samplesfile`), which scale to millions of rows"));
+              }
               a->jobs_given = jobs->count() > 0;
               reclaim_spec(a->vars, a->spec);
               return run(*a);

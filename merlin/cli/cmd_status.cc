@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 #include "adapters/broker/redis/redis_state_store.h"
 #include "adapters/broker/redis/redis_studies.h"
@@ -19,8 +20,18 @@ namespace {
 struct StatusArgs {
   std::string target;
   std::string format = "table";
+  std::string dump;         ///< --dump FILE: also written there, CSV or JSON by its extension
+  std::string output_path;  ///< -o: where a spec's workspaces are, instead of OUTPUT_PATH
   BrokerFlags broker;
 };
+
+// Merlin's `--dump FILE`: the format follows the file's extension.
+Result<StatusFormat> dump_format(const std::string& path) {
+  const auto ext = std::filesystem::path(path).extension().string();
+  if (ext == ".csv") return StatusFormat::kCsv;
+  if (ext == ".json") return StatusFormat::kJson;
+  return Error::bad_input("--dump " + path + ": the file must end in .csv or .json");
+}
 
 // Progress of a study queued in the broker: its counters there, O(instances).
 Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws,
@@ -44,9 +55,15 @@ int status(const StatusArgs& a) {
   else if (a.format != "table")
     return report_error(Error::bad_input("--format: table, json or csv"));
 
+  std::optional<StatusFormat> dump;
+  if (!a.dump.empty()) {
+    auto d = dump_format(a.dump);
+    if (!d) return report_error(d.error());
+    dump = *d;
+  }
   std::string ws = a.target;
   if (!std::filesystem::is_directory(ws)) {
-    auto latest = latest_workspace(a.target, current_dir());
+    auto latest = latest_workspace(a.target, current_dir(), a.output_path);
     if (!latest) return report_error(latest.error());
     ws = *latest;
   }
@@ -77,6 +94,11 @@ int status(const StatusArgs& a) {
   auto rows = step_status(*(*s)->graph, *progress, running);
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(format_status(rows, fmt).c_str(), stdout);
+  if (dump) {
+    auto w = files::write(a.dump, format_status(rows, *dump), 0644);
+    if (!w) return report_error(w.error());
+    std::fprintf(stderr, "status written to %s\n", a.dump.c_str());
+  }
   return kExitOk;
 }
 
@@ -88,7 +110,17 @@ Command status_command() {
             auto a = std::make_shared<StatusArgs>();
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            sub.add_option("--dump", a->dump,
+                           "Also write the status to this file, CSV or JSON by its extension "
+                           "(.csv, .json), as Merlin's --dump");
+            sub.add_option("-o,--output-path", a->output_path,
+                           "With a spec: look for its workspaces in this directory instead of "
+                           "its OUTPUT_PATH");
+            sub.add_flag("--no-prompts")->description(
+                "Merlin's flag against questions; this status never asks (a spec means its "
+                "newest workspace)");
             add_broker_flags(sub, a->broker);
+            add_task_server_option(sub);
             return [a] { return status(*a); };
           }};
 }

@@ -70,6 +70,7 @@ void add_filters(CLI::App& sub, WorkersArgs& a) {
   sub.add_option("--queues", a.queues, "Only workers reading one of these queues");
   sub.add_option("--workers", a.workers, "Only workers with these names (shell patterns)");
   add_broker_flags(sub, a.broker);
+  add_task_server_option(sub);
 }
 
 int query(const WorkersArgs& a) {

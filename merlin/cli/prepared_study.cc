@@ -298,12 +298,15 @@ Result<PrepareOptions> reopen_options(const std::string& workspace, const std::s
   return po;
 }
 
-Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd) {
+Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd,
+                                     const std::string& output_path) {
   auto loaded = spec::load_spec(spec_path);
   if (!loaded) return loaded.error();
   auto tokens = resolve_study_tokens(loaded->spec,
                                      {"00000000-000000", cwd, "", "", "", process_environment()});
   if (!tokens) return tokens.error();
+  if (!output_path.empty())  // Merlin's `status -o DIR`: look there instead of OUTPUT_PATH
+    tokens->output_path = (fs::path(cwd) / output_path).lexically_normal().string();
   std::string prefix = tokens->study_name + "_";
   std::string best;
   std::error_code ec;

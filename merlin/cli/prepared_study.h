@@ -63,7 +63,9 @@ Result<RunRecord> read_run_record(const std::string& workspace);
 /// copy, the recorded --vars, samples copy and timestamp.
 Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd);
 
-/// The newest `<name>_<timestamp>` workspace of `spec_path` under its OUTPUT_PATH.
-Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd);
+/// The newest `<name>_<timestamp>` workspace of `spec_path` under its OUTPUT_PATH (under
+/// `output_path` instead when given, relative to `cwd`).
+Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd,
+                                     const std::string& output_path = "");
 
 }  // namespace merlin::cli

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Command lines Merlin users type (issue #10): restart --local, --task_server celery, status
+# --dump/-o/--no-prompts, queue-info --spec/--specific-queues/--steps/--dump, example -p PATH,
+# run --pgen refused with a reason. Broker forms against a real redis-server.
+source "$(dirname "$0")/lib.sh"
+start_redis
+set +e  # exit codes are what this test checks
+
+cat >forms.yaml <<'Y'
+description: {name: forms, description: Merlin's command forms}
+env:
+  variables:
+    OUTPUT_PATH: ./studies
+global.parameters:
+  X: {values: [1, 2], label: X.%%}
+study:
+  - name: sim
+    run: {cmd: 'echo $(X) > x.txt', task_queue: sim_q}
+  - name: post
+    run: {cmd: 'cat $(sim.workspace)/X.*/x.txt', depends: [sim_*], task_queue: post_q}
+Y
+
+# example -p PATH: PATH is the new directory itself, as in Merlin.
+"$MERLIN" example hello -p my_hello >/dev/null 2>&1
+check "example hello -p my_hello: the files are in my_hello/" test -f my_hello/hello.yaml
+"$MERLIN" example hello -p my_hello >/dev/null 2>ex.err
+expect_eq "example -p onto an existing directory: refused" 2 $?
+"$MERLIN" example hello >/dev/null 2>&1
+check "example hello: ./hello/hello.yaml by default" test -f hello/hello.yaml
+
+# run --pgen/--pargs: a Python module; refused, saying what to do instead.
+"$MERLIN" run --local forms.yaml --pgen gen.py --pargs a:1 >/dev/null 2>pgen.err
+expect_eq "run --pgen: exit 2" 2 $?
+check "run --pgen: the message says why and what instead" grep -q "Python module.*global.parameters" pgen.err
+check "run --pgen: nothing was run" test ! -e studies
+"$MERLIN" run --local --no-progress --no-errors forms.yaml >/dev/null 2>&1
+expect_eq "run --no-errors (Merlin's test flag) is accepted" 0 $?
+
+# restart --local of a local workspace; status with Merlin's flags.
+ws=$(ls -d studies/forms_*)
+rm -f "$ws"/post/MERLIN_FINISHED
+"$MERLIN" restart --local --no-progress "$ws" >/dev/null 2>&1
+expect_eq "restart --local WS runs a local study here" 0 $?
+"$MERLIN" status forms.yaml --task_server celery --no-prompts --dump st.csv >/dev/null 2>&1
+expect_eq "status --task_server celery --no-prompts --dump st.csv" 0 $?
+expect_eq "--dump wrote the table as CSV" "sim,2,2,2,0" "$(grep '^sim,' st.csv | cut -d, -f1-5)"
+"$MERLIN" status forms.yaml --dump st.json >/dev/null 2>&1
+check "--dump st.json is JSON" python3 -c 'import json,sys; json.load(open("st.json"))'
+"$MERLIN" status forms.yaml --dump st.txt >/dev/null 2>dump.err
+expect_eq "--dump to another extension: exit 2" 2 $?
+mkdir elsewhere && mv studies elsewhere/
+"$MERLIN" status forms.yaml -o elsewhere/studies --format csv >o.csv 2>/dev/null
+expect_eq "status -o DIR finds the spec's workspace there" "post,1,1,1,0" "$(grep '^post,' o.csv | cut -d, -f1-5)"
+"$MERLIN" status forms.yaml --task_server redis >/dev/null 2>ts.err
+expect_eq "--task_server other than celery: exit 2" 2 $?
+check "... naming the accepted value" grep -q celery ts.err
+
+# queue-info --spec/--specific-queues/--steps/--dump on a queued study.
+"$MERLIN" run forms.yaml >/dev/null 2>&1
+expect_eq "run queues the study" 0 $?
+"$MERLIN" queue-info --spec forms.yaml --task_server celery --format csv >q.csv 2>q.err
+expect_eq "queue-info --spec SPEC" 0 $?
+check "queue-info: sim_q has the 2 sim messages... or 1 range message" grep -q ',sim_q,' q.csv
+"$MERLIN" queue-info --spec forms.yaml --specific-queues post_q --format csv >q2.csv 2>/dev/null
+expect_eq "--specific-queues post_q: only post_q" "post_q" "$(tail -n +2 q2.csv | cut -d, -f2 | sort -u)"
+"$MERLIN" queue-info --spec forms.yaml --steps sim --dump q.json >/dev/null 2>&1
+check "--steps sim --dump q.json: only sim's queue, in JSON" python3 -c '
+import json; rows = json.load(open("q.json")); assert rows and all(r["queue"] == "sim_q" for r in rows), rows'
+"$MERLIN" queue-info --steps nope --spec forms.yaml >/dev/null 2>steps.err
+expect_eq "--steps with an unknown step: exit 2" 2 $?
+check "... naming it" grep -q "no step 'nope'" steps.err
+"$MERLIN" query-workers --task_server celery >/dev/null 2>&1
+expect_eq "query-workers --task_server celery" 0 $?
+"$MERLIN" stop-workers --task_server celery >/dev/null 2>&1
+expect_eq "stop-workers --task_server celery" 0 $?
+qws=$(ls -d studies/forms_*)
+"$MERLIN" restart --local "$qws" >/dev/null 2>rl.err
+expect_eq "restart --local of a study queued in the broker: refused (workers could run it too)" 2 $?
+check "... saying to restart it without --local" grep -q "without --local" rl.err
+finish
