@@ -1,6 +1,7 @@
 #include "merlin/broker/broker_location.h"
 
 #include <charconv>
+#include <optional>
 
 namespace merlin {
 namespace {
@@ -32,12 +33,38 @@ std::string masked(std::string_view url) {
   return head + std::string(url.substr(at));
 }
 
+// `%XX` escapes decoded (RFC 3986), as Celery and redis-py read a URL's user and password;
+// nullopt for a '%' not followed by two hex digits.
+std::optional<std::string> percent_decoded(std::string_view s) {
+  auto hex = [](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '%') {
+      out += s[i];
+      continue;
+    }
+    if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0) return std::nullopt;
+    out += static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2]));
+    i += 2;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string BrokerLocation::display() const {
   std::string auth;
   if (!password.empty()) auth = username + ":***@";
-  return scheme + "://" + auth + host + ":" + std::to_string(port) + "/" + std::to_string(db);
+  if (!socket_path.empty())
+    return "redis+socket://" + auth + socket_path + (db != 0 ? "?db=" + std::to_string(db) : "");
+  const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/" +
+         std::to_string(db);
 }
 
 Result<BrokerLocation> parse_broker_url(std::string_view url) {
@@ -57,19 +84,54 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
   auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return bad("no scheme");
   loc.scheme = std::string(url.substr(0, scheme_end));
-  if (loc.scheme != "redis") return bad("unknown scheme '" + loc.scheme + "'");
+  if (loc.scheme == "amqp" || loc.scheme == "amqps" || loc.scheme == "pyamqp")
+    return Error::runtime("broker URL '" + masked(url) +
+                          "' is RabbitMQ, which this build does not speak yet (issue #11); "
+                          "point MERLIN_BROKER_URL or --broker at a Redis (redis://...)");
+  const bool socket = loc.scheme == "redis+socket" || loc.scheme == "unix";
+  if (loc.scheme == "rediss") loc.tls = true;
+  if (!socket && loc.scheme != "redis" && loc.scheme != "rediss")
+    return bad("unknown scheme '" + loc.scheme + "'");
   std::string_view rest = url.substr(scheme_end + 3);
+  // ?key=value&...: Celery's and redis-py's options, kept for whoever reads them.
+  if (auto q = rest.find('?'); q != std::string_view::npos) {
+    std::string_view query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+    while (!query.empty()) {
+      auto amp = query.find('&');
+      auto item = query.substr(0, amp);
+      query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+      if (item.empty()) continue;
+      auto eq = item.find('=');
+      std::string key(item.substr(0, eq));
+      std::string value(eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1));
+      if (key == "db" || key == "virtual_host") {  // Celery's database of a socket URL
+        if (!parse_int(value, 0, 1 << 20, &loc.db))
+          return bad("database '" + value + "' is not a number");
+        continue;
+      }
+      loc.options.emplace_back(std::move(key), std::move(value));
+    }
+  }
   const bool has_userinfo = rest.rfind('@') != std::string_view::npos;
   if (auto at = rest.rfind('@'); at != std::string_view::npos) {
     auto userinfo = rest.substr(0, at);
     rest = rest.substr(at + 1);
     auto colon = userinfo.find(':');
-    if (colon == std::string_view::npos) {
-      loc.password = std::string(userinfo);  // redis://secret@host: the password alone
-    } else {
-      loc.username = std::string(userinfo.substr(0, colon));
-      loc.password = std::string(userinfo.substr(colon + 1));
-    }
+    auto user = percent_decoded(colon == std::string_view::npos ? std::string_view()
+                                                                : userinfo.substr(0, colon));
+    auto pw = percent_decoded(colon == std::string_view::npos ? userinfo
+                                                              : userinfo.substr(colon + 1));
+    if (!user || !pw) return bad("a '%' in the user or password is not followed by two hex digits");
+    loc.username = *user;  // redis://secret@host: the password alone
+    loc.password = *pw;
+  }
+  if (socket) {
+    auto path = percent_decoded(rest);
+    if (!path || path->empty() || (*path)[0] != '/')
+      return bad("a socket URL names an absolute path: redis+socket:///path/to/redis.sock");
+    loc.socket_path = *path;
+    return loc;
   }
   std::string_view hostport = rest;
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {
@@ -78,19 +140,28 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
     if (!db.empty() && !parse_int(db, 0, 1 << 20, &loc.db))
       return bad("database '" + std::string(db) + "' is not a number");
   }
-  if (auto colon = hostport.rfind(':'); colon != std::string_view::npos) {
-    auto port = hostport.substr(colon + 1);
-    if (!parse_int(port, 1, 65535, &loc.port)) {
-      // "redis://:s3cret" is "redis://:s3cret@host" without its host: a password, not a port.
-      if (colon == 0) return bad("the port is not a number from 1 to 65535", port);
-      return bad("port '" + std::string(port) + "' is not a number from 1 to 65535");
-    }
-    hostport = hostport.substr(0, colon);
+  std::string_view host = hostport;
+  std::optional<std::string_view> port;
+  if (!hostport.empty() && hostport[0] == '[') {  // IPv6: [::1]:6379
+    auto close = hostport.find(']');
+    if (close == std::string_view::npos) return bad("an IPv6 address without its ']'");
+    host = hostport.substr(1, close - 1);
+    auto after = hostport.substr(close + 1);
+    if (!after.empty() && after[0] != ':') return bad("text after the IPv6 address's ']'");
+    if (!after.empty()) port = after.substr(1);
+  } else if (auto colon = hostport.rfind(':'); colon != std::string_view::npos) {
+    port = hostport.substr(colon + 1);
+    host = hostport.substr(0, colon);
+    // "redis://:s3cret" is "redis://:s3cret@host" without its host: a password, not a port.
+    if (!parse_int(*port, 1, 65535, &loc.port) && colon == 0)
+      return bad("the port is not a number from 1 to 65535", *port);
   }
+  if (port && !parse_int(*port, 1, 65535, &loc.port))
+    return bad("port '" + std::string(*port) + "' is not a number from 1 to 65535");
   // A password for whichever server the default address reaches is never sent.
-  if (hostport.empty() && has_userinfo)
+  if (host.empty() && has_userinfo)
     return bad("no host: a URL with a user or password must name the server they are for");
-  if (!hostport.empty()) loc.host = std::string(hostport);
+  if (!host.empty()) loc.host = std::string(host);
   return loc;
 }
 

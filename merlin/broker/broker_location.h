@@ -5,15 +5,22 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "merlin/util/result.h"
 
 namespace merlin {
 
 struct BrokerLocation {
-  std::string scheme = "redis";
+  std::string scheme = "redis";  ///< redis, rediss (TLS) or redis+socket
   std::string host = "127.0.0.1";
   int port = 6379;
+  std::string socket_path;  ///< redis+socket:///path: a Unix socket instead of host:port
+  bool tls = false;         ///< rediss://: Redis over TLS (refused until issue #16 lands)
+  /// Query options of the URL (`?ssl_cert_reqs=none`), as written; the TLS ones are for the
+  /// TLS work, the rest are noted and ignored.
+  std::vector<std::pair<std::string, std::string>> options;
   std::string username;  ///< ACL user; empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
   int db = 0;
@@ -29,10 +36,13 @@ struct BrokerLocation {
   std::string display() const;
 };
 
-/// Parses `redis://[[user]:password@]host[:port][/db]`. Bad input names the URL (everything
-/// before its last '@' masked, however malformed it is) and what is wrong with it. A user or
-/// password without a host is bad input: it would go to the default address. Only the `redis`
-/// scheme is known so far.
+/// Parses `redis://[[user]:password@]host[:port][/db][?k=v&...]`, also `rediss://` (TLS),
+/// IPv6 hosts in brackets (`redis://[::1]:6379`), percent-encoded user and password
+/// (`%40` for '@'), and `redis+socket:///path/to/redis.sock[?db=N]` (Celery's form; also
+/// `unix://`). Bad input names the URL (everything before its last '@' masked, however
+/// malformed it is) and what is wrong with it. A user or password without a host is bad input:
+/// it would go to the default address. RabbitMQ URLs (`amqp://`, `amqps://`, `pyamqp://`) are
+/// a kFailed error saying this build has no RabbitMQ yet.
 Result<BrokerLocation> parse_broker_url(std::string_view url);
 
 }  // namespace merlin

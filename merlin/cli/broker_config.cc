@@ -73,8 +73,9 @@ Result<std::optional<std::chrono::milliseconds>> seconds_setting(double flag, co
 
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
-                 "Broker URL redis://[:password@]host:port/db (overrides MERLIN_BROKER_URL and "
-                 "~/.merlin/app.yaml)");
+                 "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
+                 "%-encoded passwords, redis+socket:///path.sock?db=N); overrides "
+                 "MERLIN_BROKER_URL and ~/.merlin/app.yaml");
   const RedisSettings defaults;
   sub.add_option("--broker-retry", flags.retry_seconds,
                  "Seconds a broker command keeps retrying while the server cannot be reached or "
@@ -114,10 +115,21 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
   const bool url_given = !env.url.empty() || !flags.url.empty();
   if (b.present && !url_given) {
     loc.source = config->path;
-    if (!b.name.empty() && b.name != "redis")
+    if (b.name == "rabbitmq" || b.name == "amqp" || b.name == "amqps" || b.name == "pyamqp")
+      return Error::runtime(
+          "the broker in " + config->path +
+          " is RabbitMQ, which this build does not speak yet (issue #11); point "
+          "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis there");
+    if (b.name == "rediss") loc.tls = true;
+    if (b.name == "redis+socket" || b.name == "unix") {
+      loc.scheme = "redis+socket";
+      loc.socket_path = expand_home(b.server);
+    } else if (!b.name.empty() && b.name != "redis" && b.name != "rediss") {
       return Error::bad_input(config->path + ": broker.name '" + b.name +
-                              "' is not supported yet (use redis)");
-    if (!b.server.empty()) loc.host = b.server;
+                              "' is not known (redis, rediss, redis+socket; rabbitmq comes with "
+                              "issue #11)");
+    }
+    if (!b.server.empty() && loc.socket_path.empty()) loc.host = b.server;
     if (b.port > 0) loc.port = b.port;
     if (b.db >= 0) loc.db = b.db;
     loc.username = b.username;
@@ -126,25 +138,40 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
       if (!pw) return pw.error();
       loc.password = *pw;
     }
-    const auto& rb = config->results_backend;
-    if (rb.present &&
-        ((!rb.server.empty() && rb.server != loc.host) || (rb.port > 0 && rb.port != loc.port)))
-      log::warn(
-          "{}: results_backend is not used: progress is kept in the broker's Redis, so "
-          "that a commit and the queueing of its dependents share one server",
-          config->path);
+  }
+  if (config->results_backend.present || !config->ignored.empty()) {
+    // One line for all of it: a Merlin user's file works, and says what is not used.
+    std::string keys;
+    for (const auto& k : config->ignored)
+      if (k.rfind("results_backend.", 0) != 0) keys += (keys.empty() ? "" : ", ") + k;
+    log::info("{}: {}{}{}", config->path,
+              config->results_backend.present
+                  ? "results_backend is not used (progress is kept in the broker's Redis, so a "
+                    "commit and the queueing of its dependents share one server)"
+                  : "",
+              config->results_backend.present && !keys.empty() ? "; " : "",
+              keys.empty() ? "" : "ignored here: " + keys);
   }
   if (!env.url.empty()) {
     auto parsed = parse_broker_url(env.url);
-    if (!parsed) return Error::bad_input("MERLIN_BROKER_URL: " + parsed.error().message);
+    if (!parsed) return Error{parsed.error().code, "MERLIN_BROKER_URL: " + parsed.error().message};
     loc = *parsed;
     loc.source = "MERLIN_BROKER_URL";
   }
   if (!flags.url.empty()) {
     auto parsed = parse_broker_url(flags.url);
-    if (!parsed) return Error::bad_input("--broker: " + parsed.error().message);
+    if (!parsed) return Error{parsed.error().code, "--broker: " + parsed.error().message};
     loc = *parsed;
     loc.source = "--broker";
+  }
+  if (loc.tls)
+    return Error::runtime("the broker " + loc.display() + " (from " + loc.source +
+                          ") is Redis over TLS, which this build cannot connect to yet (issue "
+                          "#16); use a redis:// broker on a trusted network meanwhile");
+  if (!loc.options.empty()) {
+    std::string names;
+    for (const auto& [k, v] : loc.options) names += (names.empty() ? "" : ", ") + k;
+    log::info("{}: URL options not used by this build: {}", loc.source, names);
   }
   auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", env.retry, 0);
   if (!retry) return retry.error();
@@ -160,6 +187,7 @@ RedisSettings redis_settings(const BrokerLocation& loc, const std::string& study
   RedisSettings s;
   s.host = loc.host;
   s.port = loc.port;
+  s.socket_path = loc.socket_path;
   s.username = loc.username;
   s.password = loc.password;
   s.db = loc.db;

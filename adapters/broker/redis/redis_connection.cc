@@ -101,8 +101,11 @@ Result<void> RedisConnection::connect_once() {
     redisFree(ctx_);
     ctx_ = nullptr;
   }
-  ctx_ = redisConnectWithTimeout(settings_.host.c_str(), settings_.port,
-                                 to_timeval(settings_.connect_timeout));
+  ctx_ = settings_.socket_path.empty()
+             ? redisConnectWithTimeout(settings_.host.c_str(), settings_.port,
+                                       to_timeval(settings_.connect_timeout))
+             : redisConnectUnixWithTimeout(settings_.socket_path.c_str(),
+                                           to_timeval(settings_.connect_timeout));
   if (!ctx_) return Error::unavailable(describe("cannot allocate a connection"));
   if (ctx_->err) {
     auto e = Error::unavailable(describe(lower_first(ctx_->errstr)));

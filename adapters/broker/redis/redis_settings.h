@@ -12,6 +12,7 @@ namespace merlin {
 struct RedisSettings {
   std::string host = "127.0.0.1";
   int port = 6379;
+  std::string socket_path;  ///< a Unix socket instead of host:port when not empty
   std::string username;  ///< ACL user (Redis 6+); empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
   int db = 0;            ///< SELECTed after connecting
@@ -31,7 +32,11 @@ struct RedisSettings {
   /// mid-run); false: the first connect fails fast (a command's first contact).
   bool retry_first_connect = false;
 
-  std::string address() const { return host + ":" + std::to_string(port); }
+  std::string address() const {
+    if (!socket_path.empty()) return "unix:" + socket_path;
+    return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+           std::to_string(port);
+  }
 };
 
 /// The key names of one study, in one place.

@@ -42,7 +42,7 @@ TEST(BrokerUrl, DisplayNeverShowsThePassword) {
 }
 
 TEST(BrokerUrl, BadUrlsAreBadInputWithThePasswordMasked) {
-  for (const char* url : {"h:6379", "amqp://h", "redis://h:0", "redis://h:port", "redis://h:1/x"}) {
+  for (const char* url : {"h:6379", "ftp://h", "redis://h:0", "redis://h:port", "redis://h:1/x"}) {
     auto l = parse_broker_url(url);
     ASSERT_FALSE(l.ok()) << url;
     EXPECT_EQ(l.error().code, ErrorCode::kBadInput) << url;
@@ -55,7 +55,7 @@ TEST(BrokerUrl, BadUrlsAreBadInputWithThePasswordMasked) {
 
 TEST(BrokerUrl, MalformedUrlsNeverShowThePassword) {
   for (const char* url : {"redis:/:s3cret@host", "redis//:s3cret@host", "redis://s3cret@h:port",
-                          "redis://:s3cret@h:1/x", "amqp://:s3cret@h", "redis://user:s3cret@h:0",
+                          "redis://:s3cret@h:1/x", "ftp://:s3cret@h", "redis://user:s3cret@h:0",
                           "s3cret@h", "redis:s3cret@h:1"}) {
     auto l = parse_broker_url(url);
     ASSERT_FALSE(l.ok()) << url;
@@ -96,4 +96,66 @@ TEST(BrokerUrl, ATextInThePortsPlaceIsNotQuoted) {
 }
 
 }  // namespace
+// The URL forms Merlin users have (issue #10).
+TEST(BrokerUrl, RabbitMqUrlsSayThereIsNoRabbitMqYet) {
+  for (const char* url : {"amqp://u:s3cret@h:5672//merlin", "amqps://h", "pyamqp://h"}) {
+    auto l = parse_broker_url(url);
+    ASSERT_FALSE(l.ok()) << url;
+    EXPECT_EQ(l.error().code, ErrorCode::kRuntime) << url;
+    EXPECT_NE(l.error().message.find("RabbitMQ"), std::string::npos) << l.error().message;
+    EXPECT_EQ(l.error().message.find("s3cret"), std::string::npos) << l.error().message;
+  }
+}
+
+TEST(BrokerUrl, RedissIsParsedWithItsTlsOptions) {
+  auto l = parse_broker_url("rediss://:s3cret@redis.example.org:6380/2?ssl_cert_reqs=none");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_TRUE(l->tls);
+  EXPECT_EQ(l->host, "redis.example.org");
+  EXPECT_EQ(l->port, 6380);
+  EXPECT_EQ(l->db, 2);
+  ASSERT_EQ(l->options.size(), 1u);
+  EXPECT_EQ(l->options[0].first, "ssl_cert_reqs");
+  EXPECT_EQ(l->options[0].second, "none");
+  EXPECT_EQ(l->display(), "rediss://:***@redis.example.org:6380/2");
+}
+
+TEST(BrokerUrl, Ipv6HostsInBrackets) {
+  auto l = parse_broker_url("redis://:pw@[::1]:7000/3");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->host, "::1");
+  EXPECT_EQ(l->port, 7000);
+  EXPECT_EQ(l->db, 3);
+  EXPECT_EQ(l->display(), "redis://:***@[::1]:7000/3");
+  auto d = parse_broker_url("redis://[fe80::1]");
+  ASSERT_TRUE(d.ok());
+  EXPECT_EQ(d->port, 6379);
+  EXPECT_FALSE(parse_broker_url("redis://[::1").ok());
+  EXPECT_FALSE(parse_broker_url("redis://[::1]x").ok());
+  EXPECT_FALSE(parse_broker_url("redis://[::1]:").ok());
+}
+
+TEST(BrokerUrl, PercentEncodedUserAndPassword) {
+  auto l = parse_broker_url("redis://al%69ce:p%40ss%3Aw%2Fd@h:1/0");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->username, "alice");
+  EXPECT_EQ(l->password, "p@ss:w/d");
+  auto bad = parse_broker_url("redis://:s3cret%zz@h");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message.find("s3cret"), std::string::npos) << bad.error().message;
+}
+
+TEST(BrokerUrl, UnixSocketsAsCeleryWritesThem) {
+  auto l = parse_broker_url("redis+socket:///run/user/1000/redis.sock?virtual_host=4");
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->socket_path, "/run/user/1000/redis.sock");
+  EXPECT_EQ(l->db, 4);
+  EXPECT_EQ(l->display(), "redis+socket:///run/user/1000/redis.sock?db=4");
+  auto u = parse_broker_url("unix://:pw@/tmp/r.sock?db=1");
+  ASSERT_TRUE(u.ok()) << u.error().message;
+  EXPECT_EQ(u->socket_path, "/tmp/r.sock");
+  EXPECT_EQ(u->password, "pw");
+  EXPECT_FALSE(parse_broker_url("redis+socket://relative.sock").ok());
+}
+
 }  // namespace merlin
