@@ -1,7 +1,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -49,10 +48,9 @@ int queue_info(const QueueInfoArgs& a) {
   if (!loc) return report_error(loc.error());
   std::optional<StatusFormat> dump;
   if (!a.dump.empty()) {
-    const auto ext = std::filesystem::path(a.dump).extension().string();
-    if (ext != ".csv" && ext != ".json")
-      return report_error(Error::bad_input("--dump " + a.dump + ": the file must end in .csv or .json"));
-    dump = ext == ".csv" ? StatusFormat::kCsv : StatusFormat::kJson;
+    auto d = dump_format(a.dump);
+    if (!d) return report_error(d.error());
+    dump = *d;
   }
   auto wanted = wanted_queues(a);
   if (!wanted) return report_error(wanted.error());

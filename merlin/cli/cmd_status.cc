@@ -12,6 +12,7 @@
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/local_run.h"
 #include "merlin/cli/status_report.h"
+#include "merlin/cli/table.h"
 #include "merlin/workspace/files.h"
 
 namespace merlin::cli {
@@ -24,14 +25,6 @@ struct StatusArgs {
   std::string output_path;  ///< -o: where a spec's workspaces are, instead of OUTPUT_PATH
   BrokerFlags broker;
 };
-
-// Merlin's `--dump FILE`: the format follows the file's extension.
-Result<StatusFormat> dump_format(const std::string& path) {
-  const auto ext = std::filesystem::path(path).extension().string();
-  if (ext == ".csv") return StatusFormat::kCsv;
-  if (ext == ".json") return StatusFormat::kJson;
-  return Error::bad_input("--dump " + path + ": the file must end in .csv or .json");
-}
 
 // Progress of a study queued in the broker: its counters there, O(instances).
 Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws,

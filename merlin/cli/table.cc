@@ -93,4 +93,12 @@ Result<StatusFormat> parse_format(const std::string& name) {
   return Error::bad_input("--format: table, json or csv, got '" + name + "'");
 }
 
+Result<StatusFormat> dump_format(const std::string& path) {
+  const auto dot = path.rfind('.');
+  const std::string ext = dot == std::string::npos ? "" : path.substr(dot);
+  if (ext == ".csv") return StatusFormat::kCsv;
+  if (ext == ".json") return StatusFormat::kJson;
+  return Error::bad_input("--dump " + path + ": the file must end in .csv or .json");
+}
+
 }  // namespace merlin::cli

@@ -16,4 +16,8 @@ std::string format_table(const TableRow& header, const std::vector<TableRow>& ro
 /// "table", "json" or "csv" → the format; anything else is bad input.
 Result<StatusFormat> parse_format(const std::string& name);
 
+/// Merlin's `--dump FILE`: CSV for a ".csv" file, JSON for ".json"; anything else is bad input
+/// naming the file.
+Result<StatusFormat> dump_format(const std::string& path);
+
 }  // namespace merlin::cli

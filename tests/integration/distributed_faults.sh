@@ -193,7 +193,9 @@ ws=$("$MERLIN" run poison.yaml 2>/dev/null)
 deaths=0
 for attempt in 1 2 3 4 5 6; do
   set +e
-  "$MERLIN" run-workers poison.yaml --exit-when-done --lease 0.3 --max-deliveries 3 >p.out 2>p.err
+  # One task at a time: only the poison sample is in flight when its worker dies, so no other
+  # sample collects deliveries from those deaths.
+  "$MERLIN" run-workers poison.yaml --exit-when-done --lease 0.3 --max-deliveries 3 --concurrency 1 >p.out 2>p.err
   rc=$?
   set -e
   [ "$rc" = 137 ] || break
