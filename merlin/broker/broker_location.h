@@ -12,14 +12,36 @@
 
 namespace merlin {
 
+/// How a TLS client checks the server's certificate: Python's ssl.CERT_NONE, CERT_OPTIONAL and
+/// CERT_REQUIRED, which Celery's `?ssl_cert_reqs=` and Merlin's `cert_reqs:` name.
+enum class CertReqs { kUnset, kNone, kOptional, kRequired };
+
+/// `none`, `optional`, `required`, or `CERT_NONE`, `CERT_OPTIONAL`, `CERT_REQUIRED`, in any
+/// case; nullopt for anything else.
+std::optional<CertReqs> parse_cert_reqs(std::string_view text);
+
+/// A broker's TLS settings as written (URL options `ssl_cert_reqs`, `ssl_ca_certs`,
+/// `ssl_certfile`, `ssl_keyfile`; app.yaml's `cert_reqs`, `ca_certs`, `certfile`, `keyfile`),
+/// recorded for when Redis over TLS lands (issue #16). Nothing reads them yet.
+struct BrokerTls {
+  CertReqs cert_reqs = CertReqs::kUnset;
+  std::string ca_certs;  ///< the CA bundle to check the server against
+  std::string certfile;  ///< this client's certificate
+  std::string keyfile;   ///< this client's key
+  bool empty() const {
+    return cert_reqs == CertReqs::kUnset && ca_certs.empty() && certfile.empty() && keyfile.empty();
+  }
+};
+
 struct BrokerLocation {
   std::string scheme = "redis";  ///< redis, rediss (TLS) or redis+socket
   std::string host = "127.0.0.1";
   int port = 6379;
   std::string socket_path;  ///< redis+socket:///path: a Unix socket instead of host:port
   bool tls = false;         ///< rediss://: Redis over TLS (refused until issue #16 lands)
-  /// Query options of the URL (`?ssl_cert_reqs=none`), as written; the TLS ones are for the
-  /// TLS work, the rest are noted and ignored.
+  BrokerTls tls_settings;   ///< recorded from the URL or app.yaml; used by no connection yet
+  /// Query options of the URL this build does not know (`?socket_timeout=5`), as written:
+  /// noted and ignored.
   std::vector<std::pair<std::string, std::string>> options;
   std::string username;  ///< ACL user; empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
@@ -38,11 +60,18 @@ struct BrokerLocation {
 
 /// Parses `redis://[[user]:password@]host[:port][/db][?k=v&...]`, also `rediss://` (TLS),
 /// IPv6 hosts in brackets (`redis://[::1]:6379`), percent-encoded user and password
-/// (`%40` for '@'), and `redis+socket:///path/to/redis.sock[?db=N]` (Celery's form; also
-/// `unix://`). Bad input names the URL (everything before its last '@' masked, however
-/// malformed it is) and what is wrong with it. A user or password without a host is bad input:
-/// it would go to the default address. RabbitMQ URLs (`amqp://`, `amqps://`, `pyamqp://`) are
-/// a kFailed error saying this build has no RabbitMQ yet.
+/// (`%40` for '@'), and `redis+socket:///path/to/redis.sock[?virtual_host=N]` (kombu's form;
+/// also `?db=N`, and `unix://`). The scheme is matched in any case. Query options: `db` and
+/// `virtual_host` give the database, the `ssl_*` ones go to `tls_settings` (a bad
+/// `ssl_cert_reqs` is bad input), any other is kept in `options`. Bad input names the URL
+/// (everything before its last '@' masked, however malformed it is) and what is wrong with it.
+/// A user or password without a host is bad input: it would go to the default address.
+/// RabbitMQ URLs (`amqp://`, `amqps://`, `pyamqp://`) are a kRuntime error saying this build
+/// has no RabbitMQ yet (issue #11).
 Result<BrokerLocation> parse_broker_url(std::string_view url);
+
+/// `%XX` escapes decoded as Python's urllib.parse.unquote does: a '%' not followed by two hex
+/// digits stays as it is. How Celery reads a password that Merlin put into a URL unquoted.
+std::string url_unquoted(std::string_view text);
 
 }  // namespace merlin

@@ -1,55 +1,24 @@
 #include "merlin/cli/broker_config.h"
 
-#include <sys/stat.h>
 #include <CLI/CLI.hpp>
 
-#include <cerrno>
+#include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
+#include <vector>
 
+#include "merlin/cli/app_broker.h"
+#include "merlin/cli/cli_util.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
 #include "merlin/util/path_expand.h"
-#include "merlin/workspace/files.h"
 
 namespace merlin::cli {
 namespace {
 
 std::string expand_home(const std::string& path) {
   return expand_user(path, process_environment());
-}
-
-// Merlin's `broker.password`: the path of a file holding the password, which only its owner
-// (and group) may read; or, when no such file exists, the password itself, as Merlin takes it.
-// The value is never put in a message then: it is a secret.
-Result<std::string> app_password(const std::string& written, const std::string& config) {
-  std::string path = expand_home(written);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno != ENOENT && errno != ENOTDIR && errno != ENAMETOOLONG)
-      return Error::bad_input(
-          config + ": broker.password: cannot read the file it names: " + std::strerror(errno));
-    log::warn(
-        "{}: broker.password names no file, so its value is used as the password itself (as "
-        "Merlin does); better put the password in a file only you can read (chmod 600) and "
-        "name that file",
-        config);
-    return written;
-  }
-  if (st.st_mode & S_IROTH) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    return Error::bad_input(config + ": broker password file " + path +
-                            " is readable by everyone (mode " + mode + "); run: chmod 600 " + path);
-  }
-  auto text = files::read(path);
-  if (!text) return text.error();
-  std::string pw = *text;
-  while (!pw.empty() && (pw.back() == '\n' || pw.back() == '\r')) pw.pop_back();
-  return pw;
 }
 
 // Seconds from a flag (given when >= 0) or else the environment variable `name` (its value
@@ -91,7 +60,7 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
       ->check(CLI::Range(0.001, 1e6));
 }
 
-std::string app_config_path() { return expand_home("~/.merlin/app.yaml"); }
+std::string app_config_path() { return find_app_config(current_dir(), expand_home("~")); }
 
 BrokerEnvironment BrokerEnvironment::current() {
   auto get = [](const char* name) {
@@ -110,48 +79,25 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
   BrokerLocation loc;
   auto config = spec::read_app_config(env.app_config);
   if (!config) return config.error();
-  const auto& b = config->broker;
+  std::vector<spec::IgnoredKey> unused = config->ignored;
   // A URL replaces app.yaml's broker whole: its password is not read (nor warned about) then.
   const bool url_given = !env.url.empty() || !flags.url.empty();
-  if (b.present && !url_given) {
-    loc.source = config->path;
-    if (b.name == "rabbitmq" || b.name == "amqp" || b.name == "amqps" || b.name == "pyamqp")
-      return Error::runtime(
-          "the broker in " + config->path +
-          " is RabbitMQ, which this build does not speak yet (issue #11); point "
-          "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis there");
-    if (b.name == "rediss") loc.tls = true;
-    if (b.name == "redis+socket" || b.name == "unix") {
-      loc.scheme = "redis+socket";
-      loc.socket_path = expand_home(b.server);
-    } else if (!b.name.empty() && b.name != "redis" && b.name != "rediss") {
-      return Error::bad_input(config->path + ": broker.name '" + b.name +
-                              "' is not known (redis, rediss, redis+socket; rabbitmq comes with "
-                              "issue #11)");
-    }
-    if (!b.server.empty() && loc.socket_path.empty()) loc.host = b.server;
-    if (b.port > 0) loc.port = b.port;
-    if (b.db >= 0) loc.db = b.db;
-    loc.username = b.username;
-    if (!b.password_file.empty()) {
-      auto pw = app_password(b.password_file, config->path);
-      if (!pw) return pw.error();
-      loc.password = *pw;
+  if (config->broker.present) {
+    if (url_given) {
+      unused.erase(std::remove_if(unused.begin(), unused.end(),
+                                  [](const auto& k) { return k.key.rfind("broker.", 0) == 0; }),
+                   unused.end());
+      unused.insert(unused.begin(),
+                    {"broker", std::string(flags.url.empty() ? "MERLIN_BROKER_URL" : "--broker") +
+                                   " is used in its place"});
+    } else {
+      auto from_file = app_broker(*config, unused);
+      if (!from_file) return from_file.error();
+      loc = *from_file;
     }
   }
-  if (config->results_backend.present || !config->ignored.empty()) {
-    // One line for all of it: a Merlin user's file works, and says what is not used.
-    std::string keys;
-    for (const auto& k : config->ignored)
-      if (k.rfind("results_backend.", 0) != 0) keys += (keys.empty() ? "" : ", ") + k;
-    log::info("{}: {}{}{}", config->path,
-              config->results_backend.present
-                  ? "results_backend is not used (progress is kept in the broker's Redis, so a "
-                    "commit and the queueing of its dependents share one server)"
-                  : "",
-              config->results_backend.present && !keys.empty() ? "; " : "",
-              keys.empty() ? "" : "ignored here: " + keys);
-  }
+  // One line for the whole file: a Merlin user's file works, and says what is not used.
+  if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
   if (!env.url.empty()) {
     auto parsed = parse_broker_url(env.url);
     if (!parsed) return Error{parsed.error().code, "MERLIN_BROKER_URL: " + parsed.error().message};
@@ -165,14 +111,15 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
     loc.source = "--broker";
   }
   if (loc.tls)
-    return Error::runtime("the broker " + loc.display() + " (from " + loc.source +
-                          ") is Redis over TLS, which this build cannot connect to yet (issue "
-                          "#16); use a redis:// broker on a trusted network meanwhile");
-  if (!loc.options.empty()) {
-    std::string names;
-    for (const auto& [k, v] : loc.options) names += (names.empty() ? "" : ", ") + k;
-    log::info("{}: URL options not used by this build: {}", loc.source, names);
-  }
+    return Error::runtime(
+        redis_tls_refusal("the broker " + loc.display() + " (from " + loc.source + ")"));
+  std::string notes;
+  for (const auto& [k, v] : loc.options) notes += (notes.empty() ? "" : ", ") + k;
+  if (!notes.empty()) notes += " (not options this build knows)";
+  if (!loc.tls_settings.empty())
+    notes += std::string(notes.empty() ? "" : "; ") +
+             "ssl_* (TLS settings, which a plain redis:// connection does not use)";
+  if (!notes.empty()) log::info("{}: URL options not used here: {}", loc.source, notes);
   auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", env.retry, 0);
   if (!retry) return retry.error();
   loc.retry_budget = *retry;

@@ -1,10 +1,11 @@
 #pragma once
-/// Where the broker is, for the broker-backed commands: Merlin's `~/.merlin/app.yaml`
-/// (`broker:` server, port, username, password file, db_num), then `MERLIN_BROKER_URL`, then
-/// `--broker URL`, each overriding the one before. A password file readable by everyone is
-/// refused. How long commands retry a lost server and wait for a reply: `--broker-retry` and
-/// `--broker-timeout` (seconds), else `MERLIN_BROKER_RETRY` and `MERLIN_BROKER_TIMEOUT`. The
-/// concrete adapter settings are made here (the CLI names adapters).
+/// Where the broker is, for the broker-backed commands: Merlin's app.yaml (found as Merlin
+/// finds it, read as app_broker.h says), then `MERLIN_BROKER_URL`, then `--broker URL`, each
+/// replacing the one before. A RabbitMQ broker (issue #11) and Redis over TLS (issue #16) are
+/// refused (kRuntime: exit 1) with what to do instead. How long commands retry a lost server and
+/// wait for a reply: `--broker-retry` and `--broker-timeout` (seconds), else
+/// `MERLIN_BROKER_RETRY` and `MERLIN_BROKER_TIMEOUT`. The concrete adapter settings are made
+/// here (the CLI names adapters).
 #include <string>
 
 #include "adapters/broker/redis/redis_settings.h"
@@ -27,7 +28,7 @@ struct BrokerFlags {
 /// subcommand.
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags);
 
-/// `$HOME/.merlin/app.yaml`.
+/// The app.yaml this process reads: find_app_config of the working directory and $HOME.
 std::string app_config_path();
 
 /// What resolve_broker reads besides the flags.
@@ -41,9 +42,9 @@ struct BrokerEnvironment {
 };
 
 /// Resolves the location; kBadInput for a malformed app.yaml, URL, password file or number of
-/// seconds. app.yaml's `broker.password` names a file holding the password; when no such file
-/// exists, the value is the password itself, as Merlin takes it (with a warning that does not
-/// show it). No message shows a password. A URL replaces app.yaml's broker whole.
+/// seconds, kRuntime for a broker this build does not speak. Logs one info line naming the
+/// app.yaml keys not used and why, and one naming URL options not used. No message shows a
+/// password. A URL replaces app.yaml's broker whole (its password is not read then).
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env);
 /// resolve_broker with BrokerEnvironment::current().
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags);

@@ -1,8 +1,7 @@
 #include "merlin/spec/app_config.h"
 
-#include <algorithm>
-#include <charconv>
-#include <iterator>
+#include <cctype>
+#include <utility>
 
 #include "merlin/spec/diagnostic_list.h"
 #include "merlin/spec/yaml_tree.h"
@@ -11,44 +10,70 @@
 namespace merlin::spec {
 namespace {
 
-// `used`: the block's values matter here (the broker); the results backend is only looked at,
-// so placeholders there (Merlin's template has `port: <server port>`) are no error.
-void read_server(const YamlEntry& e, AppServer& out, bool used, std::vector<std::string>& ignored,
+constexpr const char* kTlsWhy = "a TLS setting, kept for when Redis over TLS lands (issue #16)";
+
+// The value of `node` as an AppValue; a null (`password:` left empty) is not given.
+AppValue value_of(const YamlNode& node) {
+  AppValue v;
+  v.where = node.where;
+  if (node.is_null()) return v;
+  v.given = true;
+  v.scalar = node.is_scalar();
+  if (v.scalar) v.text = node.scalar;
+  return v;
+}
+
+std::string lowered(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The keys of a server block Merlin reads (configfile.py, broker.py, results_backend.py).
+AppValue* field(AppServer& s, const std::string& key) {
+  std::pair<const char*, AppValue*> fields[] = {
+      {"name", &s.name},           {"url", &s.url},           {"server", &s.server},
+      {"port", &s.port},           {"db_num", &s.db_num},     {"username", &s.username},
+      {"password", &s.password},   {"path", &s.path},         {"vhost", &s.vhost},
+      {"cert_reqs", &s.cert_reqs}, {"ca_certs", &s.ca_certs}, {"certfile", &s.certfile},
+      {"keyfile", &s.keyfile},
+  };
+  for (auto& [name, v] : fields)
+    if (key == name) return v;
+  return nullptr;
+}
+
+// `used`: the broker, whose shape matters and whose unknown keys are named; the results
+// backend is only kept.
+void read_server(const YamlEntry& e, AppServer& out, bool used, std::vector<IgnoredKey>& ignored,
                  DiagnosticList& diags) {
-  if (!e.value.is_map()) {
-    diags.error(e.value.where, "'" + e.key + "' must be a map, got " + describe_kind(e.value));
+  if (!e.value.is_map() && !e.value.is_null()) {
+    // Not describe_kind: a scalar here may be a URL with its password.
+    if (used)
+      diags.error(e.value.where, "'" + e.key + "' must be a map (name, server, port, ...), got " +
+                                     (e.value.is_scalar() ? "a single value" : "a list"));
     return;
   }
   out.present = true;
+  out.where = e.key_where;
   for (const auto& f : e.value.entries) {
-    static const char* const kUsed[] = {"name", "server", "username", "password", "port",
-                                        "db_num"};
-    if (std::find(std::begin(kUsed), std::end(kUsed), f.key) == std::end(kUsed) ||
-        (!f.value.is_scalar() && !f.value.is_null())) {
-      ignored.push_back(e.key + "." + f.key);  // encryption_key, cert_reqs, vhost, ...
-      continue;
-    }
-    const std::string& v = f.value.scalar;
-    if (f.key == "name") {
-      out.name = v;
-    } else if (f.key == "server") {
-      out.server = v;
-    } else if (f.key == "username") {
-      out.username = v;
-    } else if (f.key == "password") {
-      out.password_file = v;
-    } else if (f.key == "port" || f.key == "db_num") {
-      int n = 0;
-      auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-      if (ec != std::errc() || p != v.data() + v.size() || n < 0) {
-        if (!used) continue;
-        diags.error(f.value.where,
-                    "'" + e.key + "." + f.key + "' must be a number, got '" + v + "'");
-        continue;
-      }
-      (f.key == "port" ? out.port : out.db) = n;
+    if (AppValue* v = field(out, f.key)) {
+      *v = value_of(f.value);
+      if (f.key == "name") v->text = lowered(v->text);
+    } else if (used) {
+      ignored.push_back({e.key + "." + f.key,
+                         f.key == "ssl_protocol" ? kTlsWhy : "not a key Merlin reads there"});
     }
   }
+}
+
+// Why a top-level block other than broker and results_backend is not used.
+std::string why_block(const std::string& key) {
+  if (key == "celery")
+    return "Celery's own settings, which the workers here, not being Celery, do not read";
+  if (key == "container" || key == "process")
+    return "`merlin server`'s settings for the Redis it starts; that command is not in this "
+           "build";
+  return "not a key of Merlin's app.yaml";
 }
 
 }  // namespace
@@ -64,12 +89,17 @@ Result<AppConfig> read_app_config(const std::string& path) {
     diags.error(root->where, "the app config must be a map, got " + describe_kind(*root));
   if (root && root->is_map()) {
     for (const auto& e : root->entries) {
-      if (e.key == "broker")
+      if (e.key == "broker") {
         read_server(e, config.broker, true, config.ignored, diags);
-      else if (e.key == "results_backend")
+      } else if (e.key == "results_backend") {
         read_server(e, config.results_backend, false, config.ignored, diags);
-      else
-        config.ignored.push_back(e.key);  // celery, container, process, ...
+        config.ignored.push_back(
+            {e.key,
+             "progress is kept in the broker's Redis, so that a commit and the queueing of "
+             "what it releases are one step on one server"});
+      } else {
+        config.ignored.push_back({e.key, why_block(e.key)});
+      }
     }
   }
   if (diags.has_errors()) return Error::bad_input(join_diagnostics(diags.sorted()));

@@ -1,0 +1,264 @@
+#include "merlin/cli/app_broker.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include "merlin/util/log.h"
+#include "merlin/util/path_expand.h"
+#include "merlin/workspace/files.h"
+
+namespace merlin::cli {
+namespace {
+
+using spec::AppValue;
+
+std::string expand_home(const std::string& path) {
+  return expand_user(path, process_environment());
+}
+
+std::string trimmed(std::string s) {
+  const char* ws = " \t\r\n\v\f";  // Python's str.strip()
+  s.erase(0, s.find_first_not_of(ws));
+  s.erase(s.find_last_not_of(ws) + 1);
+  return s;
+}
+
+// "file:line:col: " for a value of `file`.
+std::string at(const std::string& file, const AppValue& v) {
+  if (!v.where.known()) return file + ": ";
+  return file + ":" + std::to_string(v.where.line) + ":" + std::to_string(v.where.column) + ": ";
+}
+
+// The value's text, or bad input when it is no scalar or still a placeholder of Merlin's
+// template. Never quotes a password.
+Result<std::string> text_of(const std::string& file, const std::string& key, const AppValue& v,
+                            const std::string& what) {
+  if (!v.scalar)
+    return Error::bad_input(at(file, v) + "broker." + key +
+                            " must be a single value, not a list or a map");
+  const std::string& t = v.text;
+  if (t.size() >= 2 && t.front() == '<' && t.back() == '>')
+    return Error::bad_input(at(file, v) + "broker." + key + " is still the placeholder " +
+                            (key == "password" ? "of Merlin's template" : "'" + t + "'") +
+                            ": write " + what + " there");
+  return t;
+}
+
+Result<int> number_of(const std::string& file, const std::string& key, const AppValue& v, int lo,
+                      int hi, const std::string& what) {
+  auto t = text_of(file, key, v, what);
+  if (!t) return t.error();
+  int n = 0;
+  auto [p, ec] = std::from_chars(t->data(), t->data() + t->size(), n);
+  if (ec != std::errc() || p != t->data() + t->size() || n < lo || n > hi)
+    return Error::bad_input(at(file, v) + "broker." + key + " must be " + what + ", got '" + *t +
+                            "'");
+  return n;
+}
+
+// Merlin's `password`: the name of a file holding it (looked for under ~/.merlin first, then
+// as a path), which only its owner (and group) may read; or, when no such file exists, the
+// password itself. The value is never put in a message: it may be the secret.
+Result<std::string> app_password(const std::string& file, const AppValue& v) {
+  auto written = text_of(file, "password", v, "the path of a file holding the password");
+  if (!written) return written.error();
+  std::vector<std::string> candidates;
+  if (!written->empty() && written->front() != '/' && written->front() != '~')
+    candidates.push_back(expand_home("~/.merlin/" + *written));
+  candidates.push_back(expand_home(*written));
+  for (const auto& path : candidates) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG) continue;
+      return Error::bad_input(
+          at(file, v) + "broker.password: cannot read the file it names: " + std::strerror(errno));
+    }
+    if (st.st_mode & S_IROTH) {
+      char mode[8];
+      std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+      return Error::bad_input(at(file, v) + "broker password file " + path +
+                              " is readable by everyone (mode " + mode + "); run: chmod 600 " +
+                              path);
+    }
+    auto text = files::read(path);
+    if (!text) return text.error();
+    return trimmed(text->substr(0, text->find('\n')));  // Merlin reads its first line
+  }
+  log::warn(
+      "{}broker.password names no file, so its value is used as the password itself (as Merlin "
+      "does); better put the password in a file only you can read (chmod 600) and name that "
+      "file",
+      at(file, v));
+  return url_unquoted(trimmed(*written));
+}
+
+bool is_rabbitmq(const std::string& name) {
+  return name == "rabbitmq" || name == "amqp" || name == "amqps" || name == "pyamqp";
+}
+
+// app_broker, but for its refusal of a rediss broker whose values are not filled in.
+Result<BrokerLocation> read_app_broker(const spec::AppConfig& config,
+                                       std::vector<spec::IgnoredKey>& unused) {
+  const auto& b = config.broker;
+  const std::string& file = config.path;
+  BrokerLocation loc;
+  loc.source = file;
+  if (b.url.given) {  // Merlin's get_connection_string: the URL and nothing else
+    auto url = text_of(file, "url", b.url, "the broker's URL");
+    if (!url) return url.error();
+    auto parsed = parse_broker_url(*url);
+    if (!parsed)
+      return Error{parsed.error().code, at(file, b.url) + "broker.url: " + parsed.error().message};
+    loc = *parsed;
+    loc.source = file;
+    const std::pair<const char*, const AppValue*> others[] = {
+        {"name", &b.name},         {"server", &b.server},     {"port", &b.port},
+        {"db_num", &b.db_num},     {"username", &b.username}, {"password", &b.password},
+        {"path", &b.path},         {"vhost", &b.vhost},       {"cert_reqs", &b.cert_reqs},
+        {"ca_certs", &b.ca_certs}, {"certfile", &b.certfile}, {"keyfile", &b.keyfile}};
+    for (const auto& [key, v] : others)
+      if (v->given)
+        unused.push_back(
+            {std::string("broker.") + key, "broker.url is used in their place, as Merlin does"});
+    return loc;
+  }
+  const std::string& name = b.name.text;
+  if (is_rabbitmq(name)) return Error::runtime(rabbitmq_refusal(file));
+  const bool socket = name == "redis+socket" || name == "unix";
+  if (!name.empty() && name != "redis" && name != "rediss" && !socket)
+    return Error::bad_input(at(file, b.name) + "broker.name '" + name +
+                            "' is none of redis, rediss, redis+socket (and rabbitmq comes with "
+                            "issue #11)");
+  if (name == "rediss") {
+    loc.scheme = "rediss";
+    loc.tls = true;
+  }
+  if (socket) {
+    const AppValue& where = b.path.given ? b.path : b.server;
+    if (!where.given)
+      return Error::bad_input(file +
+                              ": broker.path: a redis+socket broker names its socket's path");
+    auto path = text_of(file, b.path.given ? "path" : "server", where, "the socket's path");
+    if (!path) return path.error();
+    loc.scheme = "redis+socket";
+    loc.socket_path = expand_home(*path);
+    if (b.path.given && b.server.given)
+      unused.push_back({"broker.server", "a redis+socket broker is reached through broker.path"});
+  } else if (b.server.given) {
+    auto server = text_of(file, "server", b.server, "the broker's host name");
+    if (!server) return server.error();
+    if (!server->empty()) loc.host = *server;
+  }
+  if (b.port.given) {
+    auto port = number_of(file, "port", b.port, 1, 65535, "a port number (1 to 65535)");
+    if (!port) return port.error();
+    if (socket)
+      unused.push_back({"broker.port", "a redis+socket broker has no port"});
+    else
+      loc.port = *port;
+  }
+  if (b.db_num.given) {
+    auto db = number_of(file, "db_num", b.db_num, 0, 1 << 20, "a database number (0 or more)");
+    if (!db) return db.error();
+    loc.db = *db;
+  }
+  if (b.username.given) {
+    auto user = text_of(file, "username", b.username, "the Redis ACL user (or '')");
+    if (!user) return user.error();
+    loc.username = *user;
+  }
+  if (b.password.given) {
+    auto pw = app_password(file, b.password);
+    if (!pw) return pw.error();
+    loc.password = *pw;
+  }
+  if (b.vhost.given)
+    unused.push_back(
+        {"broker.vhost",
+         "RabbitMQ's virtual host; a Redis broker has none (db_num picks its database)"});
+  struct TlsKey {
+    const char* key;
+    const AppValue* value;
+    std::string* path;  // nullptr: cert_reqs
+  } tls_keys[] = {{"cert_reqs", &b.cert_reqs, nullptr},
+                  {"ca_certs", &b.ca_certs, &loc.tls_settings.ca_certs},
+                  {"certfile", &b.certfile, &loc.tls_settings.certfile},
+                  {"keyfile", &b.keyfile, &loc.tls_settings.keyfile}};
+  for (const auto& t : tls_keys) {
+    if (!t.value->given) continue;
+    std::string key = std::string("broker.") + t.key;
+    if (!loc.tls) {
+      unused.push_back({key, "a TLS setting, which a plain redis broker does not use"});
+      continue;
+    }
+    auto text = text_of(file, t.key, *t.value, "a value");
+    if (!text) return text.error();
+    if (t.path) {
+      *t.path = expand_home(*text);
+    } else if (auto reqs = parse_cert_reqs(*text)) {
+      loc.tls_settings.cert_reqs = *reqs;
+    } else {  // Merlin leaves such a value unset too
+      unused.push_back({key, "'" + *text + "' is none of none, optional, required"});
+    }
+  }
+  return loc;
+}
+
+}  // namespace
+
+std::string find_app_config(const std::string& cwd, const std::string& home) {
+  std::string here = cwd + "/app.yaml";
+  if (files::exists(here)) return here;
+  std::string merlin_home = home + "/.merlin";
+  if (auto named = files::read(merlin_home + "/config_path.txt")) {
+    std::string path = trimmed(*named);
+    if (!path.empty() && files::exists(path)) return path;
+  }
+  return merlin_home + "/app.yaml";
+}
+
+std::string rabbitmq_refusal(const std::string& file) {
+  return "the broker in " + file +
+         " is RabbitMQ, which this build does not speak yet (issue #11); point "
+         "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis";
+}
+
+std::string redis_tls_refusal(const std::string& which) {
+  return which +
+         " is Redis over TLS (rediss), which this build cannot connect to yet: TLS to Redis "
+         "comes with the security work (issue #16); meanwhile use a redis:// broker on a trusted "
+         "network, or a redis+socket:// one on this machine";
+}
+
+Result<BrokerLocation> app_broker(const spec::AppConfig& config,
+                                  std::vector<spec::IgnoredKey>& unused) {
+  auto loc = read_app_broker(config, unused);
+  // No value of a rediss broker would do yet: say so before asking for its placeholders.
+  if (!loc && config.broker.name.text == "rediss" && !config.broker.url.given)
+    return Error::runtime(redis_tls_refusal("the broker in " + config.path));
+  return loc;
+}
+
+std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused) {
+  std::vector<std::pair<std::string, std::string>> groups;  // why -> keys
+  for (const auto& k : unused) {
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == k.why; });
+    if (it == groups.end())
+      groups.push_back({k.why, k.key});
+    else
+      it->second += ", " + k.key;
+  }
+  std::string out;
+  for (const auto& [why, keys] : groups) out += (out.empty() ? "" : "; ") + keys + " (" + why + ")";
+  return out;
+}
+
+}  // namespace merlin::cli

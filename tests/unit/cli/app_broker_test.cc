@@ -1,0 +1,305 @@
+// The broker of a Merlin user's app.yaml, in every shape Merlin writes (issue #10): used when
+// this build speaks it, refused with what to do when it does not, and never a password shown.
+#include "merlin/cli/app_broker.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "merlin/cli/broker_config.h"
+
+namespace merlin::cli {
+namespace {
+namespace fs = std::filesystem;
+
+class AppBrokerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = fs::path(::testing::TempDir()) / (std::string("app_broker_") + info->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / ".merlin");
+    if (const char* h = std::getenv("HOME")) old_home_ = h;
+    ::setenv("HOME", dir_.c_str(), 1);
+    env_.app_config = (dir_ / ".merlin" / "app.yaml").string();
+  }
+  void TearDown() override {
+    ::setenv("HOME", old_home_.c_str(), 1);
+    fs::remove_all(dir_);
+  }
+
+  std::string write(const std::string& name, const std::string& text, mode_t mode = 0600) {
+    auto path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    ::chmod(path.c_str(), mode);
+    return path;
+  }
+  void app_yaml(const std::string& text) { write(".merlin/app.yaml", text); }
+  // app_broker of the app.yaml written, and the keys it names as not used.
+  Result<BrokerLocation> read(std::vector<std::string>* unused_keys = nullptr) {
+    auto c = spec::read_app_config(env_.app_config);
+    if (!c) return c.error();
+    std::vector<spec::IgnoredKey> unused;
+    auto l = app_broker(*c, unused);
+    if (unused_keys)
+      for (const auto& k : unused) unused_keys->push_back(k.key);
+    return l;
+  }
+
+  fs::path dir_;
+  std::string old_home_;
+  BrokerEnvironment env_;
+  BrokerFlags flags_;
+};
+
+TEST_F(AppBrokerTest, MerlinsRabbitmqTemplateGetsTheExactRefusal) {
+  app_yaml(R"(broker:
+    name: rabbitmq
+    username: <username>
+    password: <path to rabbitmq password file>
+    server: <rabbit server name>
+    port: <server port>
+    vhost: <vhost>
+    cert_reqs: none
+results_backend:
+    name: rediss
+    port: <server port>
+    encryption_key: ~/.merlin/encrypt_data_key
+celery:
+    overrides:
+)");
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kRuntime) << "exit 1";
+  EXPECT_EQ(l.error().message,
+            "the broker in " + env_.app_config +
+                " is RabbitMQ, which this build does not speak yet (issue #11); point "
+                "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis");
+}
+
+TEST_F(AppBrokerTest, EveryRabbitmqNameIsRefusedAlike) {
+  for (const char* name : {"amqp", "amqps", "RabbitMQ"}) {
+    app_yaml(std::string("broker:\n  name: ") + name + "\n  server: rabbit\n  port: 5671\n");
+    auto l = resolve_broker(flags_, env_);
+    ASSERT_FALSE(l.ok()) << name;
+    EXPECT_EQ(l.error().message, rabbitmq_refusal(env_.app_config)) << name;
+  }
+}
+
+TEST_F(AppBrokerTest, ARabbitmqAppYamlIsNoObstacleToAUrl) {
+  app_yaml("broker:\n  name: rabbitmq\n  port: <server port>\n  vhost: v\n");
+  env_.url = "redis://node3:6400/2";
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->host, "node3");
+  EXPECT_EQ(l->source, "MERLIN_BROKER_URL");
+}
+
+TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledIsRefusedForTlsFirst) {
+  // `merlin config create --broker redis` writes a rediss broker: no value would do yet.
+  app_yaml(R"(broker:
+    name: rediss
+    username: ''
+    password: <path to redis password file>
+    server: <server name>
+    port: <server port>
+    db_num: 0
+    cert_reqs: none
+)");
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kRuntime);
+  EXPECT_EQ(l.error().message, redis_tls_refusal("the broker in " + env_.app_config));
+  EXPECT_NE(l.error().message.find("TLS to Redis comes with the security work (issue #16)"),
+            std::string::npos);
+}
+
+TEST_F(AppBrokerTest, ARedissBrokerIsParsedThenRefusedWithoutItsPassword) {
+  app_yaml(R"(broker:
+  name: rediss
+  username: ''
+  password: s3cret
+  server: redis.example.org
+  port: 6380
+  db_num: 3
+  cert_reqs: required
+  ca_certs: ~/ca.pem
+)");
+  auto loc = read();
+  ASSERT_TRUE(loc.ok()) << loc.error().message;
+  EXPECT_TRUE(loc->tls);
+  EXPECT_EQ(loc->port, 6380);
+  EXPECT_EQ(loc->db, 3);
+  EXPECT_EQ(loc->tls_settings.cert_reqs, CertReqs::kRequired);
+  EXPECT_EQ(loc->tls_settings.ca_certs, (dir_ / "ca.pem").string());
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kRuntime);
+  EXPECT_EQ(l.error().message,
+            redis_tls_refusal("the broker rediss://:***@redis.example.org:6380/3 (from " +
+                              env_.app_config + ")"));
+}
+
+TEST_F(AppBrokerTest, ConfigCreatesShapeWithARedisBrokerWorks) {
+  write(".merlin/redis.pass", "p@ss:w/rd\n");
+  app_yaml(R"(broker:
+    name: redis
+    username: ''
+    password: redis.pass
+    server: node1
+    port: 6390
+    db_num: 1
+    cert_reqs: none
+
+results_backend:
+    name: rediss
+    username: ''
+    password: <path to redis password file>
+    server: <server name>
+    encryption_key: ~/.merlin/encrypt_data_key
+    port: <server port>
+    db_num: 0
+    cert_reqs: none
+
+celery:
+    overrides:
+)");
+  std::vector<std::string> unused;
+  auto l = read(&unused);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->host, "node1");
+  EXPECT_EQ(l->port, 6390);
+  EXPECT_EQ(l->db, 1);
+  EXPECT_EQ(l->username, "");
+  EXPECT_EQ(l->password, "p@ss:w/rd") << "found under ~/.merlin, as Merlin looks";
+  EXPECT_FALSE(l->tls);
+  EXPECT_EQ(unused, (std::vector<std::string>{"broker.cert_reqs"}));
+  auto resolved = resolve_broker(flags_, env_);
+  ASSERT_TRUE(resolved.ok()) << resolved.error().message;
+  EXPECT_EQ(resolved->display(), "redis://:***@node1:6390/1");
+}
+
+TEST_F(AppBrokerTest, PasswordFileGivesItsFirstLineTrimmed) {
+  auto pass = write("redis.pass", "  s3cret \nsecond line\n");
+  app_yaml("broker:\n  name: redis\n  server: h\n  password: " + pass + "\n");
+  auto l = read();
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->password, "s3cret");
+}
+
+TEST_F(AppBrokerTest, ADirectPasswordIsPercentDecodedAsCeleryReadsMerlinsUrl) {
+  app_yaml("broker:\n  name: redis\n  server: h\n  password: 'p%40ss%2Fw'\n");
+  auto l = read();
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->password, "p@ss/w");
+  app_yaml("broker:\n  name: redis\n  server: h\n  password: '100%:#@x'\n");
+  l = read();
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->password, "100%:#@x") << "a '%' without two hex digits stays";
+}
+
+TEST_F(AppBrokerTest, TheUrlKeyWinsOverEveryOtherAsInMerlin) {
+  app_yaml(R"(broker:
+  name: rabbitmq
+  url: redis://:p%40ss@node9:7000/4
+  server: ignored
+  vhost: v
+)");
+  std::vector<std::string> unused;
+  auto l = read(&unused);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->host, "node9");
+  EXPECT_EQ(l->port, 7000);
+  EXPECT_EQ(l->db, 4);
+  EXPECT_EQ(l->password, "p@ss");
+  EXPECT_EQ(l->source, env_.app_config);
+  EXPECT_EQ(unused, (std::vector<std::string>{"broker.name", "broker.server", "broker.vhost"}));
+  app_yaml("broker:\n  url: 'redis://:s3cret@h:0'\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_EQ(l.error().message.rfind(env_.app_config + ":2:8: broker.url: ", 0), 0u)
+      << l.error().message;
+  EXPECT_EQ(l.error().message.find("s3cret"), std::string::npos) << l.error().message;
+}
+
+TEST_F(AppBrokerTest, ARedisSocketBrokerUsesItsPath) {
+  app_yaml("broker:\n  name: redis+socket\n  path: ~/redis.sock\n  db_num: 5\n  port: 6379\n");
+  std::vector<std::string> unused;
+  auto l = read(&unused);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->socket_path, (dir_ / "redis.sock").string());
+  EXPECT_EQ(l->db, 5);
+  EXPECT_EQ(l->display(), "redis+socket://" + (dir_ / "redis.sock").string() + "?db=5");
+  EXPECT_EQ(unused, (std::vector<std::string>{"broker.port"}));
+  app_yaml("broker:\n  name: redis+socket\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_NE(l.error().message.find("broker.path"), std::string::npos) << l.error().message;
+}
+
+TEST_F(AppBrokerTest, PlaceholdersAndBadNumbersNameWhereTheyAre) {
+  app_yaml("broker:\n  name: redis\n  server: <server name>\n");
+  auto l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_EQ(l.error().message, env_.app_config +
+                                   ":3:11: broker.server is still the placeholder '<server "
+                                   "name>': write the broker's host name there");
+  app_yaml("broker:\n  server: h\n  port: sixty\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().message, env_.app_config +
+                                   ":3:9: broker.port must be a port number (1 to 65535), got "
+                                   "'sixty'");
+  app_yaml("broker:\n  server: h\n  password: <your password>\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().message.find("your password"), std::string::npos)
+      << "a password's placeholder is not quoted: " << l.error().message;
+  app_yaml("broker:\n  name: kafka\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_NE(l.error().message.find(":2:9: broker.name 'kafka' is none of"), std::string::npos)
+      << l.error().message;
+}
+
+TEST_F(AppBrokerTest, NameIsMatchedInAnyCaseAndDbNumIsTheDatabase) {
+  app_yaml("broker:\n  name: REDIS\n  server: h\n  db_num: 7\n  vhost: v\n");
+  std::vector<std::string> unused;
+  auto l = read(&unused);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->db, 7);
+  EXPECT_EQ(unused, (std::vector<std::string>{"broker.vhost"}));
+}
+
+TEST_F(AppBrokerTest, TheNoteGroupsKeysByReason) {
+  std::vector<spec::IgnoredKey> unused = {{"results_backend", "kept in Redis"},
+                                          {"broker.cert_reqs", "TLS"},
+                                          {"celery", "Celery"},
+                                          {"broker.ca_certs", "TLS"}};
+  EXPECT_EQ(unused_keys_note(unused),
+            "results_backend (kept in Redis); broker.cert_reqs, broker.ca_certs (TLS); celery "
+            "(Celery)");
+}
+
+TEST_F(AppBrokerTest, TheFileIsFoundWhereMerlinLooks) {
+  const std::string home = dir_.string();
+  fs::create_directories(dir_ / "work");
+  const std::string cwd = (dir_ / "work").string();
+  EXPECT_EQ(find_app_config(cwd, home), home + "/.merlin/app.yaml") << "the default";
+  auto other = write("other.yaml", "broker: {}\n");
+  write(".merlin/config_path.txt", other + "\n");
+  EXPECT_EQ(find_app_config(cwd, home), other) << "`merlin config use` names it";
+  write(".merlin/config_path.txt", (dir_ / "gone.yaml").string());
+  EXPECT_EQ(find_app_config(cwd, home), home + "/.merlin/app.yaml") << "named but missing";
+  write("work/app.yaml", "broker: {}\n");
+  EXPECT_EQ(find_app_config(cwd, home), cwd + "/app.yaml") << "the working directory's first";
+}
+
+}  // namespace
+}  // namespace merlin::cli
