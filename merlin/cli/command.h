@@ -35,6 +35,7 @@ Command stop_workers_command();
 Command purge_command();
 Command monitor_command();
 Command info_command();
+Command config_command();
 
 /// Prints an error (all lines) to stderr and returns its exit code.
 }  // namespace merlin::cli

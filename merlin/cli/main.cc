@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
   const std::vector<Command> commands = {
       run_command(),        run_workers_command(),   restart_command(),      status_command(),
       queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
-      monitor_command(),    info_command(),          validate_command(),     example_command()};
+      monitor_command(),    info_command(),          validate_command(),     example_command(),
+      config_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
     sub->callback([&action, act] { action = act; });
   }
   // Merlin commands that need the broker-backed mode: named, so users get a clear answer.
-  for (const char* name : {"config", "server", "detailed-status"}) {
+  for (const char* name : {"server", "detailed-status"}) {
     auto* sub = app.add_subcommand(name, "(not in this build yet)");
     sub->prefix_command();  // every argument after it is left alone
     sub->fallthrough(false);

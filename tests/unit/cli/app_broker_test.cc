@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "merlin/cli/broker_config.h"
+#include "merlin/cli/config_template.h"
 
 namespace merlin::cli {
 namespace {
@@ -299,6 +300,20 @@ TEST_F(AppBrokerTest, TheFileIsFoundWhereMerlinLooks) {
   EXPECT_EQ(find_app_config(cwd, home), home + "/.merlin/app.yaml") << "named but missing";
   write("work/app.yaml", "broker: {}\n");
   EXPECT_EQ(find_app_config(cwd, home), cwd + "/app.yaml") << "the working directory's first";
+}
+
+TEST_F(AppBrokerTest, TheFileConfigCreateWritesIsALocalRedisWithNothingUnused) {
+  app_yaml(redis_app_yaml());
+  std::vector<std::string> unused;
+  auto l = read(&unused);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->display(), "redis://127.0.0.1:6379/0");
+  EXPECT_EQ(l->password, "");
+  EXPECT_EQ(l->username, "");
+  EXPECT_TRUE(unused.empty());
+  auto c = spec::read_app_config(env_.app_config);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->ignored.empty());
 }
 
 }  // namespace
