@@ -129,6 +129,8 @@ Result<BrokerLocation> read_app_broker(const spec::AppConfig& config,
             {std::string("broker.") + key, "broker.url is used in their place, as Merlin does"});
     return loc;
   }
+  if (b.name.given && !b.name.scalar)
+    return Error::bad_input(at(file, b.name) + "broker.name must be a single value, such as redis");
   const std::string& name = b.name.text;
   if (is_rabbitmq(name)) return Error::runtime(rabbitmq_refusal(file));
   const bool socket = name == "redis+socket" || name == "unix";

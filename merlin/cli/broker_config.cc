@@ -44,7 +44,7 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
                  "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
                  "%-encoded passwords, redis+socket:///path.sock?db=N); overrides "
-                 "MERLIN_BROKER_URL and ~/.merlin/app.yaml");
+                 "MERLIN_BROKER_URL and app.yaml (`merlin info` names the file read)");
   const RedisSettings defaults;
   sub.add_option("--broker-retry", flags.retry_seconds,
                  "Seconds a broker command keeps retrying while the server cannot be reached or "

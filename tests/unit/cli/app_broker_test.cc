@@ -261,6 +261,10 @@ TEST_F(AppBrokerTest, PlaceholdersAndBadNumbersNameWhereTheyAre) {
   ASSERT_FALSE(l.ok());
   EXPECT_EQ(l.error().message.find("your password"), std::string::npos)
       << "a password's placeholder is not quoted: " << l.error().message;
+  app_yaml("broker:\n  name: [redis]\n");
+  l = read();
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
   app_yaml("broker:\n  name: kafka\n");
   l = read();
   ASSERT_FALSE(l.ok());
