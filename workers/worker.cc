@@ -281,6 +281,7 @@ Result<void> Worker::handle(const Delivery& d) {
 
   const auto& node = plan_.graph().step_of(m.instance);
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
+  if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;
   auto r = executor_.run(task);
   running_[m.instance.v]--;

@@ -46,6 +46,9 @@ struct WorkerOptions {
   /// Called (from a slot thread, before the task starts) when a delivery carries a new
   /// Delivery::stop_notices count: read the stops and apply them (stop_queue, request_stop).
   std::function<void()> on_stop_notices;
+  /// Called from a slot thread just before a task's step starts (for the task journal's
+  /// "started" record, which `merlin detailed-status` shows as RUNNING).
+  std::function<void(InstanceId, SampleId)> on_start;
 };
 
 /// What a worker did, for the closing summary.

@@ -54,18 +54,10 @@ int status(const StatusArgs& a) {
     if (!d) return report_error(d.error());
     dump = *d;
   }
-  std::string ws = a.target;
-  if (!std::filesystem::is_directory(ws)) {
-    auto latest = latest_workspace(a.target, current_dir(), a.output_path);
-    if (!latest) return report_error(latest.error());
-    ws = *latest;
-  }
-  auto reopened = reopen_options(ws, current_dir());
-  if (!reopened) return report_error(reopened.error());
-  PrepareOptions po = *reopened;
-  po.open_samples = false;  // the count is in run.env: status never reads the samples
-  auto s = prepare_study(po);
-  if (!s) return report_error(s.error());
+  auto at = open_for_status(a.target, current_dir(), a.output_path);
+  if (!at) return report_error(at.error());
+  const std::string& ws = at->workspace;
+  auto s = &at->study;
   bool queued = is_broker_workspace(ws);
   BrokerLocation loc;
   if (queued) {

@@ -26,6 +26,7 @@ struct Command {
 Command run_command();
 Command restart_command();
 Command status_command();
+Command detailed_status_command();
 Command validate_command();
 Command example_command();
 Command run_workers_command();

@@ -19,12 +19,13 @@
 #include "merlin/util/log.h"
 #include "merlin/workspace/files.h"
 #include "merlin/workspace/journal.h"
+#include "merlin/workspace/task_journals.h"
 #include "workers/process_executor.h"
 
 namespace merlin::cli {
 namespace {
 
-std::string journal_path(const PreparedStudy& s) { return s.tokens.info_dir + "/merlin.journal"; }
+std::string journal_path(const PreparedStudy& s) { return local_journal_path(s.tokens.info_dir); }
 std::string live_path(const PreparedStudy& s) { return s.tokens.info_dir + "/status.live"; }
 
 std::vector<std::uint64_t> counts_of(const StudyGraph& g) {
@@ -200,6 +201,14 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   ProcessExecutor executor(ProcessExecutorOptions{o.kill_wait});
   WorkerOptions wo;
   wo.slots = o.slots;
+  std::atomic<bool> start_warned{false};
+  wo.on_start = [&](InstanceId i, SampleId x) {  // for detailed-status's RUNNING
+    JournalRecord r{i, x};
+    r.started = true;
+    auto a = journal.append(r);
+    if (!a && !start_warned.exchange(true))
+      log::warn("cannot record a task's start in the journal error=\"{}\"", a.error().message);
+  };
   Worker worker(broker, store, plan, *s.renderer, executor, wo);
   auto start = Clock::now();
   g_signals = 0;

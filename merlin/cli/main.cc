@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
 
   const std::vector<Command> commands = {
       run_command(),        run_workers_command(),   restart_command(),      status_command(),
+      detailed_status_command(),
       queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
       monitor_command(),    info_command(),          validate_command(),     example_command(),
       config_command()};
@@ -47,7 +48,7 @@ int main(int argc, char** argv) {
     sub->callback([&action, act] { action = act; });
   }
   // Merlin commands that need the broker-backed mode: named, so users get a clear answer.
-  for (const char* name : {"server", "detailed-status"}) {
+  for (const char* name : {"server"}) {
     auto* sub = app.add_subcommand(name, "(not in this build yet)");
     sub->prefix_command();  // every argument after it is left alone
     sub->fallthrough(false);

@@ -322,4 +322,23 @@ Result<std::string> latest_workspace(const std::string& spec_path, const std::st
   return tokens->output_path + "/" + best;
 }
 
+Result<StudyAtHand> open_for_status(const std::string& target, const std::string& cwd,
+                                    const std::string& output_path) {
+  StudyAtHand out;
+  out.workspace = target;
+  if (!std::filesystem::is_directory(target)) {
+    auto latest = latest_workspace(target, cwd, output_path);
+    if (!latest) return latest.error();
+    out.workspace = *latest;
+  }
+  auto reopened = reopen_options(out.workspace, cwd);
+  if (!reopened) return reopened.error();
+  PrepareOptions po = *reopened;
+  po.open_samples = false;  // the count is in run.env: status never reads the samples
+  auto s = prepare_study(po);
+  if (!s) return s.error();
+  out.study = std::move(*s);
+  return out;
+}
+
 }  // namespace merlin::cli

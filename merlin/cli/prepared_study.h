@@ -68,4 +68,13 @@ Result<PrepareOptions> reopen_options(const std::string& workspace, const std::s
 Result<std::string> latest_workspace(const std::string& spec_path, const std::string& cwd,
                                      const std::string& output_path = "");
 
+/// The study a status command looks at: `target` is a workspace, or a spec whose newest
+/// workspace is taken (under `output_path` when given). Reopened without reading its samples.
+struct StudyAtHand {
+  std::string workspace;
+  std::unique_ptr<PreparedStudy> study;
+};
+Result<StudyAtHand> open_for_status(const std::string& target, const std::string& cwd,
+                                    const std::string& output_path);
+
 }  // namespace merlin::cli

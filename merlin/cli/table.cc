@@ -4,13 +4,24 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string_view>
 
 namespace merlin::cli {
 namespace {
 
-bool is_number(const std::string& s) {
-  return !s.empty() && s.size() < 19 &&
+bool all_digits(std::string_view s) {
+  return !s.empty() &&
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// "12", "0", "0.25", "3.5": written as a JSON number (never "02" or "1.": JSON has no such).
+bool is_number(const std::string& s) {
+  if (s.empty() || s.size() >= 19) return false;
+  std::string_view v = s;
+  auto dot = v.find('.');
+  std::string_view whole = v.substr(0, dot);
+  if (!all_digits(whole) || (whole.size() > 1 && whole[0] == '0')) return false;
+  return dot == std::string_view::npos || all_digits(v.substr(dot + 1));
 }
 
 std::string json_string(const std::string& s) {

@@ -21,6 +21,10 @@
 #include "merlin/cli/status_report.h"
 #include "merlin/cli/study_recovery.h"
 #include "merlin/util/log.h"
+#include "merlin/workspace/files.h"
+#include "merlin/workspace/journal.h"
+#include "merlin/workspace/task_journals.h"
+#include "workers/journaled_store.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 
@@ -58,6 +62,8 @@ class Fleet {
     const WorkerPlan* plan;
     std::unique_ptr<RedisBroker> broker;
     std::unique_ptr<ProcessExecutor> executor;
+    std::unique_ptr<JournalWriter> journal;  ///< this worker's task journal in the workspace
+    std::unique_ptr<JournaledStore> store;   ///< the study's store, journalling this worker's
     std::unique_ptr<Worker> worker;
     Result<WorkerReport> report = Error::runtime("not run");
   };
@@ -276,6 +282,22 @@ class Fleet {
     log::info("progress study={} {} ({}/{} done in all)", key, line, done, total);
   }
 
+  /// The task journal of worker `p` in the study's workspace, for detailed-status; none (with
+  /// a warning) when it cannot be opened: the worker runs without it.
+  static std::unique_ptr<JournalWriter> open_journal(const PreparedStudy& s, const WorkerPlan& p) {
+    const std::string& info = s.tokens.info_dir;
+    auto path = worker_journal_path(info, p.name, host_name() + "." + std::to_string(::getpid()));
+    auto j = std::make_unique<JournalWriter>();
+    auto made = files::make_dirs(info + "/tasks");
+    auto opened = made ? j->open(path, static_cast<std::uint32_t>(s.graph->instances().size()))
+                       : made;
+    if (opened) return j;
+    log::warn("cannot open the task journal {} error=\"{}\"; detailed-status will not show {}'s "
+              "tasks",
+              path, opened.error().message, p.name);
+    return nullptr;
+  }
+
   /// Runs the workers on one study until it has no work for them; true if they did any.
   Result<bool> serve(const StudyRecord& rec) {
     auto s = reopen_study(rec.workspace);
@@ -319,8 +341,15 @@ class Fleet {
       rs.lease = options_.lease;
       r->broker = std::make_unique<RedisBroker>(rs);
       r->executor = std::make_unique<ProcessExecutor>(ProcessExecutorOptions{options_.kill_wait});
+      r->journal = open_journal(**s, p);
+      StateStore* used = &store;
+      if (r->journal) {
+        r->store = std::make_unique<JournaledStore>(store, *r->journal);
+        wo.on_start = [js = r->store.get()](InstanceId i, SampleId x) { js->started(i, x); };
+        used = r->store.get();
+      }
       r->worker =
-          std::make_unique<Worker>(*r->broker, store, plan, *(*s)->renderer, *r->executor, wo);
+          std::make_unique<Worker>(*r->broker, *used, plan, *(*s)->renderer, *r->executor, wo);
       fleet.push_back(std::move(r));
     }
     std::vector<std::thread> threads;

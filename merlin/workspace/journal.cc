@@ -7,19 +7,24 @@
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 
 namespace merlin {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'R', 'L', 'N', 'J', 'R', 'N', '1'};
 constexpr std::size_t kHeader = 16;  // magic + uint32 instances + 4 reserved
-constexpr std::size_t kRecord = 24;  // uint32 instance, uint32 pad, uint64 sample, u8, 3 pad, f32
+// uint32 instance, uint32 epoch seconds, uint64 sample, u8 outcome, u8 started, 2 pad, f32
+// seconds. Journals written before the time and the started flag have zeros there.
+constexpr std::size_t kRecord = 24;
 
 void pack(const JournalRecord& r, unsigned char* b) {
   std::memset(b, 0, kRecord);
   std::memcpy(b, &r.instance.v, 4);
+  std::memcpy(b + 4, &r.at, 4);
   std::memcpy(b + 8, &r.sample, 8);
   b[16] = static_cast<unsigned char>(r.outcome);
+  b[17] = r.started ? 1 : 0;
   std::memcpy(b + 20, &r.seconds, 4);
 }
 
@@ -59,14 +64,18 @@ Result<void> JournalWriter::open(const std::string& path, std::uint32_t instance
 
 Result<void> JournalWriter::append(const JournalRecord& r) {
   unsigned char b[kRecord];
-  pack(r, b);
+  JournalRecord stamped = r;
+  if (stamped.at == 0) stamped.at = static_cast<std::uint32_t>(std::time(nullptr));
+  pack(stamped, b);
+  std::lock_guard lock(mu_);
   if (::write(fd_, b, kRecord) != static_cast<ssize_t>(kRecord))
     return Error::runtime(errno_text("cannot append to journal", path_));
   return ok();
 }
 
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
-                                   const std::function<void(const JournalRecord&)>& each) {
+                                   const std::function<void(const JournalRecord&)>& each,
+                                   bool with_starts) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::uint64_t{0};
@@ -92,13 +101,17 @@ Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instan
                           std::to_string(instances) + ")");
   }
   std::uint64_t n = 0;
-  for (std::size_t at = kHeader; at + kRecord <= size; at += kRecord, ++n) {
+  for (std::size_t at = kHeader; at + kRecord <= size; at += kRecord) {
     JournalRecord r;
     std::memcpy(&r.instance.v, b + at, 4);
+    std::memcpy(&r.at, b + at + 4, 4);
     std::memcpy(&r.sample, b + at + 8, 8);
     r.outcome = static_cast<Outcome>(b[at + 16]);
+    r.started = b[at + 17] != 0;
     std::memcpy(&r.seconds, b + at + 20, 4);
-    if (r.instance.v < instances) each(r);
+    if (r.instance.v >= instances || (r.started && !with_starts)) continue;
+    each(r);
+    ++n;
   }
   ::munmap(map, size);
   return n;

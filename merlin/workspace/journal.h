@@ -1,10 +1,14 @@
 #pragma once
-/// The local run's journal: one fixed-size binary record per committed sample, appended to
-/// `merlin_info/merlin.journal` before the commit returns. `merlin restart` replays it to skip
-/// finished work; `merlin status` sums it. A torn last record (a crash mid-write) is ignored.
-/// write(2) without fsync: survives a killed process, not a lost machine.
+/// A task journal: fixed-size binary records appended to a file. The local run keeps one,
+/// `merlin_info/merlin.journal`: a record per committed sample, appended before the commit
+/// returns, which `merlin restart` replays to skip finished work and `merlin status` sums; and
+/// a "started" record when a task starts, for `merlin detailed-status`. Each distributed worker
+/// keeps its own in `merlin_info/tasks/` (see task_journals.h). A torn last record (a crash
+/// mid-write) is ignored. write(2) without fsync: survives a killed process, not a lost
+/// machine.
 #include <cstdint>
 #include <functional>
+#include <mutex>
 #include <string>
 
 #include "merlin/broker/state_store.h"
@@ -16,8 +20,10 @@ namespace merlin {
 struct JournalRecord {
   InstanceId instance;
   SampleId sample = 0;
-  Outcome outcome = Outcome::kSuccess;
-  float seconds = 0;
+  Outcome outcome = Outcome::kSuccess;  ///< of a finished record
+  float seconds = 0;                    ///< run time, of a finished record
+  bool started = false;                 ///< the task started (no outcome yet)
+  std::uint32_t at = 0;                 ///< when, in seconds since the epoch; 0 = not recorded
 };
 
 class JournalWriter {
@@ -29,17 +35,20 @@ class JournalWriter {
 
   /// Opens (creating with a header if new) the journal at `path` for appending.
   Result<void> open(const std::string& path, std::uint32_t instances);
-  /// Appends one record. Not thread-safe: callers serialise (the state store's lock).
+  /// Appends one record, stamped with the time now when its `at` is 0. Thread-safe.
   Result<void> append(const JournalRecord& r);
 
  private:
+  std::mutex mu_;
   int fd_ = -1;
   std::string path_;
 };
 
-/// Reads every complete record of the journal at `path`, in order. A missing file is an empty
-/// journal. Errors: a file that is not a journal, or one written for another instance count.
+/// Reads every complete finished record (and the started ones too with `with_starts`) of the
+/// journal at `path`, in order; returns how many it read. A missing file is an empty journal.
+/// Errors: a file that is not a journal, or one written for another instance count.
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
-                                   const std::function<void(const JournalRecord&)>& each);
+                                   const std::function<void(const JournalRecord&)>& each,
+                                   bool with_starts = false);
 
 }  // namespace merlin

@@ -6,6 +6,9 @@
 /// failure and seconds), so a duplicate completion never double-counts and exactly one commit
 /// sees remaining reach 0. Samples ids must be < 2^32 (Redis bitmaps stop at 512 MB).
 /// Thread-safe: each call borrows a pooled connection.
+#include <string>
+#include <utility>
+
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_script.h"
 #include "merlin/broker/state_store.h"
@@ -29,6 +32,10 @@ class RedisStateStore : public StateStore {
   Result<bool> claim_release(InstanceId instance) override;
   /// One HGETALL per hash: O(instances), independent of the number of samples.
   Result<std::vector<InstanceProgress>> progress() override;
+
+  /// Instance `instance`'s done and failed bitmaps as stored (bit s: byte s/8, mask 0x80 >>
+  /// s%8; shorter than the samples when the last ones are 0). 125 kB per million samples.
+  Result<std::pair<std::string, std::string>> sample_bits(InstanceId instance);
 
   const RedisSettings& settings() const { return pool_.settings(); }
 

@@ -27,6 +27,13 @@ TEST(Table, CsvQuotesCellsWithCommasOrQuotes) {
             "QUEUE,QUEUED\nmerlin,12\n\"a,b \"\"q\"\"\",3\n");
 }
 
+// A sample directory "02" is text (JSON has no leading zeros); run times "0.250" are numbers.
+TEST(Table, JsonNumbersAreOnlyWhatJsonCallsNumbers) {
+  const TableRow header{"A", "B", "C", "D", "E"};
+  EXPECT_EQ(format_table(header, {{"02", "0.250", "0", "1.", "3.5x"}}, StatusFormat::kJson),
+            "[\n  {\"a\": \"02\", \"b\": 0.250, \"c\": 0, \"d\": \"1.\", \"e\": \"3.5x\"}\n]\n");
+}
+
 TEST(Table, EmptyJsonIsAnEmptyArray) {
   EXPECT_EQ(format_table(kHeader, {}, StatusFormat::kJson), "[\n]\n");
 }

@@ -177,5 +177,34 @@ TEST_F(JournalTest, OpeningInAMissingDirectoryFails) {
   EXPECT_NE(r.error().message.find("cannot open journal"), std::string::npos);
 }
 
+// detailed-status reads started records and times; restart and status never see a started
+// record as a commit.
+TEST_F(JournalTest, StartedRecordsAreReadOnlyWhenAskedAndRecordsCarryTheirTime) {
+  {
+    JournalWriter w;
+    ASSERT_TRUE(w.open(path_, 2).ok());
+    JournalRecord start{InstanceId{1}, 7};
+    start.started = true;
+    ASSERT_TRUE(w.append(start).ok());
+    JournalRecord done{InstanceId{1}, 7, Outcome::kHardFail, 3.5f};
+    done.at = 1234567890;
+    ASSERT_TRUE(w.append(done).ok());
+  }
+  auto commits = read_all(2);
+  ASSERT_EQ(commits.size(), 1u);
+  EXPECT_FALSE(commits[0].started);
+  EXPECT_EQ(commits[0].outcome, Outcome::kHardFail);
+  EXPECT_EQ(commits[0].at, 1234567890u);  // a given time is kept
+
+  std::vector<JournalRecord> all;
+  auto n = read_journal(path_, 2, [&](const JournalRecord& r) { all.push_back(r); }, true);
+  ASSERT_TRUE(n.ok());
+  EXPECT_EQ(*n, 2u);
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_TRUE(all[0].started);
+  EXPECT_EQ(all[0].sample, 7u);
+  EXPECT_GT(all[0].at, 1700000000u);  // stamped with the time of the append
+}
+
 }  // namespace
 }  // namespace merlin

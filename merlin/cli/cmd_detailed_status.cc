@@ -1,0 +1,267 @@
+// `merlin detailed-status`: Merlin's task-by-task status, with its filters.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <set>
+
+#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/broker_config.h"
+#include "merlin/cli/cli_util.h"
+#include "merlin/cli/command.h"
+#include "merlin/cli/dist_study.h"
+#include "merlin/cli/local_run.h"
+#include "merlin/cli/prepared_study.h"
+#include "merlin/cli/table.h"
+#include "merlin/cli/task_details.h"
+#include "merlin/plan/plan.h"
+#include "merlin/spec/did_you_mean.h"
+#include "merlin/workspace/files.h"
+#include "merlin/workspace/task_journals.h"
+
+namespace merlin::cli {
+namespace {
+
+struct DetailedArgs {
+  std::string target;
+  std::string format = "table";
+  std::string layout = "default";
+  std::string dump;
+  std::string output_path;
+  std::vector<std::string> steps, task_queues, task_status, return_code, workers;
+  std::uint64_t max_tasks = 0;
+  BrokerFlags broker;
+};
+
+// Each name must be one of `known`; kBadInput naming the closest.
+Result<std::set<std::string>> known_names(const std::vector<std::string>& given,
+                                          const std::vector<std::string>& known, const char* flag,
+                                          const char* what) {
+  std::set<std::string> out;
+  for (const auto& g : given) {
+    if (std::find(known.begin(), known.end(), g) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Error::bad_input(std::string(flag) + ": the study has no " + what + " '" + g + "'" +
+                              spec::suggestion_suffix(g, known) + " (it has " + list + ")");
+    }
+    out.insert(g);
+  }
+  return out;
+}
+
+int detailed_status(const DetailedArgs& a) {
+  auto fmt = parse_format(a.format);
+  if (!fmt) return report_error(fmt.error());
+  if (a.layout != "default" && a.layout != "table")
+    return report_error(Error::bad_input("--layout: default or table, not '" + a.layout + "'"));
+  std::optional<StatusFormat> dump;
+  if (!a.dump.empty()) {
+    auto d = dump_format(a.dump);
+    if (!d) return report_error(d.error());
+    dump = *d;
+  }
+  TaskFilter filter;
+  auto statuses = parse_statuses(a.task_status);
+  if (!statuses) return report_error(statuses.error());
+  filter.statuses = *statuses;
+  auto codes = parse_return_codes(a.return_code);
+  if (!codes) return report_error(codes.error());
+  filter.return_codes = *codes;
+  filter.workers.insert(a.workers.begin(), a.workers.end());
+  filter.max_tasks = a.max_tasks;
+
+  auto at = open_for_status(a.target, current_dir(), a.output_path);
+  if (!at) return report_error(at.error());
+  const std::string& ws = at->workspace;
+  const PreparedStudy& s = *at->study;
+  const StudyGraph& graph = *s.graph;
+  Plan plan(graph);
+
+  // The steps and queues asked for choose the instances.
+  std::vector<std::string> step_names, queue_names;
+  for (const auto& n : graph.steps()) step_names.push_back(n.name);
+  for (const auto& i : graph.instances()) {
+    const auto& q = plan.queue_of(i.id);
+    if (std::find(queue_names.begin(), queue_names.end(), q) == queue_names.end())
+      queue_names.push_back(q);
+  }
+  auto steps = known_names(a.steps, step_names, "--steps", "step");
+  if (!steps) return report_error(steps.error());
+  auto queues = known_names(a.task_queues, queue_names, "--task-queues", "queue");
+  if (!queues) return report_error(queues.error());
+  std::vector<bool> wanted(graph.instances().size());
+  std::vector<std::uint64_t> counts;
+  for (const auto& i : graph.instances()) {
+    const auto& node = graph.step(i.step);
+    wanted[i.id.v] = (steps->empty() || steps->count(node.name)) &&
+                     (queues->empty() || queues->count(plan.queue_of(i.id)));
+    counts.push_back(i.count);
+  }
+
+  TaskLedger ledger(counts, wanted);
+  auto journals = study_journals(s.tokens.info_dir);
+  if (!journals) return report_error(journals.error());
+  for (const auto& j : *journals) {
+    auto r = ledger.read(j, journal_worker(j));
+    if (!r) return report_error(r.error());
+  }
+
+  const bool queued = is_broker_workspace(ws);
+  std::optional<RedisStateStore> store;
+  bool live = true;
+  if (queued) {
+    auto loc = resolve_broker(a.broker);
+    if (!loc) return report_error(loc.error());
+    store.emplace(redis_settings(*loc, study_key_of(ws)));
+  } else {
+    live = !live_running(s).empty();
+  }
+
+  // Seconds as a number in the rows (JSON, CSV, --dump); as text for people in tables.
+  auto run_time = [&](const TaskDetail& d) -> std::string {
+    if (!d.outcome) return "";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", d.seconds);
+    return buf;
+  };
+  constexpr std::size_t kRunTime = 4;
+  auto for_people = [](TableRow r) {
+    if (!r[kRunTime].empty()) r[kRunTime] = duration_text(std::strtod(r[kRunTime].c_str(), nullptr));
+    return r;
+  };
+  const bool per_step = a.layout == "default" && *fmt == StatusFormat::kTable;
+  TableRow header = {"STEP", "TASK", "STATUS", "RETURN CODE", "RUN TIME", "RESTARTS",
+                     "QUEUE", "WORKER", "STARTED", "ENDED"};
+  std::vector<TableRow> rows;
+  std::string out;
+  std::uint64_t shown = 0, matched_steps = 0;
+  auto flush_step = [&](const std::string& name, const std::string& queue) {
+    if (!per_step || rows.empty()) return;
+    TableRow h(header.begin() + 1, header.end());
+    h.erase(h.begin() + 5);  // QUEUE: in the step's line
+    std::vector<TableRow> narrow;
+    for (auto& r : rows) {
+      TableRow p = for_people(r);
+      TableRow n(p.begin() + 1, p.end());
+      n.erase(n.begin() + 5);
+      narrow.push_back(std::move(n));
+    }
+    out += (matched_steps++ ? "\n" : "") + name + " (queue " + queue + ", " +
+           std::to_string(rows.size()) + (rows.size() == 1 ? " task" : " tasks") + ")\n" +
+           format_table(h, narrow, StatusFormat::kTable);
+    rows.clear();
+  };
+  std::vector<TableRow> all;  // every row, for the flat layouts and --dump
+  for (const auto& node : graph.steps()) {
+    if (filter.max_tasks && shown >= filter.max_tasks) break;
+    std::string queue;
+    for (std::uint32_t k = 0; k < node.instance_count; ++k) {
+      InstanceId id{node.first_instance.v + k};
+      if (!wanted[id.v]) continue;
+      const Instance& inst = graph.instance(id);
+      queue = plan.queue_of(id);
+      std::optional<DoneBits> bits;
+      if (store) {
+        auto b = store->sample_bits(id);
+        if (!b) return report_error(b.error());
+        bits = DoneBits{std::move(b->first), std::move(b->second)};
+      }
+      for (SampleId x = 0; x < inst.count; ++x) {
+        if (filter.max_tasks && shown >= filter.max_tasks) break;
+        TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);
+        if (!filter.keeps(d)) continue;
+        std::string dir = inst.rel_dir;
+        if (node.sampled && graph.hierarchy().levels() > 0) {
+          dir += '/';
+          graph.hierarchy().append_path(dir, x);
+        }
+        TableRow row = {node.name,
+                        dir,
+                        state_name(d.state),
+                        d.outcome ? return_code_name(*d.outcome) : "",
+                        run_time(d),
+                        std::to_string(d.starts > 1 ? d.starts - 1 : 0),
+                        queue,
+                        d.worker,
+                        time_text(d.started_at),
+                        time_text(d.outcome ? d.ended_at : 0)};
+        all.push_back(row);
+        rows.push_back(std::move(row));
+        ++shown;
+      }
+    }
+    if (per_step) flush_step(node.name, queue);
+    rows.clear();
+  }
+  if (*fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
+  if (per_step) {
+    std::fputs(out.c_str(), stdout);
+  } else if (*fmt == StatusFormat::kTable) {
+    std::vector<TableRow> shown_rows;
+    for (const auto& r : all) shown_rows.push_back(for_people(r));
+    std::fputs(format_table(header, shown_rows, *fmt).c_str(), stdout);
+  } else {
+    std::fputs(format_table(header, all, *fmt).c_str(), stdout);
+  }
+  if (*fmt == StatusFormat::kTable && shown == 0)
+    std::printf("no task matches%s\n",
+                a.steps.empty() && a.task_queues.empty() && filter.statuses.empty() &&
+                        filter.return_codes.empty() && filter.workers.empty()
+                    ? ""
+                    : " the filters");
+  if (dump) {
+    auto w = files::write(a.dump, format_table(header, all, *dump), 0644);
+    if (!w) return report_error(w.error());
+    std::fprintf(stderr, "detailed status written to %s\n", a.dump.c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command detailed_status_command() {
+  return {"detailed-status",
+          "Task-by-task status of a study (a spec: its newest workspace), with Merlin's filters",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<DetailedArgs>();
+            sub.footer(
+                "Each task's directory, status (INITIALIZED, RUNNING, FINISHED, FAILED, "
+                "CANCELLED), return code (MERLIN_SUCCESS, MERLIN_SOFT_FAIL, MERLIN_HARD_FAIL, "
+                "MERLIN_STOP_WORKERS), run time, restarts, queue, worker and times, from the "
+                "task journals in merlin_info/ and, for a study queued in a broker, the broker's "
+                "record of what is done. --steps and --task-queues choose steps; a task is then "
+                "shown when it matches any of --task-status, --return-code and --workers (as in "
+                "Merlin). Output is never paged: --max-tasks limits it.");
+            sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
+            sub.add_option("--steps", a->steps, "Only these steps");
+            sub.add_option("--task-queues", a->task_queues, "Only the steps of these queues");
+            sub.add_option("--task-status", a->task_status,
+                           "Tasks in these states: INITIALIZED RUNNING FINISHED FAILED CANCELLED "
+                           "(and Merlin's DRY_RUN UNKNOWN, which never occur here); any case");
+            sub.add_option("--return-code", a->return_code,
+                           "Tasks that ended so: SUCCESS SOFT_FAIL HARD_FAIL STOP_WORKERS (and "
+                           "Merlin's RESTART RETRY DRY_SUCCESS UNRECOGNIZED, which never end a "
+                           "task here); MERLIN_ prefix optional, any case");
+            sub.add_option("--workers", a->workers, "Tasks last run by these workers");
+            sub.add_option("--max-tasks", a->max_tasks, "Show at most this many tasks")
+                ->check(CLI::PositiveNumber);
+            sub.add_option("--layout", a->layout,
+                           "default: a table per step; table: one table")
+                ->capture_default_str();
+            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            sub.add_option("--dump", a->dump,
+                           "Also write the tasks to this file, CSV or JSON by its extension");
+            sub.add_option("-o,--output-path", a->output_path,
+                           "With a spec: look for its workspaces in this directory");
+            sub.add_flag("--disable-pager")->description("Merlin's flag: this output is never paged");
+            sub.add_flag("--disable-theme")->description("Merlin's flag: this output has no colours");
+            sub.add_flag("--no-prompts")->description("Merlin's flag: this command never asks");
+            add_broker_flags(sub, a->broker);
+            add_task_server_option(sub);
+            return [a] { return detailed_status(*a); };
+          }};
+}
+
+}  // namespace merlin::cli

@@ -1,0 +1,104 @@
+#pragma once
+/// Per-task status for `merlin detailed-status`, in Merlin's words (INITIALIZED, RUNNING,
+/// FINISHED, FAILED, CANCELLED; MERLIN_SUCCESS, MERLIN_SOFT_FAIL, ...). Two sources: the
+/// study's task journals (who ran each task, when it started and ended, its run time and
+/// outcome, how often it started) and, for a study queued in a broker, the broker's done and
+/// failed bits, which stay the truth of what is done (a restart clears failures there; a
+/// journal may miss a commit whose worker died just after it). Memory: 20 bytes per task of
+/// the instances asked for.
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "merlin/broker/state_store.h"
+#include "merlin/util/result.h"
+#include "merlin/workspace/journal.h"
+
+namespace merlin::cli {
+
+enum class TaskState : std::uint8_t { kInitialized, kRunning, kFinished, kFailed, kCancelled };
+
+/// Merlin's status names: "INITIALIZED" ... "CANCELLED".
+const char* state_name(TaskState s);
+/// Merlin's return codes: "MERLIN_SUCCESS", "MERLIN_SOFT_FAIL", "MERLIN_HARD_FAIL",
+/// "MERLIN_STOP_WORKERS".
+const char* return_code_name(Outcome o);
+
+/// One instance's done and failed bits as Redis keeps them (bit s is byte s/8, mask 0x80 >>
+/// s%8; a missing byte is 0).
+struct DoneBits {
+  std::string done, failed;
+  bool is_done(SampleId s) const { return bit(done, s); }
+  bool is_failed(SampleId s) const { return bit(failed, s); }
+  static bool bit(const std::string& bits, SampleId s) {
+    auto byte = s / 8;
+    return byte < bits.size() && (static_cast<unsigned char>(bits[byte]) & (0x80u >> (s % 8)));
+  }
+};
+
+struct TaskDetail {
+  TaskState state = TaskState::kInitialized;
+  std::optional<Outcome> outcome;  ///< a finished task's, when a journal recorded it
+  float seconds = 0;               ///< its run time
+  std::uint32_t starts = 0;        ///< times started (restarts = starts - 1)
+  std::uint32_t started_at = 0, ended_at = 0;  ///< seconds since the epoch; 0 = unknown
+  std::string worker;                          ///< who ran it last; "" for a local run
+};
+
+/// What the journals say of each task of the instances asked for.
+class TaskLedger {
+ public:
+  /// `counts[i]`: samples of instance i; `wanted[i]`: keep instance i's tasks.
+  TaskLedger(const std::vector<std::uint64_t>& counts, const std::vector<bool>& wanted);
+
+  /// Reads the journal at `path` (kept by `worker`), started records included.
+  Result<void> read(const std::string& path, const std::string& worker);
+  /// Adds one record, as read from a journal kept by worker `worker_index` (add_worker).
+  void add(const JournalRecord& r, std::uint16_t worker_index);
+  std::uint16_t add_worker(const std::string& name);
+
+  /// The task's detail. `bits`: the broker's truth for this instance; none for a local run,
+  /// where the journal's last commit of the task is the truth. `live`: something may be
+  /// running it (false for a local run no process runs any more: a task it started and never
+  /// finished was interrupted, and is INITIALIZED again: restart runs it).
+  TaskDetail detail(InstanceId instance, SampleId sample, const DoneBits* bits, bool live) const;
+
+ private:
+  struct Slot {
+    std::uint32_t started_at = 0, ended_at = 0;
+    float seconds = 0;
+    std::uint16_t worker = 0;
+    std::uint8_t outcome = kNone;
+    std::uint8_t last_was_start = 0;
+    std::uint32_t starts = 0;
+  };
+  static constexpr std::uint8_t kNone = 0xff;
+  std::vector<std::uint64_t> counts_;
+  std::vector<std::vector<Slot>> slots_;  ///< per wanted instance, by sample
+  std::vector<std::string> workers_{""};  ///< index 0: none / the local run
+};
+
+/// Merlin's detailed-status filters. Steps and queues choose the steps; the task status,
+/// return code and worker filters then keep a task matching any of them (as Merlin does);
+/// `max_tasks` (0: all) stops the listing.
+struct TaskFilter {
+  std::set<std::string> statuses;      ///< "FAILED" ...
+  std::set<std::string> return_codes;  ///< "SOFT_FAIL" ... (without MERLIN_)
+  std::set<std::string> workers;
+  std::uint64_t max_tasks = 0;
+  bool keeps(const TaskDetail& d) const;
+};
+
+/// Checks and normalises `--task-status` values (any case): kBadInput naming the valid ones.
+Result<std::set<std::string>> parse_statuses(const std::vector<std::string>& given);
+/// `--return-code` values, any case, with or without MERLIN_.
+Result<std::set<std::string>> parse_return_codes(const std::vector<std::string>& given);
+
+/// "1h02m03s", "42.5s", "4.250s", "" for 0.
+std::string duration_text(double seconds);
+/// "2026-11-24 10:15:02" (local time); "" for 0.
+std::string time_text(std::uint32_t epoch_seconds);
+
+}  // namespace merlin::cli

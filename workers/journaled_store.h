@@ -1,0 +1,40 @@
+#pragma once
+/// A StateStore that also appends each new commit to a task journal (a distributed worker's
+/// own file, see task_journals.h), for `merlin detailed-status`. The commit goes to the inner
+/// store first: the journal is detail (worker, run time, return code), the inner store stays
+/// the truth, so a journal that cannot be written is warned about once and does not stop the
+/// worker.
+#include <atomic>
+
+#include "merlin/broker/state_store.h"
+#include "merlin/workspace/journal.h"
+
+namespace merlin {
+
+class JournaledStore : public StateStore {
+ public:
+  JournaledStore(StateStore& inner, JournalWriter& journal) : inner_(inner), journal_(journal) {}
+
+  Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
+                              double seconds) override;
+  Result<bool> is_done(InstanceId instance, SampleId sample) override {
+    return inner_.is_done(instance, sample);
+  }
+  Result<bool> is_complete(InstanceId instance) override { return inner_.is_complete(instance); }
+  Result<bool> claim_release(InstanceId instance) override {
+    return inner_.claim_release(instance);
+  }
+  Result<std::vector<InstanceProgress>> progress() override { return inner_.progress(); }
+
+  /// Appends a started record (WorkerOptions::on_start).
+  void started(InstanceId instance, SampleId sample);
+
+ private:
+  void append(const JournalRecord& r);
+
+  StateStore& inner_;
+  JournalWriter& journal_;
+  std::atomic<bool> warned_{false};
+};
+
+}  // namespace merlin
