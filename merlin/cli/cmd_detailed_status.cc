@@ -1,6 +1,7 @@
 // `merlin detailed-status`: Merlin's task-by-task status, with its filters.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -87,7 +88,10 @@ int detailed_status(const DetailedArgs& a) {
     if (std::find(queue_names.begin(), queue_names.end(), q) == queue_names.end())
       queue_names.push_back(q);
   }
-  auto steps = known_names(a.steps, step_names, "--steps", "step");
+  // Merlin's `--steps all` (its default) is every step.
+  const bool all_steps = std::find(a.steps.begin(), a.steps.end(), "all") != a.steps.end();
+  auto steps = known_names(all_steps ? std::vector<std::string>{} : a.steps, step_names,
+                           "--steps", "step");
   if (!steps) return report_error(steps.error());
   auto queues = known_names(a.task_queues, queue_names, "--task-queues", "queue");
   if (!queues) return report_error(queues.error());
@@ -235,7 +239,7 @@ Command detailed_status_command() {
                 "shown when it matches any of --task-status, --return-code and --workers (as in "
                 "Merlin). Output is never paged: --max-tasks limits it.");
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
-            sub.add_option("--steps", a->steps, "Only these steps");
+            sub.add_option("--steps", a->steps, "Only these steps (`all`: every step)");
             sub.add_option("--task-queues", a->task_queues, "Only the steps of these queues");
             sub.add_option("--task-status", a->task_status,
                            "Tasks in these states: INITIALIZED RUNNING FINISHED FAILED CANCELLED "

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <thread>
 
 #include "adapters/broker/redis/redis_state_store.h"
@@ -11,6 +12,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/study_recovery.h"
+#include "merlin/spec/did_you_mean.h"
 #include "merlin/util/log.h"
 
 namespace merlin::cli {
@@ -19,6 +21,7 @@ namespace {
 struct MonitorArgs {
   std::string spec;
   std::vector<std::string> vars;
+  std::vector<std::string> steps;  ///< --steps: only the queues of these steps
   double sleep_seconds = 10;
   double stall_seconds = 300;
   BrokerFlags broker;
@@ -33,6 +36,21 @@ int monitor(const MonitorArgs& a) {
   auto tokens = spec_tokens(loaded->spec);
   if (!tokens) return report_error(tokens.error());
   const std::string* name = &tokens->study_name;
+  std::set<std::string> queues;  // --steps: the queues watched; empty: the study's pending work
+  for (const auto& step : a.steps) {
+    if (step == "all") {  // Merlin's default: the study's work
+      queues.clear();
+      break;
+    }
+    const auto* st = loaded->spec.find_step(step);
+    if (st == nullptr) {
+      std::vector<std::string> names;
+      for (const auto& s : loaded->spec.steps) names.push_back(s.name);
+      return report_error(Error::bad_input("--steps: " + a.spec + " has no step '" + step + "'" +
+                                           spec::suggestion_suffix(step, names)));
+    }
+    queues.insert(st->run.task_queue);
+  }
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
   RedisStudies studies(redis_settings(*loc));
@@ -45,9 +63,16 @@ int monitor(const MonitorArgs& a) {
     if (!list) return report_error(list.error());
     std::uint64_t pending = 0, done = 0, total = 0;
     for (const auto& s : *list) {
-      auto p = studies.pending(s.key);
-      if (!p) return report_error(p.error());
-      pending += *p;
+      if (queues.empty()) {
+        auto p = studies.pending(s.key);
+        if (!p) return report_error(p.error());
+        pending += *p;
+      } else {
+        auto q = studies.queue_stats(s.key);
+        if (!q) return report_error(q.error());
+        for (const auto& stats : *q)
+          if (queues.count(stats.queue)) pending += stats.queued + stats.reserved + stats.delayed;
+      }
       auto progress = RedisStateStore(redis_settings(*loc, s.key)).progress();
       if (!progress) return report_error(progress.error());
       for (const auto& i : *progress) {
@@ -107,6 +132,9 @@ Command monitor_command() {
             auto a = std::make_shared<MonitorArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");
             sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
+            sub.add_option("--steps", a->steps,
+                           "Watch only the work of these steps (their queues), as Merlin's "
+                           "--steps; default (or `all`): all of the study's work");
             sub.add_option("--sleep", a->sleep_seconds, "Seconds between checks")
                 ->capture_default_str();
             sub.add_option("--stall-timeout", a->stall_seconds,

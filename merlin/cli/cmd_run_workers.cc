@@ -31,6 +31,7 @@ struct RunWorkersArgs {
   bool concurrency_given = false;  ///< --concurrency was on the command line
   bool echo = false, exit_when_done = false;
   bool here = false;  ///< run the workers in this process whatever their batch type
+  bool disable_logs = false;  ///< Merlin's --disable-logs: errors only, here and in the jobs
   double lease_seconds = 60;
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
@@ -148,6 +149,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   hc.array = a.array;
   hc.max_deliveries = a.max_deliveries;
   hc.kill_wait = a.kill_wait;
+  hc.log_level = log::level_name(log::level());
   auto jobs = scheduler_jobs(spec, tokens, plans, hc, current_dir() + "/merlin_workers");
   if (!jobs) return report_error(jobs.error());
   if (jobs->empty()) return std::nullopt;
@@ -179,6 +181,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
 }
 
 int run_workers(const RunWorkersArgs& a) {
+  if (a.disable_logs && log::level() < log::Level::kError) log::set_level(log::Level::kError);
   auto loaded = load_spec_with_vars(a.spec, a.vars);
   if (!loaded) return report_error(loaded.error());
   for (const auto& w : loaded->warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
@@ -252,6 +255,9 @@ Command run_workers_command() {
                 sub.add_option("--concurrency", a->concurrency,
                                "Tasks each worker runs at once, 1 to 4096 (overrides "
                                "--concurrency in the worker's args; default: number of cores)");
+            sub.add_flag("--disable-logs", a->disable_logs,
+                         "Merlin's flag: the workers log errors only (the same as --log-level "
+                         "error, passed on to worker jobs too); progress lines are not shown");
             sub.add_flag("--echo", a->echo,
                          "Print the command (or batch job script) that starts each worker, "
                          "start nothing");

@@ -23,6 +23,7 @@ struct StatusArgs {
   std::string format = "table";
   std::string dump;         ///< --dump FILE: also written there, CSV or JSON by its extension
   std::string output_path;  ///< -o: where a spec's workspaces are, instead of OUTPUT_PATH
+  bool cb_help = false;     ///< Merlin's colour-blind legend: here, what each column counts
   BrokerFlags broker;
 };
 
@@ -79,6 +80,12 @@ int status(const StatusArgs& a) {
   auto rows = step_status(*(*s)->graph, *progress, running);
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(format_status(rows, fmt).c_str(), stdout);
+  if (a.cb_help && fmt == StatusFormat::kTable)
+    std::fputs(
+        "\nThe columns are words, not colours: DONE finished with MERLIN_SUCCESS (or "
+        "MERLIN_STOP_WORKERS); FAILED with MERLIN_SOFT_FAIL or MERLIN_HARD_FAIL; RUNNING now; "
+        "QUEUED not finished and not running. `merlin detailed-status` lists each task.\n",
+        stdout);
   if (dump) {
     auto w = files::write(a.dump, format_status(rows, *dump), 0644);
     if (!w) return report_error(w.error());
@@ -101,6 +108,9 @@ Command status_command() {
             sub.add_option("-o,--output-path", a->output_path,
                            "With a spec: look for its workspaces in this directory instead of "
                            "its OUTPUT_PATH");
+            sub.add_flag("--cb-help", a->cb_help,
+                         "Merlin's colour-blind help: this table has no colours, so it explains "
+                         "what each column counts");
             sub.add_flag("--no-prompts")->description(
                 "Merlin's flag against questions; this status never asks (a spec means its "
                 "newest workspace)");

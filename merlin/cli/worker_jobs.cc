@@ -85,6 +85,7 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
       std::snprintf(num, sizeof num, "%g", here.kill_wait);
       cmd += std::string(" --kill-wait ") + num;
     }
+    if (here.log_level != "info") cmd += " --log-level " + shell_quote(here.log_level);
     j.command = cmd;
     j.log_dir = log_dir;
     j.array = here.array;

@@ -26,6 +26,7 @@ struct HereCommand {
   int array = 0;  ///< --array: each worker job as an array of that many
   int max_deliveries = 10;
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();  ///< --kill-wait
+  std::string log_level = "info";  ///< passed on when not info (--log-level, --disable-logs)
 };
 
 /// The workers of `plans` that run under a scheduler, as jobs (the rest run here). Errors

@@ -36,6 +36,17 @@ Level parse_level(std::string_view name) {
   return Level::kInfo;
 }
 
+const char* level_name(Level l) {
+  switch (l) {
+    case Level::kDebug: return "debug";
+    case Level::kInfo: return "info";
+    case Level::kWarn: return "warn";
+    case Level::kError: return "error";
+    case Level::kOff: return "off";
+  }
+  return "info";
+}
+
 void write(Level l, std::string_view m) {
   switch (l) {
     case Level::kDebug:

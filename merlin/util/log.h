@@ -15,6 +15,8 @@ void set_level(Level level);
 Level level();
 /// Parses "debug|info|warn|error|off"; unknown names give kInfo.
 Level parse_level(std::string_view name);
+/// "debug", "info", "warn", "error" or "off".
+const char* level_name(Level level);
 
 void write(Level level, std::string_view message);
 

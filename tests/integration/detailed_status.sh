@@ -50,6 +50,8 @@ expect_eq "--steps post --task-status FINISHED: post's one task" "post,post,FINI
   "$("$MERLIN" detailed-status "$ws" --steps post --task-status FINISHED --format csv 2>/dev/null | tail -n +2 | cut -d, -f1-3)"
 expect_eq "--task-queues post_q chooses post" "post" \
   "$("$MERLIN" detailed-status "$ws" --task-queues post_q --format csv 2>/dev/null | tail -n +2 | cut -d, -f1)"
+expect_eq "--steps all (Merlin's default) is every step" 7 \
+  "$("$MERLIN" detailed-status "$ws" --steps all --format csv 2>/dev/null | tail -n +2 | wc -l)"
 expect_eq "--max-tasks 2: two rows" 2 \
   "$("$MERLIN" detailed-status "$ws" --max-tasks 2 --format csv 2>/dev/null | tail -n +2 | wc -l)"
 "$MERLIN" detailed-status ds.yaml --layout table --dump ds.json >table.out 2>/dev/null

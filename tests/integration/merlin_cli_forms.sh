@@ -73,6 +73,29 @@ check "... naming it" grep -q "no step 'nope'" steps.err
 expect_eq "query-workers --task_server celery" 0 $?
 "$MERLIN" stop-workers --task_server celery >/dev/null 2>&1
 expect_eq "stop-workers --task_server celery" 0 $?
+"$MERLIN" status forms.yaml -o elsewhere/studies --cb-help >cb.out 2>/dev/null
+expect_eq "status --cb-help: accepted" 0 $?
+check "... and explains the columns, which are words and not colours" grep -q "words, not colours" cb.out
+
+# monitor --steps: only those steps' queues. post's task is not queued until sim is done, so
+# monitoring post alone returns at once while sim's work waits.
+"$MERLIN" monitor forms.yaml --steps post --sleep 0.1 >/dev/null 2>mon.err
+expect_eq "monitor --steps post: nothing of post is pending, exit 0" 0 $?
+check "... saying so" grep -q "no work left" mon.err
+"$MERLIN" monitor forms.yaml --steps postt --sleep 0.1 >/dev/null 2>mon.err
+expect_eq "monitor --steps with an unknown step: exit 2" 2 $?
+check "... with a suggestion" grep -q "did you mean 'post'" mon.err
+
+# run-workers --disable-logs: the workers run the study and log nothing below an error.
+"$MERLIN" run-workers forms.yaml --disable-logs --exit-when-done >rw.out 2>rw.err
+expect_eq "run-workers --disable-logs runs the study" 0 $?
+expect_eq "... and logs nothing (no info or warning lines)" "" "$(cat rw.err)"
+sed 's/^study:/batch: {type: slurm}\nstudy:/' forms.yaml >slurmy.yaml
+"$MERLIN" run-workers slurmy.yaml --echo --disable-logs >echo.txt 2>&1
+check "--disable-logs reaches the worker jobs: --log-level error in their command" \
+  grep -q "run-workers .* --log-level error" echo.txt
+"$MERLIN" run-workers slurmy.yaml --echo >echo.txt 2>&1
+check "... and no --log-level in them without it" bash -c "! grep -q -- --log-level echo.txt"
 qws=$(ls -d studies/forms_*)
 "$MERLIN" restart --local "$qws" >/dev/null 2>rl.err
 expect_eq "restart --local of a study queued in the broker: refused (workers could run it too)" 2 $?
