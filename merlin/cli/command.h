@@ -4,6 +4,8 @@
 #include <functional>
 #include <string>
 
+#include "merlin/util/result.h"
+
 namespace CLI {
 class App;
 }
@@ -38,12 +40,8 @@ Command monitor_command();
 Command info_command();
 Command config_command();
 
-/// Prints an error (all lines) to stderr and returns its exit code.
-}  // namespace merlin::cli
-
-#include "merlin/util/result.h"
-
-namespace merlin::cli {
+/// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
+/// input, else 1. Defined in command.cc.
 int report_error(const Error& e);
 
 }  // namespace merlin::cli

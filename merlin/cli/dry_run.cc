@@ -19,7 +19,8 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
   std::uint64_t total = graph.total_tasks();
   std::atomic<std::uint64_t> next{0}, done{0};
   std::mutex mu;
-  std::optional<Error> error;
+  std::optional<Error> error;       // guarded by mu
+  std::atomic<bool> failed{false};  // error is set: read by the progress loop without mu
   ProcessExecutor exec;
   // Tasks are numbered across instances; each thread takes blocks of 256 consecutive tasks so
   // sibling sample directories are created by one thread (fewer mkdir races on parents).
@@ -48,6 +49,7 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
         if (!p) {
           std::lock_guard lock(mu);
           if (!error) error = p.error();
+          failed = true;
           next = total;
           return;
         }
@@ -67,7 +69,7 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
                           std::to_string(pool.size()) + " (" + e.what() + "); use a lower -j");
   }
   if (progress && total > 100000) {
-    while (done < total && !error) {
+    while (done < total && !failed) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
       double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       std::fprintf(stderr, "\rlaying out %s   ", progress_line(done, total, el).c_str());

@@ -7,15 +7,6 @@
 #include "merlin/cli/command.h"
 #include "merlin/util/log.h"
 
-namespace merlin::cli {
-
-int report_error(const Error& e) {
-  std::fprintf(stderr, "merlin: %s\n", e.message.c_str());
-  return e.code == ErrorCode::kBadInput ? kExitBadInput : kExitFailed;
-}
-
-}  // namespace merlin::cli
-
 int main(int argc, char** argv) {
   using namespace merlin::cli;
   CLI::App app{

@@ -23,11 +23,8 @@ class LocalBackend : public Backend {
     if (!store_) store_ = std::make_shared<LocalStateStore>(counts);
     return store_;
   }
-  std::uint64_t purge() override {
-    broker_.reset();
-    store_.reset();
-    return 1;
-  }
+  std::uint64_t purge() override { return 0; }
+  bool has_purge() const override { return false; }
   bool has_leases() const override { return false; }
   bool inject_raw(const std::string&, const std::string&) override { return false; }
 
@@ -62,6 +59,7 @@ class RedisBackend : public Backend {
     auto r = purge_study(settings_);
     return r ? *r : 0;
   }
+  bool has_purge() const override { return true; }
   bool has_leases() const override { return true; }
   bool inject_raw(const std::string& queue, const std::string& text) override {
     auto c = RedisConnection::open(settings_);

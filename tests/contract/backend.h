@@ -20,9 +20,13 @@ class Backend {
   virtual std::shared_ptr<Broker> broker(const std::string& consumer = "a") = 0;
   /// The study's state store, with `counts[i]` samples in instance i.
   virtual std::shared_ptr<StateStore> store(const std::vector<std::uint64_t>& counts) = 0;
-  /// Drops every queue, delayed message and counter of the study; how many keys (Redis) or
-  /// 1 (local) went. Handles taken afterwards see an empty study.
+  /// Drops every queue, delayed message and counter of the study through the backend's own
+  /// purge; how many keys went. Handles taken afterwards see an empty study. Only when
+  /// has_purge().
   virtual std::uint64_t purge() = 0;
+  /// Whether the backend has a purge of its own (the local one lives and ends with its
+  /// process: `merlin purge` has nothing to drop there).
+  virtual bool has_purge() const = 0;
   /// Whether unacked messages are taken over after `lease()` (false: held until released).
   virtual bool has_leases() const = 0;
   virtual std::chrono::milliseconds lease() const { return std::chrono::milliseconds(200); }

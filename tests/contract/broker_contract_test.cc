@@ -199,6 +199,8 @@ TEST_P(Contract, GarbageIsDeadLetteredAndTheNextMessageDelivered) {
 }
 
 TEST_P(Contract, PurgeForgetsQueuesDelayedMessagesAndProgress) {
+  if (!backend_->has_purge())
+    GTEST_SKIP() << "this backend has no purge: its queues and progress end with the process";
   {
     auto b = backend_->broker();
     auto s = backend_->store({2});

@@ -1,6 +1,9 @@
 #pragma once
-/// The in-process broker of `merlin run --local`: FIFO queues, a delayed set ordered by due
-/// time, and reserved messages held until ack. Thread-safe. The clock is injected for tests.
+/// The in-process broker of `merlin run --local`: LIFO queues (a batch published together is
+/// taken in its own order, before older messages: split children and a sample's next step go
+/// depth-first, which keeps the queue small and finishes samples early), a delayed set ordered
+/// by due time (due messages join the back), and reserved messages held until ack; a released
+/// message goes back to the front. Thread-safe. The clock is injected for tests.
 #include <condition_variable>
 #include <deque>
 #include <functional>

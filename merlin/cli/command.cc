@@ -1,0 +1,12 @@
+#include "merlin/cli/command.h"
+
+#include <cstdio>
+
+namespace merlin::cli {
+
+int report_error(const Error& e) {
+  std::fprintf(stderr, "merlin: %s\n", e.message.c_str());
+  return e.code == ErrorCode::kBadInput ? kExitBadInput : kExitFailed;
+}
+
+}  // namespace merlin::cli
