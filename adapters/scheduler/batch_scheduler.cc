@@ -1,12 +1,10 @@
 #include "adapters/scheduler/batch_scheduler.h"
 
 #include <cstdlib>
-#include <sstream>
 #include <vector>
 
 #include "adapters/scheduler/external_command.h"
-#include "merlin/batch/scheduler_text.h"
-#include "merlin/batch/worker_job.h"
+#include "merlin/batch/scheduler.h"
 
 namespace merlin {
 namespace {
@@ -26,11 +24,12 @@ std::string trimmed(const std::string& text) {  // without trailing newlines and
 
 Result<std::string> submit_job_script(const std::string& batch_type,
                                       const std::string& script_path) {
-  std::vector<std::string> argv;
-  std::istringstream words(batch::submit_program(batch_type));
-  for (std::string w; words >> w;) argv.push_back(w);
+  const auto* s = batch::find_scheduler(batch_type);
+  if (!s || !s->has_jobs())
+    return Error::bad_input("batch type '" + batch_type + "' has no batch jobs to submit");
+  std::vector<std::string> argv = s->submit_command();
   std::optional<std::string> input;
-  if (batch::submit_reads_stdin(batch_type))
+  if (s->submit_reads_stdin())
     input = script_path;
   else
     argv.push_back(script_path);
@@ -41,24 +40,28 @@ Result<std::string> submit_job_script(const std::string& batch_type,
     return Error::runtime(argv[0] + " refused the job (exit " + std::to_string(r->exit_code) +
                           "): " + (words.empty() ? "(it printed nothing)" : words));
   }
-  auto id = batch::submitted_job_id(batch_type, r->out);
+  auto id = s->job_id(r->out);
   if (!id) return Error::runtime(argv[0] + " printed no job id: '" + trimmed(r->out) + "'");
   return *id;
 }
 
 bool inside_allocation(const std::string& batch_type) {
-  if (batch_type == "slurm" || batch_type == "lsf-srun") return has_env("SLURM_JOB_ID");
-  if (batch_type == "flux") return has_env("FLUX_URI");
-  if (batch_type == "lsf") return has_env("LSB_JOBID");
-  return false;
+  const auto* s = batch::find_scheduler(batch_type);
+  return s && *s->allocation_variable() && has_env(s->allocation_variable());
 }
 
-std::optional<long> slurm_allocation_seconds_left() {
-  const char* job = std::getenv("SLURM_JOB_ID");
-  if (!job || !*job) return std::nullopt;
-  auto r = run_external({"squeue", "-h", "-j", job, "-o", "%L"});
-  if (!r || r->exit_code != 0) return std::nullopt;
-  return batch::slurm_time_left(r->out);
+std::optional<long> allocation_seconds_left() {
+  for (const auto* s : batch::schedulers()) {
+    const char* var = s->allocation_variable();
+    const char* job = *var ? std::getenv(var) : nullptr;
+    if (!job || !*job) continue;
+    auto argv = s->time_left_command(job);
+    if (argv.empty()) continue;
+    auto r = run_external(argv);
+    if (!r || r->exit_code != 0) continue;
+    if (auto left = s->time_left(r->out)) return left;
+  }
+  return std::nullopt;
 }
 
 }  // namespace merlin

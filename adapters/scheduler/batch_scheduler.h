@@ -10,18 +10,19 @@
 
 namespace merlin {
 
-/// Submits `script_path` with the scheduler of `batch_type` (slurm: `sbatch --parsable`,
-/// flux: `flux batch`, lsf/lsf-srun: `bsub < script`); returns the job id. A refusal is an
-/// error (kRuntime) carrying the scheduler's own words.
+/// Submits `script_path` with the scheduler of `batch_type` (its batch::Scheduler's submit
+/// command: `sbatch --parsable`, `flux batch`, `bsub < script`, `qsub`); returns the job id. A
+/// refusal is an error (kRuntime) carrying the scheduler's own words.
 Result<std::string> submit_job_script(const std::string& batch_type,
                                       const std::string& script_path);
 
-/// True inside an allocation of that scheduler: SLURM_JOB_ID (slurm, lsf-srun), FLUX_URI
-/// (flux), LSB_JOBID (lsf).
+/// True inside an allocation of that scheduler (its allocation variable is set: SLURM_JOB_ID
+/// for slurm and lsf-srun, FLUX_URI, LSB_JOBID, PBS_JOBID).
 bool inside_allocation(const std::string& batch_type);
 
-/// Seconds left before this Slurm allocation's time limit (`squeue -h -j $SLURM_JOB_ID -o %L`);
-/// nullopt outside Slurm, without a limit, or if squeue cannot tell.
-std::optional<long> slurm_allocation_seconds_left();
+/// Seconds left before the time limit of the allocation this process runs in, asked of the
+/// first scheduler whose allocation variable is set and that can tell (Slurm: `squeue -h -j
+/// JOB -o %L`; PBS: `qstat -f JOB`); nullopt outside one, without a limit, or if it cannot tell.
+std::optional<long> allocation_seconds_left();
 
 }  // namespace merlin

@@ -24,20 +24,20 @@ struct WorkerJob {
   int array = 0;          ///< > 1: a job array of that many copies (a fleet of allocations)
 };
 
-/// The line that starts one `command` per node inside an allocation, Merlin's way:
-/// slurm `srun --mpi=none --overlap -N n -n n [-p queue] <launch_args> command`, flux
-/// `flux run -N n -n n <launch_args> command`, lsf `jsrun -a 1 -c ALL_CPUS -g ALL_GPUS
-/// --bind=none -n n <launch_args> command`; `worker_launch` replaces the launcher and
-/// `launch_pre` goes first. `local` runs `command` as it is.
+/// The line that starts one `command` per node inside an allocation, Merlin's way: the
+/// scheduler's node launcher (slurm `srun --mpi=none --overlap -N n -n n [-p queue]`, flux
+/// `flux run -N n -n n`, lsf `jsrun -a 1 -c ALL_CPUS -g ALL_GPUS --bind=none -n n`, pbs
+/// `mpiexec -n n -ppn 1`), then `launch_args` and the command; `worker_launch` replaces the
+/// launcher and `launch_pre` goes first. `local` runs `command` as it is.
 std::string node_launch(const WorkerJob& job);
 
-/// The whole job script for slurm, lsf-srun (sbatch / bsub headers with srun inside), flux
-/// (`flux batch`) and lsf (`bsub`). Errors (kBadInput): a type that has no batch jobs
-/// (local, pbs), a walltime that is not a duration.
+/// The whole job script of a scheduler with jobs (see scheduler.h): `#!shell`, its directives,
+/// its preamble, the node launch line. Errors (kBadInput): a type that has no batch jobs
+/// (local), a walltime that is not a duration, what the scheduler refuses.
 Result<std::string> render_job_script(const WorkerJob& job);
 
 /// The submit command's program and arguments before the script path: "sbatch --parsable",
-/// "flux batch", "bsub" (the script on stdin for bsub: see submit_reads_stdin).
+/// "flux batch", "bsub" (the script on stdin for bsub: see submit_reads_stdin), "qsub".
 std::string submit_program(const std::string& batch_type);
 bool submit_reads_stdin(const std::string& batch_type);
 

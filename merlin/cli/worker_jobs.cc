@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "adapters/scheduler/batch_scheduler.h"
+#include "merlin/batch/scheduler.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/util/log.h"
 #include "merlin/util/shell_words.h"
@@ -21,7 +22,8 @@ namespace merlin::cli {
 namespace {
 
 bool runs_under_scheduler(const std::string& type) {
-  return type == "slurm" || type == "flux" || type == "lsf" || type == "lsf-srun";
+  const auto* s = batch::find_scheduler(type);
+  return s && s->has_jobs();
 }
 
 std::string where(const spec::StudySpec& spec, const spec::SourceLocation& at) {
@@ -30,16 +32,15 @@ std::string where(const spec::StudySpec& spec, const spec::SourceLocation& at) {
 }
 
 std::string script_extension(const std::string& type) {
-  if (type == "flux") return ".flux";
-  if (type == "lsf" || type == "lsf-srun") return ".bsub";
-  return ".sbatch";
+  const auto* s = batch::find_scheduler(type);
+  return s ? s->script_extension() : ".sh";
 }
 
 }  // namespace
 
 std::string scheduler_name(const std::string& batch_type) {
-  if (batch_type == "lsf-srun") return "lsf";
-  return batch_type;
+  const auto* s = batch::find_scheduler(batch_type);
+  return s ? std::string(s->name()) : batch_type;
 }
 
 Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec,

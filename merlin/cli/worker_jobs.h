@@ -47,7 +47,7 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs);
 /// for them all, returns 0 if all exited 0, else the first non-zero code.
 int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs);
 
-/// The batch type's scheduler name for messages: "slurm", "flux", "lsf".
+/// The batch type's scheduler name for messages: "slurm", "flux", "lsf", "pbs".
 std::string scheduler_name(const std::string& batch_type);
 
 }  // namespace merlin::cli

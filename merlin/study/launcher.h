@@ -4,21 +4,13 @@
 #include <string>
 #include <string_view>
 
+#include "merlin/batch/launch_resources.h"
+
 namespace merlin {
 
-struct LaunchResources {
-  std::string batch_type = "local";  ///< local, slurm, flux, lsf, lsf-srun, pbs
-  int nodes = 0;                     ///< 0 = not set
-  int procs = 0;                     ///< 0 = not set
-  int cores_per_task = 0;
-  int gpus = 0;
-  int gpus_per_task = 0;
-  long walltime_seconds = 0;  ///< the step's walltime; 0 = not set
-  std::string extra_flags;    ///< the step's `slurm:`/`flux:`/`lsf:` flags
-};
-
-/// The launcher text, e.g. "srun -n 4 -N 2" (slurm), "flux run -n 4 -N 1 -c 1" (flux),
-/// "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1" (lsf), "mpirun -np 4" (local, procs > 1).
+/// The launcher text of the step's scheduler (batch::Scheduler::step_launcher), e.g.
+/// "srun -n 4 -N 2" (slurm), "flux run -n 4 -N 1 -c 1" (flux), "jsrun --np 4 --nrs 2 -b rs
+/// -d plane:2 -X 1" (lsf), "mpiexec -n 4 -ppn 2" (pbs), "mpirun -np 4" (local, procs > 1).
 /// Set cores per task, gpus per task and walltime add the scheduler's flags for them: slurm
 /// "-c C -t HH:MM:SS", flux "-g G -t Ss", lsf "-c C -g G"; the step's extra flags go last.
 /// Empty when the step sets neither nodes nor procs, or under `local` with procs <= 1.

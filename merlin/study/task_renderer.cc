@@ -1,3 +1,4 @@
+#include "merlin/batch/scheduler.h"
 #include "merlin/study/task_renderer.h"
 
 #include <algorithm>
@@ -30,7 +31,8 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
   r.gpus_per_task = to_int(tokens, run.gpus_per_task);
   if (!run.walltime.empty())
     r.walltime_seconds = spec::walltime_seconds(tokens.substitute(run.walltime)).value_or(0);
-  auto it = run.launcher_flags.find(node.batch_type == "lsf-srun" ? "slurm" : node.batch_type);
+  const auto* sched = batch::find_scheduler(node.batch_type);
+  auto it = run.launcher_flags.find(sched ? std::string(sched->flags_key()) : node.batch_type);
   if (it != run.launcher_flags.end()) r.extra_flags = tokens.substitute(it->second);
   return r;
 }

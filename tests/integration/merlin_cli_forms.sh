@@ -96,6 +96,12 @@ check "--disable-logs reaches the worker jobs: --log-level error in their comman
   grep -q "run-workers .* --log-level error" echo.txt
 "$MERLIN" run-workers slurmy.yaml --echo >echo.txt 2>&1
 check "... and no --log-level in them without it" bash -c "! grep -q -- --log-level echo.txt"
+sed 's/^study:/batch: {type: pbs, walltime: "10:00"}\nstudy:/' forms.yaml >pbs.yaml
+"$MERLIN" run-workers pbs.yaml --echo >pbs.txt 2>&1
+expect_eq "run-workers of a pbs study: exit 0" 0 $?
+check "... a qsub job script with its directives" grep -qx "#PBS -l walltime=00:10:00" pbs.txt
+check "... back in the submit directory, then mpiexec per node" \
+  bash -c "grep -A1 -x 'cd \"\$PBS_O_WORKDIR\" || exit 1' pbs.txt | grep -q '^mpiexec -n 1 -ppn 1 .*run-workers'"
 qws=$(ls -d studies/forms_*)
 "$MERLIN" restart --local "$qws" >/dev/null 2>rl.err
 expect_eq "restart --local of a study queued in the broker: refused (workers could run it too)" 2 $?

@@ -1,0 +1,18 @@
+#pragma once
+/// What a step asks of the parallel launcher (`$(LAUNCHER)`): counts and its scheduler.
+#include <string>
+
+namespace merlin {
+
+struct LaunchResources {
+  std::string batch_type = "local";  ///< a type of batch::schedulers()
+  int nodes = 0;                     ///< 0 = not set
+  int procs = 0;                     ///< 0 = not set
+  int cores_per_task = 0;
+  int gpus = 0;
+  int gpus_per_task = 0;
+  long walltime_seconds = 0;  ///< the step's walltime; 0 = not set
+  std::string extra_flags;    ///< the step's `slurm:`/`flux:`/`lsf:` flags
+};
+
+}  // namespace merlin
