@@ -14,6 +14,10 @@ namespace merlin {
 
 using Clock = std::chrono::steady_clock;
 
+/// How long a reserved task may go unrenewed before another worker takes it over, unless
+/// `run-workers --lease` says otherwise.
+inline constexpr std::chrono::milliseconds kDefaultLease{60'000};
+
 struct Delivery {
   std::string queue;
   TaskMessage message;

@@ -2,6 +2,7 @@
 /// Durable per-instance progress: a remaining count and a done set per step instance, so that
 /// a duplicate completion never double-counts and the commit that reaches zero is unique.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "merlin/study/ids.h"
@@ -15,6 +16,12 @@ enum class Outcome : std::uint8_t {
   kSoftFail = 1,
   kHardFail = 2,
   kStopped = 3,  ///< MERLIN_STOP_WORKERS: finished, and the workers were told to stop
+};
+
+/// Which samples of an instance are done, and which of those failed: bit s is byte s/8, mask
+/// 0x80 >> s%8 (sample 0 is the high bit of byte 0); missing bytes are 0.
+struct SampleBits {
+  std::string done, failed;
 };
 
 struct CommitResult {
@@ -39,6 +46,11 @@ class StateStore {
   /// True for the first caller only: guards releasing an instance's work once.
   virtual Result<bool> claim_release(InstanceId instance) = 0;
   virtual Result<std::vector<InstanceProgress>> progress() = 0;
+  /// Instance `instance`'s done and failed samples as bitmaps (`merlin detailed-status`).
+  /// Unsupported (kRuntime) unless a store says otherwise.
+  virtual Result<SampleBits> sample_bits(InstanceId instance) {
+    return Error::runtime("this progress store cannot list samples");
+  }
 };
 
 }  // namespace merlin

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "merlin/cli/app_broker.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
@@ -45,17 +46,16 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
                  "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
                  "%-encoded passwords, redis+socket:///path.sock?db=N); overrides "
                  "MERLIN_BROKER_URL and app.yaml (`merlin info` names the file read)");
-  const RedisSettings defaults;
   sub.add_option("--broker-retry", flags.retry_seconds,
                  "Seconds a broker command keeps retrying while the server cannot be reached or "
                  "does not answer, before the command fails (default " +
-                     std::to_string(defaults.reconnect_budget.count() / 1000) +
+                     std::to_string(default_retry_budget().count() / 1000) +
                      "; overrides MERLIN_BROKER_RETRY)")
       ->check(CLI::Range(0.0, 1e6));
   sub.add_option("--broker-timeout", flags.timeout_seconds,
                  "Seconds one broker reply may take before the connection counts as lost and "
                  "the command is retried (default " +
-                     std::to_string(defaults.command_timeout.count() / 1000) +
+                     std::to_string(default_reply_timeout().count() / 1000) +
                      "; overrides MERLIN_BROKER_TIMEOUT)")
       ->check(CLI::Range(0.001, 1e6));
 }
@@ -130,18 +130,5 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
   return loc;
 }
 
-RedisSettings redis_settings(const BrokerLocation& loc, const std::string& study_key) {
-  RedisSettings s;
-  s.host = loc.host;
-  s.port = loc.port;
-  s.socket_path = loc.socket_path;
-  s.username = loc.username;
-  s.password = loc.password;
-  s.db = loc.db;
-  s.study_key = study_key;
-  if (loc.retry_budget) s.reconnect_budget = *loc.retry_budget;
-  if (loc.reply_timeout) s.command_timeout = *loc.reply_timeout;
-  return s;
-}
 
 }  // namespace merlin::cli

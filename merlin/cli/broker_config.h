@@ -8,7 +8,6 @@
 /// here (the CLI names adapters).
 #include <string>
 
-#include "adapters/broker/redis/redis_settings.h"
 #include "merlin/broker/broker_location.h"
 #include "merlin/util/result.h"
 
@@ -48,8 +47,5 @@ struct BrokerEnvironment {
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env);
 /// resolve_broker with BrokerEnvironment::current().
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags);
-
-/// Redis settings for `loc`, naming `study_key`.
-RedisSettings redis_settings(const BrokerLocation& loc, const std::string& study_key = "default");
 
 }  // namespace merlin::cli

@@ -7,7 +7,7 @@
 #include <optional>
 #include <set>
 
-#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -113,12 +113,14 @@ int detailed_status(const DetailedArgs& a) {
   }
 
   const bool queued = is_broker_workspace(ws);
-  std::optional<RedisStateStore> store;
+  std::unique_ptr<StateStore> store;
   bool live = true;
   if (queued) {
     auto loc = resolve_broker(a.broker);
     if (!loc) return report_error(loc.error());
-    store.emplace(redis_settings(*loc, study_key_of(ws)));
+    auto backend = open_backend(*loc);
+    if (!backend) return report_error(backend.error());
+    store = (*backend)->store(study_key_of(ws));
   } else {
     live = !live_running(s).empty();
   }
@@ -170,7 +172,7 @@ int detailed_status(const DetailedArgs& a) {
       if (store) {
         auto b = store->sample_bits(id);
         if (!b) return report_error(b.error());
-        bits = DoneBits{std::move(b->first), std::move(b->second)};
+        bits = DoneBits{std::move(*b)};
       }
       for (SampleId x = 0; x < inst.count; ++x) {
         if (filter.max_tasks && shown >= filter.max_tasks) break;

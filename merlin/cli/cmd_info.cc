@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
@@ -17,12 +18,14 @@ int info(const BrokerFlags& flags) {
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
   std::printf("broker:      %s (from %s)\n", loc->display().c_str(), loc->source.c_str());
-  auto v = RedisStudies(redis_settings(*loc)).server_version();
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  auto v = (*backend)->server_version();
   if (!v) {
     std::printf("connection:  FAILED: %s\n", v.error().message.c_str());
     return kExitFailed;
   }
-  std::printf("connection:  ok (redis %s)\n", v->c_str());
+  std::printf("connection:  ok (%s)\n", v->c_str());
   return kExitOk;
 }
 

@@ -5,8 +5,7 @@
 #include <set>
 #include <thread>
 
-#include "adapters/broker/redis/redis_state_store.h"
-#include "adapters/broker/redis/redis_workers.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -53,8 +52,10 @@ int monitor(const MonitorArgs& a) {
   }
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  RedisStudies studies(redis_settings(*loc));
-  RedisWorkerRegistry registry(redis_settings(*loc));
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  StudyRegistry& studies = (*backend)->studies();
+  WorkerRegistry& registry = (*backend)->workers();
   using SteadyClock = std::chrono::steady_clock;
   auto unserved_since = SteadyClock::now();
   bool unserved = false;
@@ -73,7 +74,7 @@ int monitor(const MonitorArgs& a) {
         for (const auto& stats : *q)
           if (queues.count(stats.queue)) pending += stats.queued + stats.reserved + stats.delayed;
       }
-      auto progress = RedisStateStore(redis_settings(*loc, s.key)).progress();
+      auto progress = (*backend)->store(s.key)->progress();
       if (!progress) return report_error(progress.error());
       for (const auto& i : *progress) {
         done += i.done;
@@ -82,7 +83,7 @@ int monitor(const MonitorArgs& a) {
     }
     if (pending == 0) {
       // Nothing queued is success only if nothing was lost: a flushed broker queues nothing.
-      auto lost = find_lost_studies(studies, *loc, *name, tokens->output_path);
+      auto lost = find_lost_studies(**backend, *loc, *name, tokens->output_path);
       if (!lost) return report_error(lost.error());
       for (const auto& l : *lost)
         std::fprintf(stderr, "monitor: %s\n", l.describe(loc->display()).c_str());

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -40,7 +41,9 @@ int purge(const PurgeArgs& a) {
   if (!loc) return report_error(loc.error());
   auto tokens = spec_tokens(loaded->spec);
   if (!tokens) return report_error(tokens.error());
-  RedisStudies studies(redis_settings(*loc));
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  StudyRegistry& studies = (*backend)->studies();
   auto list = studies_named(studies, tokens->study_name);
   if (!list) return report_error(list.error());
   if (list->empty()) {

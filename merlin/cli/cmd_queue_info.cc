@@ -4,6 +4,7 @@
 #include <optional>
 #include <set>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -54,8 +55,10 @@ int queue_info(const QueueInfoArgs& a) {
   }
   auto wanted = wanted_queues(a);
   if (!wanted) return report_error(wanted.error());
-  RedisStudies studies(redis_settings(*loc));
-  auto list = a.spec.empty() ? studies.list() : studies_of_spec(a.spec, *vars, *loc);
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  StudyRegistry& studies = (*backend)->studies();
+  auto list = a.spec.empty() ? studies.list() : studies_of_spec(a.spec, *vars, studies);
   if (!list) return report_error(list.error());
   std::vector<TableRow> rows;
   for (const auto& s : *list) {

@@ -1,7 +1,6 @@
 #include <CLI/CLI.hpp>
 
-#include "adapters/broker/redis/redis_broker.h"
-#include "adapters/broker/redis/redis_state_store.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -28,14 +27,14 @@ struct RestartArgs {
 
 // A study the broker lost (flushed, restarted without persistence, another server): registered
 // again from the workspace, with the tasks whose marker exists counted as done.
-int rebuild(PreparedStudy& s, const BrokerLocation& loc, bool progress) {
+int rebuild(PreparedStudy& s, Backend& backend, const BrokerLocation& loc, bool progress) {
   const auto key = study_key_of(s.tokens.workspace);
   std::fprintf(stderr,
                "study %s is not in the broker at %s: reading what finished from the workspace's "
                "%llu task markers\n",
                key.c_str(), loc.display().c_str(),
                static_cast<unsigned long long>(s.graph->total_tasks()));
-  auto r = rebuild_from_markers(s, loc, progress);
+  auto r = rebuild_from_markers(s, backend, loc, progress);
   if (!r) return report_error(r.error());
   std::fprintf(stderr,
                "re-queued study %s on %s: %llu/%llu tasks finished by their markers are kept, "
@@ -54,11 +53,15 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
   auto key = study_key_of(s.tokens.workspace);
-  RedisStudies studies(redis_settings(*loc));
-  RedisStateStore store(redis_settings(*loc, key));
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  StudyRegistry& studies = (*backend)->studies();
+  auto owned_store = (*backend)->store(key);
+  StateStore& store = *owned_store;
   auto progress = store.progress();
   if (!progress) return report_error(progress.error());
-  if (progress->size() != s.graph->instances().size()) return rebuild(s, *loc, show_progress);
+  if (progress->size() != s.graph->instances().size())
+    return rebuild(s, **backend, *loc, show_progress);
   auto purged = studies.set_purged(key, false);
   if (!purged) return report_error(purged.error());
   auto dropped = studies.purge_queues(key, {});
@@ -72,9 +75,9 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   Plan plan(*s.graph);
   auto ready = plan.ready_at_start(store);
   if (!ready) return report_error(ready.error());
-  RedisBroker broker(redis_settings(*loc, key));
+  auto broker = (*backend)->broker(key, "restart", kDefaultLease);
   for (const auto& r : *ready) {
-    auto p = broker.publish(r.queue, {r.message});
+    auto p = broker->publish(r.queue, {r.message});
     if (!p) return report_error(p.error());
   }
   std::uint64_t done = 0, total = 0;

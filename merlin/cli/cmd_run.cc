@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -54,15 +55,15 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
 // Queues the study in the broker; on failure the new workspace goes again (nothing half-way).
 // A study key still registered by a run whose workspace was deleted (same name, same second)
 // is passed over: the study is prepared again one second later.
-int enqueue(std::unique_ptr<PreparedStudy> study, PrepareOptions po, const BrokerLocation& loc,
-            const std::string& spec) {
+int enqueue(std::unique_ptr<PreparedStudy> study, PrepareOptions po, Backend& backend,
+            const BrokerLocation& loc, const std::string& spec) {
   Result<EnqueueReport> r = Error::runtime("not queued");
   for (int attempt = 0;; ++attempt) {
-    r = enqueue_study(*study, loc);
+    r = enqueue_study(*study, backend, loc);
     if (r) break;
     std::error_code ec;
     std::filesystem::remove_all(study->tokens.workspace, ec);
-    if (r.error().message.find("is queued already") == std::string::npos || attempt >= 60)
+    if (r.error().code != ErrorCode::kExists || attempt >= 60)
       return report_error(r.error());
     po.epoch++;
     auto again = prepare_study(po);
@@ -92,11 +93,15 @@ int run(const RunArgs& a) {
   }
   bool queue = !a.local && !a.dry;
   BrokerLocation loc;
+  std::unique_ptr<Backend> backend;
   if (queue) {  // the server first: a refused connection leaves no workspace behind
     auto l = resolve_broker(a.broker);
     if (!l) return report_error(l.error());
     loc = *l;
-    auto v = RedisStudies(redis_settings(loc)).server_version();
+    auto b = open_backend(loc);
+    if (!b) return report_error(b.error());
+    backend = std::move(*b);
+    auto v = backend->server_version();
     if (!v) return report_error(v.error());
   }
   PrepareOptions po;
@@ -116,7 +121,7 @@ int run(const RunArgs& a) {
                  static_cast<unsigned long long>(*n));
     return kExitOk;
   }
-  if (queue) return enqueue(std::move(*s), po, loc, a.spec);
+  if (queue) return enqueue(std::move(*s), po, *backend, loc, a.spec);
   log::info("study={} workspace={} tasks={} slots={}", (*s)->tokens.study_name,
             (*s)->tokens.workspace, (*s)->graph->total_tasks(), jobs);
   auto r = run_local(**s, {jobs, false, !a.no_progress, kill_wait_of(a.kill_wait)});

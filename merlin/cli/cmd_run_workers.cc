@@ -11,6 +11,7 @@
 #include <set>
 
 #include "adapters/scheduler/batch_scheduler.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/celery_args.h"
 #include "merlin/cli/cli_util.h"
@@ -32,7 +33,7 @@ struct RunWorkersArgs {
   bool echo = false, exit_when_done = false;
   bool here = false;  ///< run the workers in this process whatever their batch type
   bool disable_logs = false;  ///< Merlin's --disable-logs: errors only, here and in the jobs
-  double lease_seconds = 60;
+  double lease_seconds = std::chrono::duration<double>(kDefaultLease).count();
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
   int max_deliveries = 10;   ///< a task delivered more often is given up as failed
@@ -205,8 +206,13 @@ int run_workers(const RunWorkersArgs& a) {
                          "`machines:` of merlin.resources.workers)"));
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  auto v = RedisStudies(redis_settings(*loc)).server_version();
+  // The server must answer now; afterwards the workers ride out its outages.
+  auto check = open_backend(*loc);
+  if (!check) return report_error(check.error());
+  auto v = (*check)->server_version();
   if (!v) return report_error(v.error());
+  auto backend = open_backend(*loc, BackendOptions{.wait_for_server = true});
+  if (!backend) return report_error(backend.error());
   for (const auto& p : *plans) {
     std::string qs;
     for (const auto& q : p.queues) qs += (qs.empty() ? "" : ",") + q;
@@ -230,7 +236,7 @@ int run_workers(const RunWorkersArgs& a) {
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
               a.drain_margin);
   }
-  int rc = run_fleet(*loc, tokens->study_name, *plans, fo);
+  int rc = run_fleet(**backend, *loc, tokens->study_name, *plans, fo);
   for (int sig : {SIGINT, SIGTERM, SIGUSR1}) signal(sig, SIG_DFL);
   return rc;
 }

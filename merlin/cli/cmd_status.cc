@@ -4,8 +4,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "adapters/broker/redis/redis_state_store.h"
-#include "adapters/broker/redis/redis_studies.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -28,10 +27,10 @@ struct StatusArgs {
 };
 
 // Progress of a study queued in the broker: its counters there, O(instances).
-Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws,
+Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, Backend& backend,
                                                       const BrokerLocation& loc) {
   auto key = study_key_of(ws);
-  auto p = RedisStateStore(redis_settings(loc, key)).progress();
+  auto p = backend.store(key)->progress();
   if (!p) return p.error();
   if (p->empty())
     return Error::runtime("study " + key + " is not in the broker at " + loc.display() +
@@ -61,18 +60,21 @@ int status(const StatusArgs& a) {
   auto s = &at->study;
   bool queued = is_broker_workspace(ws);
   BrokerLocation loc;
+  std::unique_ptr<Backend> backend;
   if (queued) {
     auto l = resolve_broker(a.broker);
     if (!l) return report_error(l.error());
     loc = *l;
+    auto b = open_backend(loc);
+    if (!b) return report_error(b.error());
+    backend = std::move(*b);
   }
-  auto progress = queued ? broker_progress(ws, loc) : journal_progress(**s);
+  auto progress = queued ? broker_progress(ws, *backend, loc) : journal_progress(**s);
   if (!progress) return report_error(progress.error());
   std::vector<std::uint32_t> running;
   if (queued) {
     // Tasks in flight, from the broker; a status without them is still a status.
-    auto r = RedisStudies(redis_settings(loc))
-                 .running(study_key_of(ws), (*s)->graph->instances().size());
+    auto r = backend->studies().running(study_key_of(ws), (*s)->graph->instances().size());
     if (r) running = std::move(*r);
   } else {
     running = live_running(**s);

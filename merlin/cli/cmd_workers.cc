@@ -6,7 +6,7 @@
 #include <chrono>
 #include <cstdio>
 
-#include "adapters/broker/redis/redis_workers.h"
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
@@ -33,7 +33,7 @@ std::int64_t now_ms() {
 }
 
 // The registered workers that match the filters (all of them when none is given).
-Result<std::vector<WorkerRecord>> matching(const WorkersArgs& a, RedisWorkerRegistry& registry) {
+Result<std::vector<WorkerRecord>> matching(const WorkersArgs& a, WorkerRegistry& registry) {
   std::string name;
   if (!a.spec.empty()) {
     auto vars = parse_vars(a.vars);
@@ -78,8 +78,9 @@ int query(const WorkersArgs& a) {
   if (!fmt) return report_error(fmt.error());
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  RedisWorkerRegistry registry(redis_settings(*loc));
-  auto list = matching(a, registry);
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  auto list = matching(a, (*backend)->workers());
   if (!list) return report_error(list.error());
   std::vector<TableRow> rows;
   auto now = now_ms();
@@ -102,12 +103,13 @@ int query(const WorkersArgs& a) {
 int stop(const WorkersArgs& a) {
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  RedisWorkerRegistry registry(redis_settings(*loc));
-  auto list = matching(a, registry);
+  auto backend = open_backend(*loc);
+  if (!backend) return report_error(backend.error());
+  auto list = matching(a, (*backend)->workers());
   if (!list) return report_error(list.error());
   std::vector<std::string> ids;
   for (const auto& w : *list) ids.push_back(w.id);
-  auto r = registry.request_stop(ids);
+  auto r = (*backend)->workers().request_stop(ids);
   if (!r) return report_error(r.error());
   std::fprintf(stderr, "asked %zu worker%s to stop (they finish their running tasks first)\n",
                ids.size(), ids.size() == 1 ? "" : "s");

@@ -81,10 +81,11 @@ Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, State
   return ok();
 }
 
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc) {
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
+                                    const BrokerLocation& loc) {
   StudyEnqueue st = study_enqueue_of(s);
   // The first messages and release claims are decided on an empty in-process store, then
-  // written to Redis in one script: the study is queued whole or not at all.
+  // written to the broker at once: the study is queued whole or not at all.
   LocalStateStore fresh(st.counts);
   auto added = add_ready_messages(st, *s.graph, fresh);
   if (!added) return added.error();
@@ -95,14 +96,13 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc)
   auto w = record_broker(s.tokens.workspace, loc);
   if (!w) return w.error();
   auto start = std::chrono::steady_clock::now();
-  RedisStudies studies(redis_settings(loc));
-  auto q = studies.enqueue(st);
+  auto q = backend.studies().enqueue(st);
   if (!q) return q.error();
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 
-Result<std::vector<StudyRecord>> studies_named(RedisStudies& studies, const std::string& name) {
+Result<std::vector<StudyRecord>> studies_named(StudyRegistry& studies, const std::string& name) {
   auto all = studies.list();
   if (!all) return all.error();
   std::vector<StudyRecord> out;
@@ -113,10 +113,9 @@ Result<std::vector<StudyRecord>> studies_named(RedisStudies& studies, const std:
 
 Result<std::vector<StudyRecord>> studies_of_spec(
     const std::string& spec_path, const std::vector<std::pair<std::string, std::string>>& vars,
-    const BrokerLocation& loc) {
+    StudyRegistry& studies) {
   auto name = spec_study_name(spec_path, vars);
   if (!name) return name.error();
-  RedisStudies studies(redis_settings(loc));
   return studies_named(studies, *name);
 }
 

@@ -1,5 +1,5 @@
 #pragma once
-/// The broker-backed mode's shared steps: queue a prepared study in Redis (atomically), find
+/// The broker-backed mode's shared steps: queue a prepared study in the broker (atomically), find
 /// the studies of a spec, reopen a queued study's workspace, and the run.env record that says a
 /// workspace belongs to the broker.
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/broker/redis/redis_studies.h"
+#include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
 #include "merlin/broker/state_store.h"
 #include "merlin/cli/prepared_study.h"
@@ -36,10 +36,10 @@ std::vector<std::string> study_queues(const StudyGraph& graph);
 
 struct EnqueueReport {
   std::uint64_t messages = 0, tasks = 0;
-  double seconds = 0;  ///< the Redis part only
+  double seconds = 0;  ///< the broker part only
 };
 
-/// A study's registration, counts and queues as `RedisStudies::enqueue` takes them, with no
+/// A study's registration, counts and queues as `StudyRegistry::enqueue` takes them, with no
 /// messages yet.
 StudyEnqueue study_enqueue_of(const PreparedStudy& s);
 
@@ -47,16 +47,18 @@ StudyEnqueue study_enqueue_of(const PreparedStudy& s);
 /// (decided by `Plan::ready_at_start`; `store` takes the claims).
 Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store);
 
-/// Queues `s` in one script (all or nothing) and records `broker=redis` in merlin_info/run.env.
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, const BrokerLocation& loc);
+/// Queues `s` in `backend` at `loc` (all or nothing), after recording `broker_at=` in
+/// merlin_info/run.env.
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
+                                    const BrokerLocation& loc);
 
 /// The registered studies whose name is `name`, oldest first.
-Result<std::vector<StudyRecord>> studies_named(RedisStudies& studies, const std::string& name);
+Result<std::vector<StudyRecord>> studies_named(StudyRegistry& studies, const std::string& name);
 
-/// The studies queued from `spec_path` (by its study name) on the broker at `loc`.
+/// The studies queued from `spec_path` (by its study name) in `studies`.
 Result<std::vector<StudyRecord>> studies_of_spec(
     const std::string& spec_path, const std::vector<std::pair<std::string, std::string>>& vars,
-    const BrokerLocation& loc);
+    StudyRegistry& studies);
 
 /// A queued study reopened from its workspace (spec copy, samples copy, tokens).
 Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,

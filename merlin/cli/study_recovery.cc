@@ -6,7 +6,6 @@
 #include <set>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "adapters/broker/redis/redis_state_store.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/status_report.h"
@@ -74,9 +73,10 @@ Result<void> mark_study_finished(const std::string& workspace) {
   return files::write_atomic(path, *text + (kFinishedLine + 1));
 }
 
-Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,
+Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
                                                  const std::string& name,
                                                  const std::string& output_path) {
+  StudyRegistry& studies = backend.studies();
   auto registered = studies_named(studies, name);
   if (!registered) return registered.error();
   std::vector<LostStudy> lost;
@@ -88,7 +88,7 @@ Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const Br
     auto pending = studies.pending(r.key);
     if (!pending) return pending.error();
     if (*pending > 0) continue;
-    auto progress = RedisStateStore(redis_settings(loc, r.key)).progress();
+    auto progress = backend.store(r.key)->progress();
     if (!progress) return progress.error();
     LostStudy l;
     l.key = r.key;
@@ -110,12 +110,12 @@ Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const Br
   return lost;
 }
 
-Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc,
-                                           bool progress) {
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
+                                           const BrokerLocation& loc, bool progress) {
   if (!s.renderer) return Error::runtime("rebuild_from_markers: the samples are not open");
   StudyEnqueue st = study_enqueue_of(s);
-  // What is done is decided on an in-process store from the markers, then written to Redis
-  // with the study's registration in one script, as `merlin run` queues a new study.
+  // What is done is decided on an in-process store from the markers, then written to the
+  // broker with the study's registration at once, as `merlin run` queues a new study.
   LocalStateStore markers(st.counts);
   RebuildReport report;
   report.tasks = s.graph->total_tasks();
@@ -151,7 +151,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocatio
   auto added = add_ready_messages(st, *s.graph, markers);
   if (!added) return added.error();
   report.messages = st.messages.size();
-  RedisStudies studies(redis_settings(loc));
+  StudyRegistry& studies = backend.studies();
   auto gone =
       studies.forget(st.record.key);  // whatever is left of it: the markers are the record now
   if (!gone) return gone.error();

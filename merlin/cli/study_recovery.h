@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "adapters/broker/redis/redis_studies.h"
+#include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
 #include "merlin/cli/dist_study.h"
 #include "merlin/cli/prepared_study.h"
@@ -25,7 +25,7 @@ struct LostStudy {
   std::string describe(const std::string& where) const;
 };
 
-/// The studies named `name` whose unfinished work the broker at `loc` has lost:
+/// The studies named `name` whose unfinished work `backend` (the broker at `loc`) has lost:
 ///  - registered ones with nothing queued, delayed or in flight while samples are not done
 ///    (messages are published before the task that made them is acked, so this never holds
 ///    for a study at work), unless `merlin purge` removed their messages on purpose;
@@ -33,7 +33,7 @@ struct LostStudy {
 ///    longer knows, and that never finished.
 /// Side effect: registered studies found complete get `finished=1` in merlin_info/run.env, the
 /// mark that keeps them from being reported once the broker forgets them.
-Result<std::vector<LostStudy>> find_lost_studies(RedisStudies& studies, const BrokerLocation& loc,
+Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
                                                  const std::string& name,
                                                  const std::string& output_path);
 
@@ -45,12 +45,12 @@ struct RebuildReport {
   std::uint64_t messages = 0;
 };
 
-/// Registers `s` again on the broker at `loc` (dropping whatever is left of it there) with the
-/// tasks whose MERLIN_FINISHED marker exists counted as done, and queues the rest, in one
-/// script. Failed samples have no marker and run again, as a restart runs them. Needs the
+/// Registers `s` again in `backend`, the broker at `loc` (dropping whatever is left of it
+/// there), with the tasks whose MERLIN_FINISHED marker exists counted as done, and queues the
+/// rest at once. Failed samples have no marker and run again, as a restart runs them. Needs the
 /// samples open (a renderer). O(tasks) file checks; `progress`: a line on stderr every few
 /// seconds while they take long.
-Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, const BrokerLocation& loc,
-                                           bool progress);
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
+                                           const BrokerLocation& loc, bool progress);
 
 }  // namespace merlin::cli

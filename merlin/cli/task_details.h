@@ -26,12 +26,11 @@ const char* state_name(TaskState s);
 /// "MERLIN_STOP_WORKERS".
 const char* return_code_name(Outcome o);
 
-/// One instance's done and failed bits as Redis keeps them (bit s is byte s/8, mask 0x80 >>
-/// s%8; a missing byte is 0).
+/// SampleBits read one sample at a time.
 struct DoneBits {
-  std::string done, failed;
-  bool is_done(SampleId s) const { return bit(done, s); }
-  bool is_failed(SampleId s) const { return bit(failed, s); }
+  SampleBits bits;
+  bool is_done(SampleId s) const { return bit(bits.done, s); }
+  bool is_failed(SampleId s) const { return bit(bits.failed, s); }
   static bool bit(const std::string& bits, SampleId s) {
     auto byte = s / 8;
     return byte < bits.size() && (static_cast<unsigned char>(bits[byte]) & (0x80u >> (s % 8)));

@@ -11,10 +11,6 @@
 #include <system_error>
 #include <thread>
 
-#include "adapters/broker/redis/redis_broker.h"
-#include "adapters/broker/redis/redis_state_store.h"
-#include "adapters/broker/redis/redis_studies.h"
-#include "adapters/broker/redis/redis_workers.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/dist_study.h"
@@ -36,7 +32,7 @@ std::atomic<int>& fleet_signals() {
 }
 
 std::string batch_job_id() {
-  for (const char* name : {"SLURM_JOB_ID", "FLUX_JOB_ID", "LSB_JOBID"})
+  for (const char* name : {"SLURM_JOB_ID", "FLUX_JOB_ID", "LSB_JOBID", "PBS_JOBID"})
     if (const char* v = std::getenv(name); v && *v) return v;
   return "";
 }
@@ -51,16 +47,10 @@ namespace {
 
 // A worker has reached the server (run-workers checks it first): from then on even a new
 // connection rides out an outage within the retry budget instead of ending the worker.
-RedisSettings fleet_settings(const BrokerLocation& loc, const std::string& study_key = "default") {
-  RedisSettings s = redis_settings(loc, study_key);
-  s.retry_first_connect = true;
-  return s;
-}
-
 class Fleet {
   struct Running {
     const WorkerPlan* plan;
-    std::unique_ptr<RedisBroker> broker;
+    std::unique_ptr<Broker> broker;
     std::unique_ptr<ProcessExecutor> executor;
     std::unique_ptr<JournalWriter> journal;  ///< this worker's task journal in the workspace
     std::unique_ptr<JournaledStore> store;   ///< the study's store, journalling this worker's
@@ -69,19 +59,21 @@ class Fleet {
   };
 
  public:
-  Fleet(const BrokerLocation& loc, std::string spec_name, std::vector<WorkerPlan> plans,
-        FleetOptions options)
-      : loc_(loc),
+  Fleet(Backend& backend, const BrokerLocation& loc, std::string spec_name,
+        std::vector<WorkerPlan> plans, FleetOptions options)
+      : backend_(backend),
+        loc_(loc),
         spec_name_(std::move(spec_name)),
         plans_(std::move(plans)),
         options_(options),
-        registry_(fleet_settings(loc)),
-        studies_(fleet_settings(loc)) {}
+        registry_(backend.workers()),
+        studies_(backend.studies()),
+        stops_(backend.stops()) {}
 
   int run() {
     // Stops written by steps from now on are ours to obey; older ones were for the
     // processes running then (new workers resume a stopped queue, as Merlin's do).
-    auto mark = studies_.clock_mark();
+    auto mark = stops_.clock_mark();
     if (!mark) {
       log::error("{}", mark.error().message);
       return finish(kExitFailed);
@@ -202,7 +194,7 @@ class Fleet {
   // Logs each study that lost its work in the broker once (again after it was queued again
   // and lost again); true if any is lost now.
   Result<bool> report_lost() {
-    auto lost = find_lost_studies(studies_, loc_, spec_name_, options_.output_path);
+    auto lost = find_lost_studies(backend_, loc_, spec_name_, options_.output_path);
     if (!lost) return lost.error();
     std::set<std::string> now;
     for (const auto& l : *lost) {
@@ -263,7 +255,7 @@ class Fleet {
 
   // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" (the rate is the
   // study's, over this process's time on it: every worker's commits count).
-  static std::pair<std::uint64_t, std::uint64_t> done_total(RedisStateStore& store) {
+  static std::pair<std::uint64_t, std::uint64_t> done_total(StateStore& store) {
     std::uint64_t done = 0, total = 0;
     if (auto p = store.progress())
       for (const auto& i : *p) {
@@ -273,7 +265,7 @@ class Fleet {
     return {done, total};
   }
 
-  static void log_progress(RedisStateStore& store, const std::string& key, Clock::time_point since,
+  static void log_progress(StateStore& store, const std::string& key, Clock::time_point since,
                            std::uint64_t done_before) {
     auto [done, total] = done_total(store);
     if (total == 0) return;
@@ -309,7 +301,8 @@ class Fleet {
     }
     log::info("serving study={} workspace={}", rec.key, rec.workspace);
     Plan plan(*(*s)->graph);
-    RedisStateStore store(fleet_settings(loc_, rec.key));
+    auto owned_store = backend_.store(rec.key);
+    StateStore& store = *owned_store;
     auto all_queues = study_queues(*(*s)->graph);
     auto& stopped = stopped_queues_[rec.key];
     std::vector<std::string> idle_queues;
@@ -328,7 +321,7 @@ class Fleet {
       wo.max_deliveries = options_.max_deliveries;
       wo.on_stop = [this, &rec, id = p.id](const std::string& q, const std::string& step,
                                            bool all) {
-        auto h = studies_.halt(rec.key, StudyHalt{q, step, id, all});
+        auto h = stops_.halt(rec.key, StudyHalt{q, step, id, all});
         if (!h)
           log::error("could not tell other workers to stop queue={} error=\"{}\"", q,
                      h.error().message);
@@ -336,10 +329,7 @@ class Fleet {
       wo.on_stop_notices = [this, &rec, &fleet] { obey_halts(rec.key, fleet); };
       auto r = std::make_unique<Running>();
       r->plan = &p;
-      RedisSettings rs = fleet_settings(loc_, rec.key);
-      rs.consumer = p.id;
-      rs.lease = options_.lease;
-      r->broker = std::make_unique<RedisBroker>(rs);
+      r->broker = backend_.broker(rec.key, p.id, options_.lease);
       r->executor = std::make_unique<ProcessExecutor>(ProcessExecutorOptions{options_.kill_wait});
       r->journal = open_journal(**s, p);
       StateStore* used = &store;
@@ -430,7 +420,7 @@ class Fleet {
     std::lock_guard lock(halts_mu_);
     auto m = marks_.find(key);
     if (m == marks_.end()) m = marks_.emplace(key, start_mark_).first;
-    auto halts = studies_.halts_since(key, m->second);
+    auto halts = stops_.halts_since(key, m->second);
     if (!halts) {
       log::warn("cannot read the stops of study={} error=\"{}\"", key, halts.error().message);
       return;
@@ -452,14 +442,16 @@ class Fleet {
     }
   }
 
+  Backend& backend_;
   BrokerLocation loc_;
   std::string spec_name_;
   std::vector<WorkerPlan> plans_;
   FleetOptions options_;
-  RedisWorkerRegistry registry_;
-  RedisStudies studies_;
+  WorkerRegistry& registry_;
+  StudyRegistry& studies_;
+  StopChannel& stops_;
   std::atomic<bool> stop_requested_{false};
-  std::string start_mark_;                    ///< Redis clock when this process started
+  std::string start_mark_;                    ///< the broker's clock when this process started
   std::mutex halts_mu_;                       ///< guards marks_ and stopped_queues_ in serve
   std::map<std::string, std::string> marks_;  ///< per study: the last halt obeyed
   std::set<std::string> skipped_;
@@ -470,9 +462,9 @@ class Fleet {
 
 }  // namespace
 
-int run_fleet(const BrokerLocation& loc, const std::string& spec_name,
+int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& spec_name,
               const std::vector<WorkerPlan>& plans, const FleetOptions& options) {
-  Fleet fleet(loc, spec_name, plans, options);
+  Fleet fleet(backend, loc, spec_name, plans, options);
   return fleet.run();
 }
 

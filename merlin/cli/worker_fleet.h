@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
 #include "workers/process_executor.h"
 
@@ -24,7 +25,7 @@ struct WorkerPlan {
 };
 
 struct FleetOptions {
-  std::chrono::milliseconds lease{60'000};  ///< renewed every third of it
+  std::chrono::milliseconds lease = kDefaultLease;  ///< renewed every third of it
   bool exit_when_done = false;              ///< return once no study has work for us
   /// The spec's OUTPUT_PATH: its workspaces tell which studies the broker lost.
   std::string output_path;
@@ -43,12 +44,12 @@ std::atomic<int>& fleet_signals();
 
 /// This machine's name, for worker ids and heartbeats.
 std::string host_name();
-/// The batch job this process runs in (SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID), or "".
+/// The batch job this process runs in (SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID, PBS_JOBID), or "".
 std::string batch_job_id();
 
-/// Serves the studies named `spec_name` until stopped, or until none has work left for these
-/// workers (exit_when_done). Returns the process exit code.
-int run_fleet(const BrokerLocation& loc, const std::string& spec_name,
+/// Serves the studies named `spec_name` in `backend` (the broker at `loc`) until stopped, or
+/// until none has work left for these workers (exit_when_done). Returns the process exit code.
+int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& spec_name,
               const std::vector<WorkerPlan>& plans, const FleetOptions& options);
 
 }  // namespace merlin::cli

@@ -11,6 +11,7 @@ enum class ErrorCode {
   kBadInput = 2,     ///< malformed spec, sample file or CLI argument (exit 2)
   kRuntime = 1,      ///< the study or an outside system failed (exit 1)
   kUnavailable = 3,  ///< a server or resource could not be reached (exit 1 at the CLI)
+  kExists = 4,       ///< what was to be created is there already (a study key queued twice)
 };
 
 struct Error {

@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <string>
 
+#include "merlin/broker/broker.h"
+
 namespace merlin {
 
 struct RedisSettings {
@@ -19,7 +21,7 @@ struct RedisSettings {
   std::string study_key = "default";
   std::string consumer = "worker";  ///< unique per worker process (consumer-group member name)
   /// A reserved message idle this long is taken over by another worker (`extend_lease` renews).
-  std::chrono::milliseconds lease{60'000};
+  std::chrono::milliseconds lease = kDefaultLease;
   std::chrono::milliseconds connect_timeout{2'000};
   /// How long one reply may take before the connection is given up as lost and the command
   /// retried (blocking reads add their wait to it).

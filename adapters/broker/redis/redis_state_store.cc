@@ -130,14 +130,14 @@ Result<std::vector<InstanceProgress>> RedisStateStore::progress() {
   return out;
 }
 
-Result<std::pair<std::string, std::string>> RedisStateStore::sample_bits(InstanceId id) {
+Result<SampleBits> RedisStateStore::sample_bits(InstanceId id) {
   auto c = pool_.acquire();
   if (!c) return c.error();
   auto r = (*c)->pipeline({{"GET", keys_.done(id.v)}, {"GET", keys_.failed_bits(id.v)}});
   if (!r) return r.error();
   for (const auto& reply : *r)
     if (reply.is_error()) return Error::runtime((*c)->describe(reply.text()));
-  return std::make_pair((*r)[0].text(), (*r)[1].text());
+  return SampleBits{(*r)[0].text(), (*r)[1].text()};
 }
 
 }  // namespace merlin

@@ -33,9 +33,9 @@ class RedisStateStore : public StateStore {
   /// One HGETALL per hash: O(instances), independent of the number of samples.
   Result<std::vector<InstanceProgress>> progress() override;
 
-  /// Instance `instance`'s done and failed bitmaps as stored (bit s: byte s/8, mask 0x80 >>
-  /// s%8; shorter than the samples when the last ones are 0). 125 kB per million samples.
-  Result<std::pair<std::string, std::string>> sample_bits(InstanceId instance);
+  /// The done and failed bitmaps as stored (Redis bit order is SampleBits's): one pipelined
+  /// pair of GETs, 125 kB per million samples.
+  Result<SampleBits> sample_bits(InstanceId instance) override;
 
   const RedisSettings& settings() const { return pool_.settings(); }
 

@@ -50,7 +50,12 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
   }
   RedisScript script(redis_lua::kEnqueue);
   auto r = script.run(**c, {}, args);
-  if (!r) return r.error();
+  if (!r) {
+    Error e = r.error();
+    // The script's own refusal (redis_lua.cc kEnqueue): a study of that key is registered.
+    if (e.message.find("is queued already") != std::string::npos) e.code = ErrorCode::kExists;
+    return e;
+  }
   return ok();
 }
 
@@ -176,50 +181,6 @@ Result<std::vector<std::uint32_t>> RedisStudies::running(const std::string& stud
         if (m && m->is_leaf() && m->instance.v < out.size()) out[m->instance.v]++;
       }
     }
-  }
-  return out;
-}
-
-Result<void> RedisStudies::halt(const std::string& study_key, const StudyHalt& h) {
-  auto c = connect(settings_);
-  if (!c) return c.error();
-  auto r = (*c)->command({"XADD", RedisKeys(study_key).halts(), "*", "queue", h.queue, "step",
-                          h.step, "by", h.by, "all", h.all ? "1" : "0"});
-  if (!r) return r.error();
-  return ok();
-}
-
-Result<std::string> RedisStudies::clock_mark() {
-  auto c = connect(settings_);
-  if (!c) return c.error();
-  auto r = (*c)->command({"TIME"});
-  if (!r) return r.error();
-  if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected TIME reply"));
-  long long sec = std::strtoll(r->elements[0].text().c_str(), nullptr, 10);
-  long long usec = std::strtoll(r->elements[1].text().c_str(), nullptr, 10);
-  return std::to_string(sec * 1000 + usec / 1000) + "-0";
-}
-
-Result<std::vector<StudyHalt>> RedisStudies::halts_since(const std::string& study_key,
-                                                         std::string& mark) {
-  auto c = connect(settings_);
-  if (!c) return c.error();
-  auto r = (*c)->command({"XRANGE", RedisKeys(study_key).halts(), "(" + mark, "+"});
-  if (!r) return r.error();
-  std::vector<StudyHalt> out;
-  for (const auto& entry : r->elements) {
-    if (entry.elements.size() != 2) continue;
-    mark = entry.elements[0].text();
-    StudyHalt h;
-    const auto& fields = entry.elements[1].elements;
-    for (std::size_t i = 0; i + 1 < fields.size(); i += 2) {
-      const std::string f = fields[i].text(), v = fields[i + 1].text();
-      if (f == "queue") h.queue = v;
-      if (f == "step") h.step = v;
-      if (f == "by") h.by = v;
-      if (f == "all") h.all = v == "1";
-    }
-    out.push_back(std::move(h));
   }
   return out;
 }

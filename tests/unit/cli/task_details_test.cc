@@ -26,8 +26,8 @@ DoneBits bits(std::initializer_list<SampleId> done, std::initializer_list<Sample
     if (s.size() <= x / 8) s.resize(x / 8 + 1, '\0');
     s[x / 8] = static_cast<char>(static_cast<unsigned char>(s[x / 8]) | (0x80u >> (x % 8)));
   };
-  for (auto x : done) set(b.done, x);
-  for (auto x : failed) set(b.failed, x);
+  for (auto x : done) set(b.bits.done, x);
+  for (auto x : failed) set(b.bits.failed, x);
   return b;
 }
 

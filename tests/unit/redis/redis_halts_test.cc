@@ -1,11 +1,11 @@
-// Step-requested stops on Redis: RedisStudies appends them to the study's halts Stream, a
+// Step-requested stops on Redis: RedisStopChannel appends them to the study's halts Stream, a
 // process reads those after its start mark, and every delivery carries the Stream's length so
 // that a worker looks before it starts a task (both the take script and the blocking path).
 #include <thread>
 
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_connection.h"
-#include "adapters/broker/redis/redis_studies.h"
+#include "adapters/broker/redis/redis_stop_channel.h"
 #include "tests/unit/redis/redis_test_server.h"
 
 namespace merlin::testing {
@@ -15,7 +15,7 @@ using std::chrono::milliseconds;
 class RedisHalts : public RedisFixture {};
 
 TEST_F(RedisHalts, HaltsAfterTheMarkAreReadOnceInOrder) {
-  RedisStudies studies(settings_);
+  RedisStopChannel studies(settings_);
   ASSERT_TRUE(studies.halt(settings_.study_key, {"q0", "old", "w0", false}).ok());
   auto mark = studies.clock_mark();
   ASSERT_TRUE(mark.ok()) << mark.error().message;
@@ -39,7 +39,7 @@ TEST_F(RedisHalts, HaltsAfterTheMarkAreReadOnceInOrder) {
 
 TEST_F(RedisHalts, DeliveriesCarryTheNumberOfStops) {
   RedisBroker b(settings_);
-  RedisStudies studies(settings_);
+  RedisStopChannel studies(settings_);
   ASSERT_TRUE(b.publish("q", {sample_msg(0)}).ok());
   auto d = b.reserve({"q"}, milliseconds(0));
   ASSERT_TRUE(d.ok() && d->has_value());
