@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "merlin/util/shell_words.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 extern char** environ;
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 extern char** environ;
 

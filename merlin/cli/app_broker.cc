@@ -12,7 +12,7 @@
 
 #include "merlin/util/log.h"
 #include "merlin/util/path_expand.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::cli {
 namespace {

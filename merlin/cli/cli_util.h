@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/util/process_info.h"
 #include "merlin/util/result.h"
 
 namespace CLI {
@@ -13,21 +14,9 @@ class App;
 
 namespace merlin::cli {
 
-/// Parses "K=V" strings of --vars; an entry without '=' is bad input.
-Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
-    const std::vector<std::string>& items);
 /// `--vars A=1 B=2 spec.yaml`: a greedy --vars swallows the spec. Moves a trailing word
 /// without '=' from `vars` to `spec` when `spec` is empty.
 void reclaim_spec(std::vector<std::string>& vars, std::string& spec);
-std::string current_dir();
-/// `s` as one shell word: as it is when plain, else in single quotes.
-std::string shell_quote(const std::string& s);
-/// This merlin binary's absolute path (/proc/self/exe), for commands that start it again.
-std::string self_exe();
-/// Seconds since the epoch, now.
-long long now_epoch();
-/// Number of cores (at least 1).
-int core_count();
 
 /// Adds `--kill-wait SECONDS` (how long a step may take to end after SIGTERM, when a second
 /// interrupt ends the running steps, before SIGKILL) to a subcommand; `seconds` holds the

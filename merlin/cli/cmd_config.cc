@@ -17,7 +17,7 @@
 #include "merlin/cli/config_template.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/path_expand.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::cli {
 namespace {

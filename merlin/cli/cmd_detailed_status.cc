@@ -11,17 +11,18 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/local_run.h"
-#include "merlin/cli/prepared_study.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/local_run.h"
+#include "merlin/run/prepared_study.h"
 #include "merlin/cli/table.h"
-#include "merlin/cli/task_details.h"
+#include "merlin/run/task_details.h"
 #include "merlin/plan/plan.h"
 #include "merlin/spec/did_you_mean.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 #include "merlin/workspace/task_journals.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct DetailedArgs {

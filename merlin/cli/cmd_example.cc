@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "merlin/cli/command.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::cli {
 namespace fs = std::filesystem;

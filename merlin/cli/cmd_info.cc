@@ -5,10 +5,11 @@
 #include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/workspace/files.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/util/files.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 int info(const BrokerFlags& flags) {

@@ -9,12 +9,13 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/study_recovery.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/study_recovery.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/log.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct MonitorArgs {

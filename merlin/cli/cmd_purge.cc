@@ -9,9 +9,10 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
+#include "merlin/run/dist_study.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct PurgeArgs {

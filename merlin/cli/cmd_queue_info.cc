@@ -8,11 +8,12 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
+#include "merlin/run/dist_study.h"
 #include "merlin/cli/table.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct QueueInfoArgs {

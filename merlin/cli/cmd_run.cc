@@ -7,14 +7,15 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/dry_run.h"
-#include "merlin/cli/local_run.h"
-#include "merlin/cli/status_report.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/dry_run.h"
+#include "merlin/run/local_run.h"
+#include "merlin/run/status_report.h"
 #include "merlin/util/log.h"
 #include "workers/process_executor.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct RunArgs {

@@ -16,12 +16,13 @@
 #include "merlin/cli/celery_args.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/worker_fleet.h"
-#include "merlin/cli/worker_jobs.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/worker_fleet.h"
+#include "merlin/run/worker_jobs.h"
 #include "merlin/util/log.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 struct RunWorkersArgs {

@@ -10,10 +10,11 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
+#include "merlin/run/dist_study.h"
 #include "merlin/cli/table.h"
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 // A worker that has not beaten for this long is shown as lost (it beats every second).

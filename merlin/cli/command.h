@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "merlin/util/exit_codes.h"
 #include "merlin/util/result.h"
 
 namespace CLI {
@@ -11,12 +12,6 @@ class App;
 }
 
 namespace merlin::cli {
-
-/// Exit codes (documented in docs/cli.md): 0 success, 1 the study failed or a server/scheduler
-/// refused, 2 bad input (spec, samples, arguments).
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;
-inline constexpr int kExitBadInput = 2;
 
 struct Command {
   const char* name;

@@ -8,6 +8,7 @@
 #include "merlin/util/log.h"
 
 int main(int argc, char** argv) {
+  using namespace merlin;
   using namespace merlin::cli;
   CLI::App app{
       "merlin: ensemble workflows for simulation campaigns.\n"

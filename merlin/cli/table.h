@@ -4,9 +4,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/cli/status_report.h"
+#include "merlin/run/status_report.h"
 
 namespace merlin::cli {
+
+using run::StatusFormat;
 
 using TableRow = std::vector<std::string>;
 

@@ -7,7 +7,7 @@
 
 #include "merlin/samples/mapped_file.h"
 #include "merlin/samples/npy_header.h"
-#include "merlin/samples/value_format.h"
+#include "merlin/util/value_format.h"
 
 namespace merlin::samples {
 namespace {

@@ -5,7 +5,7 @@
 
 #include "merlin/spec/diagnostic_list.h"
 #include "merlin/spec/yaml_tree.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::spec {
 namespace {

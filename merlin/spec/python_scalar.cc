@@ -9,7 +9,7 @@
 #include <regex>
 #include <vector>
 
-#include "merlin/samples/value_format.h"
+#include "merlin/util/value_format.h"
 
 namespace merlin::spec {
 namespace {

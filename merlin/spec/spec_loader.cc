@@ -10,7 +10,7 @@
 #include "merlin/spec/spec_reader.h"
 #include "merlin/spec/spec_validator.h"
 #include "merlin/spec/yaml_tree.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin::spec {
 namespace {

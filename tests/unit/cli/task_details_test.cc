@@ -1,9 +1,10 @@
 // detailed-status's per-task decisions: journals' records against the broker's done bits.
-#include "merlin/cli/task_details.h"
+#include "merlin/run/task_details.h"
 
 #include <gtest/gtest.h>
 
 namespace merlin::cli {
+using namespace merlin::run;
 namespace {
 
 JournalRecord start(std::uint32_t inst, SampleId x, std::uint32_t at) {

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "merlin/util/shell_words.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 namespace merlin {
 namespace {

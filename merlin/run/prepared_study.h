@@ -14,7 +14,7 @@
 #include "merlin/study/task_renderer.h"
 #include "merlin/util/result.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 struct PrepareOptions {
   std::string spec_path;
@@ -77,4 +77,4 @@ struct StudyAtHand {
 Result<StudyAtHand> open_for_status(const std::string& target, const std::string& cwd,
                                     const std::string& output_path);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,4 +1,4 @@
-#include "merlin/cli/local_run.h"
+#include "merlin/run/local_run.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -14,15 +14,15 @@
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/cli/status_report.h"
+#include "merlin/run/status_report.h"
 #include "merlin/plan/plan.h"
 #include "merlin/util/log.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 #include "merlin/workspace/journal.h"
 #include "merlin/workspace/task_journals.h"
 #include "workers/process_executor.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 std::string journal_path(const PreparedStudy& s) { return local_journal_path(s.tokens.info_dir); }
@@ -245,4 +245,4 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   return result;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -16,7 +16,7 @@
 #include "merlin/util/result.h"
 #include "merlin/workspace/journal.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 enum class TaskState : std::uint8_t { kInitialized, kRunning, kFinished, kFailed, kCancelled };
 
@@ -100,4 +100,4 @@ std::string duration_text(double seconds);
 /// "2026-11-24 10:15:02" (local time); "" for 0.
 std::string time_text(std::uint32_t epoch_seconds);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

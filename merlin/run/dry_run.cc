@@ -1,4 +1,4 @@
-#include "merlin/cli/dry_run.h"
+#include "merlin/run/dry_run.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,10 +9,10 @@
 #include <thread>
 #include <vector>
 
-#include "merlin/cli/status_report.h"
+#include "merlin/run/status_report.h"
 #include "workers/process_executor.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool progress) {
   const auto& graph = *s.graph;
@@ -81,4 +81,4 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
   return total;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,17 +1,16 @@
-#include "merlin/cli/dist_study.h"
+#include "merlin/run/dist_study.h"
 
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/cli/broker_config.h"
-#include "merlin/cli/cli_util.h"
+#include "merlin/util/process_info.h"
 #include "merlin/plan/plan.h"
 #include "merlin/study/resource_tokens.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 std::string study_key_of(const std::string& workspace) {
   return std::filesystem::path(workspace).lexically_normal().filename().string();
@@ -151,4 +150,4 @@ bool is_broker_workspace(const std::string& workspace) {
   return text && text->find("\nbroker=redis\n") != std::string::npos;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,4 +1,4 @@
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -10,9 +10,9 @@
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
 #include "merlin/broker/state_store.h"
-#include "merlin/cli/prepared_study.h"
+#include "merlin/run/prepared_study.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 /// The study key of a workspace: its directory name, "<name>_<timestamp>".
 std::string study_key_of(const std::string& workspace);
@@ -71,4 +71,4 @@ Result<void> record_broker(const std::string& workspace, const BrokerLocation& l
 /// True when the workspace's run.env says it was queued in a broker.
 bool is_broker_workspace(const std::string& workspace);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,4 +1,4 @@
-#include "merlin/cli/worker_jobs.h"
+#include "merlin/run/worker_jobs.h"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,14 +11,14 @@
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/batch/scheduler.h"
-#include "merlin/cli/cli_util.h"
+#include "merlin/util/process_info.h"
 #include "merlin/util/log.h"
 #include "merlin/util/shell_words.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
 extern char** environ;
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 bool runs_under_scheduler(const std::string& type) {
@@ -157,4 +157,4 @@ int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
   return rc;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

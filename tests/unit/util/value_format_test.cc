@@ -1,4 +1,4 @@
-#include "merlin/samples/value_format.h"
+#include "merlin/util/value_format.h"
 
 #include <cmath>
 #include <limits>

@@ -1,10 +1,10 @@
-#include "merlin/cli/status_report.h"
+#include "merlin/run/status_report.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
-namespace merlin::cli {
+namespace merlin::run {
 
 std::vector<StepStatus> step_status(const StudyGraph& graph,
                                     const std::vector<InstanceProgress>& progress,
@@ -81,4 +81,4 @@ std::string progress_line(std::uint64_t done, std::uint64_t total, double elapse
   return fmt::format("{}/{} tasks ({:.1f}%)  {:.1f}/s  ETA {}", done, total, pct, rate, eta);
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "merlin/batch/worker_job.h"
-#include "merlin/cli/worker_fleet.h"
+#include "merlin/run/worker_fleet.h"
 #include "merlin/spec/study_spec.h"
 #include "merlin/study/study_tokens.h"
 #include "merlin/util/result.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 /// What the per-node `run-workers --here` command carries over from this one.
 struct HereCommand {
@@ -50,4 +50,4 @@ int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs);
 /// The batch type's scheduler name for messages: "slurm", "flux", "lsf", "pbs".
 std::string scheduler_name(const std::string& batch_type);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -10,10 +10,10 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/prepared_study.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/prepared_study.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 /// A study whose unfinished work is in no queue of the broker.
 struct LostStudy {
@@ -53,4 +53,4 @@ struct RebuildReport {
 Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
                                            const BrokerLocation& loc, bool progress);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

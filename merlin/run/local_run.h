@@ -4,11 +4,11 @@
 #include <chrono>
 #include <cstdint>
 
-#include "merlin/cli/prepared_study.h"
+#include "merlin/run/prepared_study.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 struct LocalRunOptions {
   int slots = 1;
@@ -33,4 +33,4 @@ Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& stud
 /// Per-instance running counts from merlin_info/status.live, if its writer is still alive.
 std::vector<std::uint32_t> live_running(const PreparedStudy& study);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -8,7 +8,7 @@
 #include "merlin/broker/state_store.h"
 #include "merlin/study/study_graph.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 struct StepStatus {
   std::string step;
@@ -32,4 +32,4 @@ std::string format_status(const std::vector<StepStatus>& rows, StatusFormat form
 /// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.
 std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed_seconds);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,4 +1,4 @@
-#include "merlin/cli/worker_fleet.h"
+#include "merlin/run/worker_fleet.h"
 
 #include <unistd.h>
 
@@ -11,20 +11,19 @@
 #include <system_error>
 #include <thread>
 
-#include "merlin/cli/broker_config.h"
-#include "merlin/cli/command.h"
-#include "merlin/cli/dist_study.h"
-#include "merlin/cli/status_report.h"
-#include "merlin/cli/study_recovery.h"
+#include "merlin/run/dist_study.h"
+#include "merlin/run/status_report.h"
+#include "merlin/run/study_recovery.h"
+#include "merlin/util/exit_codes.h"
 #include "merlin/util/log.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 #include "merlin/workspace/journal.h"
 #include "merlin/workspace/task_journals.h"
 #include "workers/journaled_store.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 std::atomic<int>& fleet_signals() {
   static std::atomic<int> n{0};
@@ -468,4 +467,4 @@ int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& sp
   return fleet.run();
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,4 +1,4 @@
-#include "merlin/cli/prepared_study.h"
+#include "merlin/run/prepared_study.h"
 
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -15,9 +15,9 @@
 #include "merlin/study/resource_tokens.h"
 #include "merlin/util/log.h"
 #include "merlin/util/visible_text.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/files.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace fs = std::filesystem;
 
 namespace {
@@ -341,4 +341,4 @@ Result<StudyAtHand> open_for_status(const std::string& target, const std::string
   return out;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,11 +1,11 @@
-#include "merlin/cli/task_details.h"
+#include "merlin/run/task_details.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 // Merlin's lists (status_constants.py); the ones this build never produces are accepted and
@@ -200,4 +200,4 @@ std::string time_text(std::uint32_t epoch_seconds) {
   return buf;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

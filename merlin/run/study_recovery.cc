@@ -1,4 +1,4 @@
-#include "merlin/cli/study_recovery.h"
+#include "merlin/run/study_recovery.h"
 
 #include <chrono>
 #include <cstdio>
@@ -6,12 +6,11 @@
 #include <set>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/cli/broker_config.h"
-#include "merlin/cli/cli_util.h"
-#include "merlin/cli/status_report.h"
-#include "merlin/workspace/files.h"
+#include "merlin/util/process_info.h"
+#include "merlin/run/status_report.h"
+#include "merlin/util/files.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 namespace fs = std::filesystem;
@@ -162,4 +161,4 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   return report;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -14,7 +14,7 @@
 #include "merlin/broker/broker_location.h"
 #include "workers/process_executor.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 /// One `merlin.resources.workers` entry, as this process will run it.
 struct WorkerPlan {
@@ -52,4 +52,4 @@ std::string batch_job_id();
 int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& spec_name,
               const std::vector<WorkerPlan>& plans, const FleetOptions& options);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

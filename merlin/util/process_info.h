@@ -1,0 +1,26 @@
+#pragma once
+/// What a command needs to know of its own process: where it runs, when, on how many cores,
+/// from which binary; and the `K=V` overrides of `--vars`.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+std::string current_dir();
+/// `s` as one shell word: as it is when plain, else in single quotes.
+std::string shell_quote(const std::string& s);
+/// This merlin binary's absolute path (/proc/self/exe), for commands that start it again.
+std::string self_exe();
+/// Seconds since the epoch, now.
+long long now_epoch();
+/// Number of cores (at least 1).
+int core_count();
+
+/// Parses "K=V" strings of --vars; an entry without '=' is bad input.
+Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
+    const std::vector<std::string>& items);
+
+}  // namespace merlin

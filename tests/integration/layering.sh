@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The dependency rule of docs/architecture.md, checked on the includes: a folder includes only
+# folders of its own layer or below. A new include that reaches up fails here with the file
+# and the line.
+source "$(dirname "$0")/lib.sh"
+set +e
+cd "$SRC"
+
+# folder -> the folders it must not include
+declare -A FORBIDDEN=(
+  [merlin/util]="merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/spec]="merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
+  [merlin/samples]="merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/batch]="merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
+  [merlin/study]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"
+  [merlin/broker]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"
+  [merlin/plan]="merlin/workspace merlin/run merlin/cli workers adapters"
+  [merlin/workspace]="merlin/plan merlin/run merlin/cli workers adapters"
+  [workers]="merlin/run merlin/cli adapters"
+  [adapters/broker/local]="merlin/run merlin/cli workers adapters/broker/redis adapters/scheduler"
+  [adapters/broker/redis]="merlin/run merlin/cli workers adapters/broker/local adapters/scheduler"
+  [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
+  [merlin/run]="merlin/cli adapters/broker/redis"
+)
+for folder in "${!FORBIDDEN[@]}"; do
+  bad=""
+  for up in ${FORBIDDEN[$folder]}; do
+    hits=$(grep -rn "#include \"$up/" "$folder" --include='*.h' --include='*.cc' 2>/dev/null)
+    [ -n "$hits" ] && bad+="$hits"$'\n'
+  done
+  expect_eq "$folder includes nothing above its layer" "" "${bad%$'\n'}"
+done
+# The CLI names one concrete backend, in one file.
+expect_eq "only merlin/cli/backends.cc includes a broker adapter" "merlin/cli/backends.cc" \
+  "$(grep -rl '#include "adapters/broker/' merlin/cli | sort)"
+finish
