@@ -9,6 +9,7 @@ PKGS=(
   libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   libgtest-dev libgmock-dev
   libhiredis-dev redis-server
+  librabbitmq-dev rabbitmq-server
   slurm-wlm munge openmpi-bin libopenmpi-dev
   time python3 python3-yaml
 )

@@ -19,6 +19,7 @@ declare -A FORBIDDEN=(
   [workers]="merlin/run merlin/cli adapters"
   [adapters/broker/local]="merlin/run merlin/cli workers adapters/broker/redis adapters/scheduler"
   [adapters/broker/redis]="merlin/run merlin/cli workers adapters/broker/local adapters/scheduler"
+  [adapters/broker/amqp]="merlin/run merlin/cli workers adapters/broker/local adapters/broker/redis adapters/scheduler"
   [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
   [merlin/run]="merlin/cli adapters/broker/redis"
 )

@@ -1,0 +1,287 @@
+#include "adapters/broker/amqp/amqp_connection.h"
+
+#include <amqp.h>
+#include <amqp_framing.h>
+#include <amqp_tcp_socket.h>
+#include <sys/time.h>
+
+#include <cstring>
+
+namespace merlin {
+namespace {
+
+constexpr amqp_channel_t kChannel = 1;
+
+timeval to_timeval(std::chrono::milliseconds ms) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+  tv.tv_usec = static_cast<suseconds_t>(ms.count() % 1000 * 1000);
+  return tv;
+}
+
+std::string text(amqp_bytes_t b) {
+  return b.bytes ? std::string(static_cast<const char*>(b.bytes), b.len) : std::string();
+}
+
+amqp_bytes_t bytes(const std::string& s) {
+  amqp_bytes_t b;
+  b.len = s.size();
+  b.bytes = const_cast<char*>(s.data());
+  return b;
+}
+
+// The broker's or the library's words for a failed RPC.
+std::string reply_text(const amqp_rpc_reply_t& r) {
+  switch (r.reply_type) {
+    case AMQP_RESPONSE_NORMAL:
+      return "ok";
+    case AMQP_RESPONSE_NONE:
+      return "no reply";
+    case AMQP_RESPONSE_LIBRARY_EXCEPTION:
+      return amqp_error_string2(r.library_error);
+    case AMQP_RESPONSE_SERVER_EXCEPTION:
+      if (r.reply.id == AMQP_CONNECTION_CLOSE_METHOD) {
+        auto* m = static_cast<amqp_connection_close_t*>(r.reply.decoded);
+        return "the broker closed the connection: " + text(m->reply_text) + " (" +
+               std::to_string(m->reply_code) + ")";
+      }
+      if (r.reply.id == AMQP_CHANNEL_CLOSE_METHOD) {
+        auto* m = static_cast<amqp_channel_close_t*>(r.reply.decoded);
+        return "the broker closed the channel: " + text(m->reply_text) + " (" +
+               std::to_string(m->reply_code) + ")";
+      }
+      return "the broker answered with method " + std::to_string(r.reply.id);
+  }
+  return "unknown reply";
+}
+
+std::string field_text(const amqp_field_value_t& v) {
+  switch (v.kind) {
+    case AMQP_FIELD_KIND_UTF8:
+    case AMQP_FIELD_KIND_BYTES:
+      return text(v.value.bytes);
+    case AMQP_FIELD_KIND_I8: return std::to_string(v.value.i8);
+    case AMQP_FIELD_KIND_U8: return std::to_string(v.value.u8);
+    case AMQP_FIELD_KIND_I16: return std::to_string(v.value.i16);
+    case AMQP_FIELD_KIND_U16: return std::to_string(v.value.u16);
+    case AMQP_FIELD_KIND_I32: return std::to_string(v.value.i32);
+    case AMQP_FIELD_KIND_U32: return std::to_string(v.value.u32);
+    case AMQP_FIELD_KIND_I64: return std::to_string(v.value.i64);
+    case AMQP_FIELD_KIND_U64:
+    case AMQP_FIELD_KIND_TIMESTAMP: return std::to_string(v.value.u64);
+    case AMQP_FIELD_KIND_BOOLEAN: return v.value.boolean ? "true" : "false";
+    default: return "";
+  }
+}
+
+}  // namespace
+
+struct AmqpConnection::State {
+  amqp_connection_state_t conn = nullptr;
+  AmqpSettings settings;
+  std::string where;
+  std::uint64_t published = 0;  ///< publish sequence numbers on the channel so far
+  bool broken = false;          ///< a channel or connection error: reconnect
+
+  ~State() {
+    if (!conn) return;
+    if (!broken) {
+      amqp_channel_close(conn, kChannel, AMQP_REPLY_SUCCESS);
+      amqp_connection_close(conn, AMQP_REPLY_SUCCESS);
+    }
+    amqp_destroy_connection(conn);
+  }
+
+  Error fail(const std::string& what, const amqp_rpc_reply_t& r) {
+    broken = r.reply_type != AMQP_RESPONSE_NORMAL;
+    Error e = Error::runtime(where + ": " + what + ": " + reply_text(r));
+    if (r.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION) e.code = ErrorCode::kUnavailable;
+    return e;
+  }
+  Error fail(const std::string& what, int status) {
+    broken = true;
+    Error e = Error::runtime(where + ": " + what + ": " + amqp_error_string2(status));
+    e.code = ErrorCode::kUnavailable;
+    return e;
+  }
+  Result<void> check(const std::string& what) {
+    auto r = amqp_get_rpc_reply(conn);
+    if (r.reply_type != AMQP_RESPONSE_NORMAL) return fail(what, r);
+    return ok();
+  }
+  Result<void> usable() {
+    if (broken) return Error::runtime(where + ": the connection failed before; open a new one");
+    return ok();
+  }
+};
+
+AmqpConnection::AmqpConnection(std::unique_ptr<State> state) : s_(std::move(state)) {}
+AmqpConnection::~AmqpConnection() = default;
+
+std::string AmqpConnection::describe() const { return s_->where; }
+
+Result<std::unique_ptr<AmqpConnection>> AmqpConnection::open(const AmqpSettings& settings) {
+  auto s = std::make_unique<State>();
+  s->settings = settings;
+  s->where = "amqp://" + settings.username + "@" + settings.host + ":" +
+             std::to_string(settings.port) + (settings.vhost == "/" ? "/" : "/" + settings.vhost);
+  s->conn = amqp_new_connection();
+  if (!s->conn) return Error::runtime(s->where + ": cannot allocate a connection");
+  amqp_socket_t* socket = amqp_tcp_socket_new(s->conn);
+  if (!socket) return Error::runtime(s->where + ": cannot create a socket");
+  timeval tv = to_timeval(settings.timeout);
+  int st = amqp_socket_open_noblock(socket, settings.host.c_str(), settings.port, &tv);
+  if (st != AMQP_STATUS_OK) {
+    Error e = s->fail("cannot connect", st);
+    e.retryable = true;
+    return e;
+  }
+  amqp_set_handshake_timeout(s->conn, &tv);
+  amqp_set_rpc_timeout(s->conn, &tv);
+  auto login = amqp_login(s->conn, settings.vhost.c_str(), 0, 131072, settings.heartbeat_seconds,
+                          AMQP_SASL_METHOD_PLAIN, settings.username.c_str(),
+                          settings.password.c_str());
+  if (login.reply_type != AMQP_RESPONSE_NORMAL) {
+    Error e = s->fail("the broker refused the login", login);
+    e.code = ErrorCode::kRuntime;  // a refusal, not an outage: retrying will not help
+    return e;
+  }
+  amqp_channel_open(s->conn, kChannel);
+  if (auto c = s->check("cannot open a channel"); !c) return c.error();
+  amqp_confirm_select(s->conn, kChannel);
+  if (auto c = s->check("cannot turn on publisher confirms"); !c) return c.error();
+  return std::unique_ptr<AmqpConnection>(new AmqpConnection(std::move(s)));
+}
+
+Result<void> AmqpConnection::declare_queue(const std::string& queue,
+                                           const AmqpQueueOptions& options) {
+  if (auto u = s_->usable(); !u) return u;
+  amqp_table_entry_t entries[2];
+  int n = 0;
+  if (options.quorum) {
+    entries[n].key = amqp_cstring_bytes("x-queue-type");
+    entries[n].value.kind = AMQP_FIELD_KIND_UTF8;
+    entries[n].value.value.bytes = amqp_cstring_bytes("quorum");
+    ++n;
+  }
+  if (options.consumer_timeout_ms) {
+    entries[n].key = amqp_cstring_bytes("x-consumer-timeout");
+    entries[n].value.kind = AMQP_FIELD_KIND_I64;
+    entries[n].value.value.i64 = *options.consumer_timeout_ms;
+    ++n;
+  }
+  amqp_table_t args{n, entries};
+  amqp_queue_declare(s_->conn, kChannel, bytes(queue), 0, 1, 0, 0, args);
+  return s_->check("cannot declare queue " + queue);
+}
+
+Result<void> AmqpConnection::publish(const std::string& queue,
+                                     const std::vector<std::string>& bodies) {
+  if (auto u = s_->usable(); !u) return u;
+  amqp_basic_properties_t props{};
+  props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG;
+  props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
+  for (const auto& body : bodies) {
+    int st = amqp_basic_publish(s_->conn, kChannel, amqp_empty_bytes, bytes(queue), 1, 0, &props,
+                                bytes(body));
+    if (st != AMQP_STATUS_OK) return s_->fail("cannot publish to " + queue, st);
+  }
+  // Confirms: a basic.ack (possibly `multiple`) for every sequence number, in order; a
+  // basic.return before the ack of a message no queue took.
+  const std::uint64_t last = s_->published + bodies.size();
+  std::uint64_t confirmed = s_->published;
+  bool returned = false;
+  timeval tv = to_timeval(s_->settings.timeout);
+  while (confirmed < last) {
+    amqp_frame_t frame;
+    amqp_maybe_release_buffers(s_->conn);
+    int st = amqp_simple_wait_frame_noblock(s_->conn, &frame, &tv);
+    if (st != AMQP_STATUS_OK) return s_->fail("no confirm for messages to " + queue, st);
+    if (frame.frame_type != AMQP_FRAME_METHOD) continue;  // a returned message's content
+    switch (frame.payload.method.id) {
+      case AMQP_BASIC_ACK_METHOD: {
+        auto* a = static_cast<amqp_basic_ack_t*>(frame.payload.method.decoded);
+        confirmed = a->delivery_tag;
+        break;
+      }
+      case AMQP_BASIC_NACK_METHOD:
+        s_->published = last;
+        return Error::runtime(s_->where + ": the broker refused messages to " + queue);
+      case AMQP_BASIC_RETURN_METHOD:
+        returned = true;
+        break;
+      case AMQP_CHANNEL_CLOSE_METHOD:
+      case AMQP_CONNECTION_CLOSE_METHOD: {
+        amqp_rpc_reply_t r{};
+        r.reply_type = AMQP_RESPONSE_SERVER_EXCEPTION;
+        r.reply = frame.payload.method;
+        return s_->fail("publishing to " + queue, r);
+      }
+      default:
+        break;
+    }
+  }
+  s_->published = last;
+  if (returned)
+    return Error::runtime(s_->where + ": no queue " + queue + " took the messages (declare it)");
+  return ok();
+}
+
+Result<std::optional<AmqpMessage>> AmqpConnection::get(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u.error();
+  amqp_maybe_release_buffers(s_->conn);
+  auto r = amqp_basic_get(s_->conn, kChannel, bytes(queue), 0);
+  if (r.reply_type != AMQP_RESPONSE_NORMAL) return s_->fail("cannot get from " + queue, r);
+  if (r.reply.id == AMQP_BASIC_GET_EMPTY_METHOD) return std::optional<AmqpMessage>();
+  auto* okm = static_cast<amqp_basic_get_ok_t*>(r.reply.decoded);
+  AmqpMessage m;
+  m.tag = okm->delivery_tag;
+  m.redelivered = okm->redelivered != 0;
+  amqp_message_t msg;
+  auto rr = amqp_read_message(s_->conn, kChannel, &msg, 0);
+  if (rr.reply_type != AMQP_RESPONSE_NORMAL) return s_->fail("cannot read a message of " + queue, rr);
+  m.body = text(msg.body);
+  if (msg.properties._flags & AMQP_BASIC_HEADERS_FLAG)
+    for (int i = 0; i < msg.properties.headers.num_entries; ++i) {
+      const auto& e = msg.properties.headers.entries[i];
+      m.headers[text(e.key)] = field_text(e.value);
+    }
+  amqp_destroy_message(&msg);
+  return std::optional<AmqpMessage>(std::move(m));
+}
+
+Result<void> AmqpConnection::ack(std::uint64_t tag) {
+  if (auto u = s_->usable(); !u) return u;
+  int st = amqp_basic_ack(s_->conn, kChannel, tag, 0);
+  if (st != AMQP_STATUS_OK) return s_->fail("cannot ack", st);
+  return ok();
+}
+
+Result<void> AmqpConnection::reject(std::uint64_t tag, bool requeue) {
+  if (auto u = s_->usable(); !u) return u;
+  int st = amqp_basic_reject(s_->conn, kChannel, tag, requeue ? 1 : 0);
+  if (st != AMQP_STATUS_OK) return s_->fail("cannot reject", st);
+  return ok();
+}
+
+Result<std::uint64_t> AmqpConnection::ready(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u.error();
+  auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
+  if (auto c = s_->check("no queue " + queue); !c) return c.error();
+  return static_cast<std::uint64_t>(r->message_count);
+}
+
+Result<std::uint64_t> AmqpConnection::purge(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u.error();
+  auto* r = amqp_queue_purge(s_->conn, kChannel, bytes(queue));
+  if (auto c = s_->check("cannot purge " + queue); !c) return c.error();
+  return static_cast<std::uint64_t>(r->message_count);
+}
+
+Result<void> AmqpConnection::delete_queue(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u;
+  amqp_queue_delete(s_->conn, kChannel, bytes(queue), 0, 0);
+  return s_->check("cannot delete " + queue);
+}
+
+}  // namespace merlin

@@ -1,0 +1,83 @@
+#pragma once
+/// One AMQP 0-9-1 connection to RabbitMQ with one channel in publisher-confirm mode: durable
+/// queues, persistent messages whose publish returns only once the broker confirmed them,
+/// basic.get with manual acks. rabbitmq-c stays inside this folder (the header names none of
+/// its types). Not thread-safe: one per thread, as hiredis connections are.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+struct AmqpSettings {
+  std::string host = "127.0.0.1";
+  int port = 5672;
+  std::string username = "guest", password = "guest";
+  std::string vhost = "/";
+  /// Connecting, logging in, and each reply (confirms, declares, gets) may take this long.
+  std::chrono::milliseconds timeout{10'000};
+  /// Seconds between heartbeats both ways (0: none); a silent peer is dropped after two.
+  int heartbeat_seconds = 30;
+};
+
+/// A message taken with `get`: its body, the tag to ack or reject it with, whether the broker
+/// delivered it before, and its headers as text (quorum queues count deliveries in
+/// "x-delivery-count").
+struct AmqpMessage {
+  std::string body;
+  std::uint64_t tag = 0;
+  bool redelivered = false;
+  std::map<std::string, std::string> headers;
+};
+
+/// Queue arguments: a quorum queue (replicated, counts deliveries) or a classic one; the
+/// consumer timeout (ms) after which RabbitMQ closes the channel of a consumer that holds an
+/// unacked message.
+struct AmqpQueueOptions {
+  bool quorum = false;
+  std::optional<std::int64_t> consumer_timeout_ms;
+};
+
+class AmqpConnection {
+ public:
+  /// Connects, logs in, opens channel 1 and turns on publisher confirms. Errors name the
+  /// address (`amqp://user@host:port/vhost`) and the broker's own words: kUnavailable when it
+  /// cannot be reached, kRuntime when it refuses (a wrong password).
+  static Result<std::unique_ptr<AmqpConnection>> open(const AmqpSettings& settings);
+  ~AmqpConnection();
+  AmqpConnection(const AmqpConnection&) = delete;
+  AmqpConnection& operator=(const AmqpConnection&) = delete;
+
+  /// Declares a durable queue (idempotent with the same options).
+  Result<void> declare_queue(const std::string& queue, const AmqpQueueOptions& options = {});
+  /// Publishes persistent messages to `queue` (through the default exchange, mandatory) and
+  /// waits until the broker confirmed every one; an unroutable or nacked message is an error.
+  Result<void> publish(const std::string& queue, const std::vector<std::string>& bodies);
+  /// Takes one message from `queue` (basic.get, manual ack); nullopt when it is empty.
+  Result<std::optional<AmqpMessage>> get(const std::string& queue);
+  Result<void> ack(std::uint64_t tag);
+  /// Gives a message back: to its queue (`requeue`), else it is dropped (or dead-lettered).
+  Result<void> reject(std::uint64_t tag, bool requeue);
+  /// Messages ready in `queue` (not those delivered and unacked).
+  Result<std::uint64_t> ready(const std::string& queue);
+  /// Removes the ready messages of `queue`; returns how many.
+  Result<std::uint64_t> purge(const std::string& queue);
+  /// Deletes `queue` (and its messages, ready or not).
+  Result<void> delete_queue(const std::string& queue);
+
+  /// "amqp://guest@127.0.0.1:5672/" (never the password).
+  std::string describe() const;
+
+ private:
+  struct State;
+  explicit AmqpConnection(std::unique_ptr<State> state);
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace merlin
