@@ -22,6 +22,10 @@
 
 namespace merlin {
 
+/// How many deliveries of a task whose workers keep dying on it before it is given up
+/// (WorkerOptions::max_deliveries, `run-workers --max-deliveries`).
+inline constexpr std::uint32_t kDefaultMaxDeliveries = 10;
+
 struct WorkerOptions {
   std::vector<std::string> queues;  ///< queues served; empty = every step's queue
   /// Queues whose emptiness means "idle" (exit_when_idle); empty = the served queues. A
@@ -38,7 +42,7 @@ struct WorkerOptions {
   /// A task delivered more often than this (Delivery::deliveries: its workers died on it each
   /// time, e.g. the step kills the node or the worker) is not run again: it is recorded as a
   /// soft fail so that the study goes on. 0 = no cap.
-  std::uint32_t max_deliveries = 10;
+  std::uint32_t max_deliveries = kDefaultMaxDeliveries;
   /// Told when a step's return code stops a queue (MERLIN_HARD_FAIL: `all` false) or the
   /// worker (MERLIN_STOP_WORKERS: `all` true), after this worker has applied it, so that a
   /// distributed fleet can tell its other processes. Called from a slot thread.

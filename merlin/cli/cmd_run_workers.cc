@@ -37,7 +37,7 @@ struct RunWorkersArgs {
   double lease_seconds = std::chrono::duration<double>(kDefaultLease).count();
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
-  int max_deliveries = 10;   ///< a task delivered more often is given up as failed
+  int max_deliveries = kDefaultMaxDeliveries;  ///< delivered more often: given up as failed
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();
   BrokerFlags broker;
 };

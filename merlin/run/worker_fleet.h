@@ -13,6 +13,7 @@
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
 #include "workers/process_executor.h"
+#include "workers/worker.h"
 
 namespace merlin::run {
 
@@ -29,7 +30,7 @@ struct FleetOptions {
   bool exit_when_done = false;              ///< return once no study has work for us
   /// The spec's OUTPUT_PATH: its workspaces tell which studies the broker lost.
   std::string output_path;
-  std::uint32_t max_deliveries = 10;                 ///< WorkerOptions::max_deliveries
+  std::uint32_t max_deliveries = kDefaultMaxDeliveries;  ///< WorkerOptions::max_deliveries
   std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
   /// After the second signal: SIGTERM to running steps, SIGKILL this much later.
   std::chrono::milliseconds kill_wait = kDefaultKillWait;

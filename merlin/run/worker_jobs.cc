@@ -80,7 +80,7 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     cmd += std::string(" --lease ") + num;
     std::snprintf(num, sizeof num, "%g", here.drain_margin);
     cmd += std::string(" --drain-margin ") + num;
-    if (here.max_deliveries != 10)
+    if (here.max_deliveries != static_cast<int>(kDefaultMaxDeliveries))
       cmd += " --max-deliveries " + std::to_string(here.max_deliveries);
     if (here.kill_wait != std::chrono::duration<double>(kDefaultKillWait).count()) {
       std::snprintf(num, sizeof num, "%g", here.kill_wait);

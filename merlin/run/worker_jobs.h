@@ -24,7 +24,7 @@ struct HereCommand {
   double lease_seconds = 60;
   double drain_margin = 60;
   int array = 0;  ///< --array: each worker job as an array of that many
-  int max_deliveries = 10;
+  int max_deliveries = kDefaultMaxDeliveries;
   double kill_wait = std::chrono::duration<double>(kDefaultKillWait).count();  ///< --kill-wait
   std::string log_level = "info";  ///< passed on when not info (--log-level, --disable-logs)
 };

@@ -7,6 +7,7 @@
 #include "adapters/broker/redis/redis_connection.h"
 #include "adapters/broker/redis/redis_purge.h"
 #include "adapters/broker/redis/redis_state_store.h"
+#include "tests/fakes/redis_progress.h"
 #include "tests/fakes/redis_server.h"
 
 namespace merlin::testing {
@@ -52,7 +53,7 @@ class RedisBackend : public Backend {
   }
   std::shared_ptr<StateStore> store(const std::vector<std::uint64_t>& counts) override {
     auto s = std::make_shared<RedisStateStore>(settings_);
-    auto r = s->init(counts);
+    auto r = init_progress(s->settings(), counts);
     return r ? s : nullptr;
   }
   std::uint64_t purge() override {

@@ -1,5 +1,7 @@
 #include "adapters/broker/redis/redis_lua.h"
 
+#include "adapters/broker/redis/redis_settings.h"
+
 namespace merlin::redis_lua {
 namespace {
 
@@ -37,13 +39,16 @@ local function group_info(s)
   for _, g in ipairs(groups) do
     local f = {}
     for k = 1, #g, 2 do f[g[k]] = g[k + 1] end
-    if f['name'] == 'workers' then return f['pending'], f['consumers'] end
+    if f['name'] == GROUP then return f['pending'], f['consumers'] end
   end
   return 0, 0
 end
 )lua";
 
-std::string with_lib(const char* body) { return std::string(kLib) + body; }
+// The consumer group's name, from kRedisGroup: the scripts and XREADGROUP agree on it.
+std::string with_lib(const char* body) {
+  return "local GROUP = '" + std::string(kRedisGroup) + "'\n" + kLib + body;
+}
 
 }  // namespace
 
@@ -54,7 +59,7 @@ std::string with_lib(const char* body) { return std::string(kLib) + body; }
 const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local claim = ARGV[5] == '1'
-local group = 'workers'
+local group = GROUP
 local delayed = prefix .. 'delayed'
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 100)) do
   local q, body = string.match(member, '^(.*)|[^|]*|([^|]*)$')
@@ -110,14 +115,14 @@ return {-1, nxt[2] or ''}
 
 // KEYS: stream. ARGV: id, text, consumer. Returns 1 if re-queued, 0 if it was no longer
 // pending for this consumer (acked, or taken over by another worker: not ours to give back).
-const std::string kRelease = R"lua(
-local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], 'workers', ARGV[1], ARGV[1], 1, ARGV[3])
+const std::string kRelease = with_lib(R"lua(
+local ok, p = pcall(redis.call, 'XPENDING', KEYS[1], GROUP, ARGV[1], ARGV[1], 1, ARGV[3])
 if not ok or not p[1] then return 0 end
-redis.call('XACK', KEYS[1], 'workers', ARGV[1])
+redis.call('XACK', KEYS[1], GROUP, ARGV[1])
 redis.call('XDEL', KEYS[1], ARGV[1])
 redis.call('XADD', KEYS[1], '*', 'm', ARGV[2])
 return 1
-)lua";
+)lua");
 
 // ARGV: prefix, queue names... After XDEL on ack a Stream's length is queued + in flight.
 const std::string kPending = with_lib(R"lua(
@@ -134,7 +139,7 @@ end
 for _, q in ipairs(redis.call('SMEMBERS', prefix .. 'queues')) do
   if not named[q] then
     for _, s in ipairs(streams_of(prefix, q)) do
-      local ok, r = pcall(redis.call, 'XPENDING', s, 'workers')
+      local ok, r = pcall(redis.call, 'XPENDING', s, GROUP)
       if ok then n = n + r[1] end
     end
   end
@@ -209,12 +214,12 @@ return 1
 
 // KEYS: stream, dead-letter stream. ARGV: id, queue, text. Moves a pending message to the
 // dead letters; 0 (nothing done) if it is no longer pending (already moved: a resent call).
-const std::string kDeadLetter = R"lua(
-if redis.call('XACK', KEYS[1], 'workers', ARGV[1]) == 0 then return 0 end
+const std::string kDeadLetter = with_lib(R"lua(
+if redis.call('XACK', KEYS[1], GROUP, ARGV[1]) == 0 then return 0 end
 redis.call('XADD', KEYS[2], '*', 'queue', ARGV[2], 'id', ARGV[1], 'm', ARGV[3])
 redis.call('XDEL', KEYS[1], ARGV[1])
 return 1
-)lua";
+)lua");
 
 // ARGV: prefix, queue names... Returns {stream key, queue index (0-based)} pairs, flattened,
 // each queue's leaves first then its narrowest ranges.
@@ -259,7 +264,7 @@ for j = 1, n do
   local s = prefix .. 'q:' .. ARGV[i + j]
   redis.call('SADD', prefix .. 'queues', ARGV[i + j])
   if redis.call('EXISTS', s) == 0 then
-    redis.call('XGROUP', 'CREATE', s, 'workers', '0', 'MKSTREAM')
+    redis.call('XGROUP', 'CREATE', s, GROUP, '0', 'MKSTREAM')
   end
 end
 i = i + 1 + n
@@ -326,7 +331,7 @@ for q in pairs(queues) do
     redis.call('DEL', s)
   end
   redis.call('DEL', prefix .. 'b:' .. q)
-  redis.call('XGROUP', 'CREATE', prefix .. 'q:' .. q, 'workers', '0', 'MKSTREAM')
+  redis.call('XGROUP', 'CREATE', prefix .. 'q:' .. q, GROUP, '0', 'MKSTREAM')
   redis.call('HDEL', prefix .. 'delayed_n', q)
 end
 local delayed = prefix .. 'delayed'

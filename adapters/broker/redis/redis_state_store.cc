@@ -40,21 +40,6 @@ RedisStateStore::RedisStateStore(RedisSettings settings)
       keys_(pool_.settings().study_key),
       commit_script_(redis_lua::kCommit) {}
 
-Result<void> RedisStateStore::init(const std::vector<std::uint64_t>& counts) {
-  auto c = pool_.acquire();
-  if (!c) return c.error();
-  std::vector<RedisCommand> cmds;
-  cmds.reserve(2 * counts.size());
-  for (std::size_t i = 0; i < counts.size(); ++i) {
-    auto f = std::to_string(i), n = std::to_string(counts[i]);
-    cmds.push_back({"HSETNX", keys_.total(), f, n});
-    cmds.push_back({"HSETNX", keys_.remaining(), f, n});
-  }
-  auto r = (*c)->transaction(cmds);
-  if (!r) return r.error();
-  return ok();
-}
-
 Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
                                              double seconds) {
   if (sample > 0xFFFFFFFFull)

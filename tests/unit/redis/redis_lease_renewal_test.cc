@@ -6,6 +6,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_state_store.h"
 #include "merlin/plan/plan.h"
+#include "tests/fakes/redis_progress.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/test_study.h"
 #include "tests/unit/redis/redis_test_server.h"
@@ -43,7 +44,7 @@ int runs_of_long_task(RedisLease& f, RedisSettings settings, std::chrono::millis
   Plan plan(*study->graph);
   settings.lease = std::chrono::milliseconds(300);
   RedisStateStore store(settings);
-  EXPECT_TRUE(store.init(study->counts()).ok());
+  EXPECT_TRUE(init_progress(store.settings(), study->counts()).ok());
   RedisBroker producer(settings);
   auto ready = plan.ready_at_start(store);
   EXPECT_TRUE(ready.ok());

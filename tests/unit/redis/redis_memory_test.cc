@@ -6,6 +6,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_connection.h"
 #include "adapters/broker/redis/redis_state_store.h"
+#include "tests/fakes/redis_progress.h"
 #include "tests/unit/redis/redis_test_server.h"
 
 namespace merlin::testing {
@@ -28,7 +29,7 @@ TEST_F(RedisMemory, DISABLED_PerCommittedSample) {
   constexpr SampleId kSamples = 1'000'000;
   constexpr int kThreads = 4;
   RedisStateStore store(settings_);
-  ASSERT_TRUE(store.init({kSamples}).ok());
+  ASSERT_TRUE(init_progress(store.settings(), {kSamples}).ok());
   auto before = used_memory();
   auto start = Clock::now();
   std::atomic<int> errors{0};

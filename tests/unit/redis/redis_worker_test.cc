@@ -5,6 +5,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_state_store.h"
 #include "merlin/plan/plan.h"
+#include "tests/fakes/redis_progress.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/test_study.h"
 #include "tests/unit/redis/redis_test_server.h"
@@ -47,7 +48,7 @@ TEST_F(RedisWorker, TwoWorkersShareAStudyAndEachTaskCommitsOnce) {
   Plan plan(*study->graph);
   settings_.lease = std::chrono::milliseconds(30'000);
   RedisStateStore store(settings_);
-  ASSERT_TRUE(store.init(study->counts()).ok());
+  ASSERT_TRUE(init_progress(store.settings(), study->counts()).ok());
   RedisBroker producer(settings_);
   auto ready = plan.ready_at_start(store);
   ASSERT_TRUE(ready.ok()) << ready.error().message;
