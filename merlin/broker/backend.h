@@ -19,6 +19,8 @@ namespace merlin {
 class Backend {
  public:
   virtual ~Backend() = default;
+  /// "redis": what a workspace's run record names (`broker=`).
+  virtual std::string kind() const = 0;
   /// A handle on the queues of study `study_key` for worker `consumer`: a reserved task not
   /// renewed within `lease` goes to another worker.
   virtual std::unique_ptr<Broker> broker(const std::string& study_key, const std::string& consumer,

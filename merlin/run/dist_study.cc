@@ -12,9 +12,6 @@
 
 namespace merlin::run {
 
-std::string study_key_of(const std::string& workspace) {
-  return std::filesystem::path(workspace).lexically_normal().filename().string();
-}
 
 Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
                                              const std::vector<std::string>& vars) {
@@ -92,7 +89,7 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
   report.messages = st.messages.size();
   report.tasks = s.graph->total_tasks();
   // run.env first: a worker that sees the study must find it a broker workspace.
-  auto w = record_broker(s.tokens.workspace, loc);
+  auto w = record_broker(s.tokens.workspace, backend.kind(), loc.display());
   if (!w) return w.error();
   auto start = std::chrono::steady_clock::now();
   auto q = backend.studies().enqueue(st);
@@ -124,30 +121,6 @@ Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace
   if (!po) return po.error();
   po->open_samples = open_samples;
   return prepare_study(*po);
-}
-
-Result<void> record_broker(const std::string& workspace, const BrokerLocation& loc) {
-  const std::string path = workspace + "/merlin_info/run.env";
-  auto text = files::read(path);
-  if (!text) return text.error();
-  std::string kept;
-  std::size_t at = 0;
-  while (at < text->size()) {
-    auto end = text->find('\n', at);
-    if (end == std::string::npos) end = text->size();
-    std::string_view line(text->data() + at, end - at);
-    if (!line.starts_with("broker=") && !line.starts_with("study_key=") &&
-        !line.starts_with("broker_at="))
-      kept.append(line).push_back('\n');
-    at = end + 1;
-  }
-  return files::write_atomic(path, kept + "broker=redis\nstudy_key=" + study_key_of(workspace) +
-                                       "\nbroker_at=" + loc.display() + "\n");
-}
-
-bool is_broker_workspace(const std::string& workspace) {
-  auto text = files::read(workspace + "/merlin_info/run.env");
-  return text && text->find("\nbroker=redis\n") != std::string::npos;
 }
 
 }  // namespace merlin::run

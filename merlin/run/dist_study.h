@@ -11,11 +11,10 @@
 #include "merlin/broker/broker_location.h"
 #include "merlin/broker/state_store.h"
 #include "merlin/run/prepared_study.h"
+#include "merlin/run/run_record.h"
 
 namespace merlin::run {
 
-/// The study key of a workspace: its directory name, "<name>_<timestamp>".
-std::string study_key_of(const std::string& workspace);
 
 /// Loads SPEC with `--vars K=V` strings applied, and its variables substituted in queue,
 /// worker and batch text (substitute_resource_tokens): the spec argument of the queue commands.
@@ -63,12 +62,5 @@ Result<std::vector<StudyRecord>> studies_of_spec(
 /// A queued study reopened from its workspace (spec copy, samples copy, tokens).
 Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
                                                     bool open_samples = true);
-
-/// Records in the workspace's merlin_info/run.env that it is queued on the broker at `loc`
-/// (broker=redis, study_key, broker_at: the masked URL), replacing an earlier record.
-Result<void> record_broker(const std::string& workspace, const BrokerLocation& loc);
-
-/// True when the workspace's run.env says it was queued in a broker.
-bool is_broker_workspace(const std::string& workspace);
 
 }  // namespace merlin::run

@@ -67,17 +67,6 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   return ok();
 }
 
-std::string record_text(const PrepareOptions& o, const PreparedStudy& s) {
-  // Reopening uses merlin_info/<stem>.orig.yaml with these, never the spec file outside.
-  std::ostringstream out;
-  out << "spec=" << fs::absolute(o.spec_path).lexically_normal().string() << "\n";
-  out << "timestamp=" << s.tokens.values.at("MERLIN_TIMESTAMP") << "\n";
-  out << "samples_file=" << s.samples_path << "\n";
-  out << "samples=" << s.sample_count << "\n";
-  for (const auto& [k, v] : o.vars) out << "var." << k << "=" << v << "\n";
-  return out.str();
-}
-
 Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* created) {
   const auto& spec = s.spec;
   std::string path = expand_path(!o.samples_file.empty() ? o.samples_file
@@ -178,7 +167,13 @@ Result<void> write_info(const PrepareOptions& o, PreparedStudy& s) {
     if (!c) return c;
     s.samples_path = copy;  // restart reads the copy: the original may change or go away
   }
-  return files::write(info + "/run.env", record_text(o, s));
+  RunRecord r;
+  r.spec_path = fs::absolute(o.spec_path).lexically_normal().string();
+  r.timestamp = s.tokens.values.at("MERLIN_TIMESTAMP");
+  r.samples_file = s.samples_path;
+  r.samples = s.sample_count;
+  r.vars = o.vars;
+  return write_run_record(info, r);
 }
 
 }  // namespace
@@ -246,38 +241,6 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   }
   if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get());
   return s;
-}
-
-Result<RunRecord> read_run_record(const std::string& workspace) {
-  auto text = files::read(workspace + "/merlin_info/run.env");
-  if (!text)
-    return Error::bad_input(workspace + " is not a merlin workspace (no merlin_info/run.env)");
-  RunRecord r;
-  std::istringstream in(*text);
-  std::string line;
-  while (std::getline(in, line)) {
-    auto eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string k = line.substr(0, eq), v = line.substr(eq + 1);
-    if (k == "spec")
-      r.spec_path = v;
-    else if (k == "timestamp")
-      r.timestamp = v;
-    else if (k == "samples_file")
-      r.samples_file = v;
-    else if (k == "samples") {
-      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), r.samples);
-      if (ec != std::errc() || end != v.data() + v.size())
-        return Error::bad_input(workspace + "/merlin_info/run.env: samples=" + v +
-                                " is not a count");
-    } else if (k == "broker_at")
-      r.broker_at = v;
-    else if (k == "finished")
-      r.finished = v == "1";
-    else if (k.rfind("var.", 0) == 0)
-      r.vars.emplace_back(k.substr(4), v);
-  }
-  return r;
 }
 
 Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd) {

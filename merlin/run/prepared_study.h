@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/run/run_record.h"
 #include "merlin/samples/sample_table.h"
 #include "merlin/spec/spec_loader.h"
 #include "merlin/study/study_graph.h"
@@ -49,15 +50,6 @@ struct PreparedStudy {
 /// On failure a workspace created by this call is removed again.
 Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& options);
 
-/// What `merlin_info/run.env` recorded about a workspace's run.
-struct RunRecord {
-  std::string spec_path, timestamp, samples_file;
-  std::vector<std::pair<std::string, std::string>> vars;
-  std::uint64_t samples = 0;
-  std::string broker_at;  ///< the broker it was queued on (masked URL); "" for a local run
-  bool finished = false;  ///< a broker study found complete (finished=1)
-};
-Result<RunRecord> read_run_record(const std::string& workspace);
 
 /// Options to reopen an existing workspace from its merlin_info/ (restart, status): the spec
 /// copy, the recorded --vars, samples copy and timestamp.

@@ -15,10 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The line of merlin_info/run.env that marks a study found complete (a file of its own would
-// change the workspace tree Merlin users compare).
-constexpr const char* kFinishedLine = "\nfinished=1\n";
-
 // "<name>_YYYYMMDD-HHMMSS", as prepare_study names a workspace.
 bool is_workspace_name(const std::string& dir, const std::string& name) {
   if (dir.size() != name.size() + 16 || dir.compare(0, name.size(), name) != 0) return false;
@@ -63,14 +59,6 @@ std::string LostStudy::describe(const std::string& where) const {
          "` queues the unfinished tasks again (the workspace's markers say which)";
 }
 
-Result<void> mark_study_finished(const std::string& workspace) {
-  const std::string path = workspace + "/merlin_info/run.env";
-  auto text = files::read(path);
-  if (!text) return text.error();
-  if (text->find(kFinishedLine) != std::string::npos) return ok();
-  // Workers that race here write the same text: whichever rename lands, the line is there.
-  return files::write_atomic(path, *text + (kFinishedLine + 1));
-}
 
 Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
                                                  const std::string& name,
@@ -154,7 +142,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   auto gone =
       studies.forget(st.record.key);  // whatever is left of it: the markers are the record now
   if (!gone) return gone.error();
-  auto w = record_broker(s.tokens.workspace, loc);
+  auto w = record_broker(s.tokens.workspace, backend.kind(), loc.display());
   if (!w) return w.error();
   auto q = studies.enqueue(st);
   if (!q) return q.error();

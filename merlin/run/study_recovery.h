@@ -37,8 +37,6 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
                                                  const std::string& name,
                                                  const std::string& output_path);
 
-/// The mark of a study found complete in the broker (idempotent).
-Result<void> mark_study_finished(const std::string& workspace);
 
 struct RebuildReport {
   std::uint64_t tasks = 0, done = 0;  ///< done: tasks whose marker was found

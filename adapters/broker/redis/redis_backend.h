@@ -17,6 +17,8 @@ class RedisBackend : public Backend {
   /// handle.
   explicit RedisBackend(RedisSettings settings);
 
+  std::string kind() const override { return "redis"; }
+
   std::unique_ptr<Broker> broker(const std::string& study_key, const std::string& consumer,
                                  std::chrono::milliseconds lease) override;
   std::unique_ptr<StateStore> store(const std::string& study_key) override;
