@@ -17,6 +17,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/run/dist_study.h"
+#include "merlin/run/stop_control.h"
 #include "merlin/run/worker_fleet.h"
 #include "merlin/run/worker_jobs.h"
 #include "merlin/util/log.h"
@@ -42,8 +43,6 @@ struct RunWorkersArgs {
   BrokerFlags broker;
 };
 
-// First SIGINT/SIGTERM/SIGUSR1: drain; second: abort (see fleet_signals).
-extern "C" void on_worker_signal(int) { fleet_signals().fetch_add(1); }
 
 Result<std::vector<WorkerPlan>> plan_workers(const spec::StudySpec& spec, const RunWorkersArgs& a) {
   std::set<std::string> want_workers(a.workers.begin(), a.workers.end());
@@ -219,10 +218,8 @@ int run_workers(const RunWorkersArgs& a) {
     for (const auto& q : p.queues) qs += (qs.empty() ? "" : ",") + q;
     log::info("worker={} queues={} slots={} broker={}", p.name, qs, p.slots, loc->display());
   }
-  fleet_signals() = 0;
-  struct sigaction sa {};
-  sa.sa_handler = on_worker_signal;
-  for (int sig : {SIGINT, SIGTERM, SIGUSR1}) sigaction(sig, &sa, nullptr);
+  // First SIGINT/SIGTERM/SIGUSR1: drain; second: abort (merlin/run/stop_control.h).
+  Interrupts::install({SIGINT, SIGTERM, SIGUSR1});
   auto lease = std::chrono::milliseconds(static_cast<long long>(a.lease_seconds * 1000));
   FleetOptions fo;
   fo.lease = lease;
@@ -238,7 +235,7 @@ int run_workers(const RunWorkersArgs& a) {
               a.drain_margin);
   }
   int rc = run_fleet(**backend, *loc, tokens->study_name, *plans, fo);
-  for (int sig : {SIGINT, SIGTERM, SIGUSR1}) signal(sig, SIG_DFL);
+  Interrupts::uninstall({SIGINT, SIGTERM, SIGUSR1});
   return rc;
 }
 

@@ -15,6 +15,7 @@
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/run/status_report.h"
+#include "merlin/run/stop_control.h"
 #include "merlin/plan/plan.h"
 #include "merlin/util/log.h"
 #include "merlin/util/files.h"
@@ -33,11 +34,6 @@ std::vector<std::uint64_t> counts_of(const StudyGraph& g) {
   for (const auto& i : g.instances()) c.push_back(i.count);
   return c;
 }
-
-// First SIGINT/SIGTERM: drain (running steps finish). Second: terminate them. The handler
-// only counts; the reporter thread acts on the count.
-std::atomic<int> g_signals{0};
-extern "C" void on_signal(int) { g_signals.fetch_add(1); }
 
 // One run per workspace at a time: an flock on merlin_info/run.lock, released at exit or death.
 class WorkspaceLock {
@@ -88,23 +84,20 @@ class Reporter {
     std::uint64_t total = s_.graph->total_tasks();
     int tick = 0;
     std::unique_lock lock(mu_);
-    int seen_signals = 0;
+    StopControl control;
     auto last_report = Clock::now();
     while (!cv_.wait_for(lock, std::chrono::milliseconds(200), [this] { return stop_; })) {
-      int sig = g_signals.load();
-      if (sig != seen_signals) {
-        const int before = seen_signals;
-        seen_signals = sig;
-        if (sig == 1) {
-          worker_.request_stop();
-          fprintf(stderr, "\nstopping: running steps finish first (interrupt again to end them)\n");
-        } else if (sig >= 2 && before < 2) {
-          fprintf(stderr,
-                  "\nending running steps: SIGTERM now, SIGKILL in %.0f s to those still "
-                  "running; their tasks run again on restart\n",
-                  std::chrono::duration<double>(kill_wait_).count());
-          worker_.abort();
-        }
+      auto steps = control.advance(Interrupts::count(), false);
+      if (steps.drain && !steps.abort) {
+        worker_.request_stop();
+        fprintf(stderr, "\nstopping: running steps finish first (interrupt again to end them)\n");
+      }
+      if (steps.abort) {
+        fprintf(stderr,
+                "\nending running steps: SIGTERM now, SIGKILL in %.0f s to those still "
+                "running; their tasks run again on restart\n",
+                std::chrono::duration<double>(kill_wait_).count());
+        worker_.abort();
       }
       if (Clock::now() - last_report < std::chrono::seconds(1)) continue;
       last_report = Clock::now();
@@ -211,11 +204,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   };
   Worker worker(broker, store, plan, *s.renderer, executor, wo);
   auto start = Clock::now();
-  g_signals = 0;
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigaction(SIGINT, &sa, nullptr);
-  sigaction(SIGTERM, &sa, nullptr);
+  Interrupts::install({SIGINT, SIGTERM});
   Result<WorkerReport> report = Error::runtime("not run");
   {
     // The reporter owns status.live: its destructor removes the file on every way out.
@@ -227,8 +216,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     }
     if (reporter) report = worker.run();
   }
-  signal(SIGINT, SIG_DFL);
-  signal(SIGTERM, SIG_DFL);
+  Interrupts::uninstall({SIGINT, SIGTERM});
   if (!report) return report.error();
 
   LocalRunResult result;

@@ -13,6 +13,7 @@
 
 #include "merlin/run/dist_study.h"
 #include "merlin/run/status_report.h"
+#include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
 #include "merlin/util/exit_codes.h"
 #include "merlin/util/log.h"
@@ -24,11 +25,6 @@
 #include "workers/worker.h"
 
 namespace merlin::run {
-
-std::atomic<int>& fleet_signals() {
-  static std::atomic<int> n{0};
-  return n;
-}
 
 std::string batch_job_id() {
   for (const char* name : {"SLURM_JOB_ID", "FLUX_JOB_ID", "LSB_JOBID", "PBS_JOBID"})
@@ -153,7 +149,7 @@ class Fleet {
 
  private:
   bool stopping() const {
-    return stop_requested_ || fleet_signals().load() > 0 || past_drain_time();
+    return stop_requested_ || Interrupts::count() > 0 || past_drain_time();
   }
   bool past_drain_time() const {
     return options_.drain_at && std::chrono::steady_clock::now() >= *options_.drain_at;
@@ -356,30 +352,27 @@ class Fleet {
     }
     // Control: signals, stop requests, halts, heartbeats and progress lines while the
     // workers run.
-    int seen = 0;
+    StopControl control;
     auto started = Clock::now();
     auto done_before = done_total(store).first;
     auto last_beat = Clock::now() - std::chrono::seconds(10);
     auto last_progress = Clock::now();
-    bool drained = false;
     while (left.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      int sig = fleet_signals().load();
-      if ((sig >= 1 || stop_requested_ || past_drain_time()) && !drained) {
-        drained = true;
+      auto steps = control.advance(Interrupts::count(), stop_requested_ || past_drain_time());
+      if (steps.drain) {
         if (past_drain_time())
           log::warn("the allocation ends soon: draining before its time limit");
         log::info("draining: running tasks finish and commit, reserved ones go back to the queue");
         for (auto& r : fleet) r->worker->request_stop();
       }
-      if (sig >= 2 && seen < 2) {
+      if (steps.abort) {
         log::warn(
             "second signal: ending running steps (SIGTERM now, SIGKILL in {:g} s to those still "
             "running); their tasks go back uncommitted",
             std::chrono::duration<double>(options_.kill_wait).count());
         for (auto& r : fleet) r->worker->abort();
       }
-      seen = sig;
       if (Clock::now() - last_beat >= std::chrono::seconds(1)) {
         last_beat = Clock::now();
         beat(rec.key);

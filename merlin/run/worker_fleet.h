@@ -38,10 +38,6 @@ struct FleetOptions {
   std::optional<std::chrono::steady_clock::time_point> drain_at;
 };
 
-/// Signals received by the process (the caller installs a handler that increments it):
-/// the first drains (running tasks finish and commit, reserved ones go back), the second
-/// ends running steps and hands their tasks back uncommitted.
-std::atomic<int>& fleet_signals();
 
 /// This machine's name, for worker ids and heartbeats.
 std::string host_name();
