@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "merlin/run/status_report.h"
+#include "merlin/run/progress.h"
 #include "workers/process_executor.h"
 
 namespace merlin::run {
@@ -57,7 +57,6 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
       done += hi - lo;
     }
   };
-  auto start = std::chrono::steady_clock::now();
   std::vector<std::thread> pool;
   try {
     for (int i = 0; i < std::max(1, threads); ++i) pool.emplace_back(work);
@@ -69,12 +68,13 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
                           std::to_string(pool.size()) + " (" + e.what() + "); use a lower -j");
   }
   if (progress && total > 100000) {
+    auto line = progress_on(stderr, "laying out ", std::chrono::milliseconds(500),
+                            std::chrono::seconds(10));
     while (done < total && !failed) {
       std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::fprintf(stderr, "\rlaying out %s   ", progress_line(done, total, el).c_str());
+      line->update(done, total);
     }
-    std::fprintf(stderr, "\n");
+    line->finish();
   }
   for (auto& t : pool) t.join();
   if (error) return *error;

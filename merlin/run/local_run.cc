@@ -14,6 +14,7 @@
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
+#include "merlin/run/progress.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/plan/plan.h"
@@ -62,9 +63,10 @@ class Reporter {
       : s_(s),
         store_(store),
         worker_(worker),
-        print_(print),
-        tty_(::isatty(2) != 0),
         kill_wait_(kill_wait) {
+    // On a terminal: one line rewritten each second; in a log: a line every 10 s.
+    if (print)
+      progress_ = progress_on(stderr, "", std::chrono::seconds(1), std::chrono::seconds(10));
     thread_ = std::thread([this] { loop(); });
   }
   ~Reporter() {
@@ -74,15 +76,13 @@ class Reporter {
     }
     cv_.notify_all();
     thread_.join();
-    if (print_ && tty_) fprintf(stderr, "\n");
+    if (progress_) progress_->finish();
     std::remove(live_path(s_).c_str());
   }
 
  private:
   void loop() {
-    auto start = Clock::now();
     std::uint64_t total = s_.graph->total_tasks();
-    int tick = 0;
     std::unique_lock lock(mu_);
     StopControl control;
     auto last_report = Clock::now();
@@ -105,10 +105,7 @@ class Reporter {
       if (!p) continue;
       std::uint64_t done = 0;
       for (const auto& i : *p) done += i.done;
-      double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
-      // On a terminal: one line rewritten each second; in a log: a line every 10 s.
-      if (print_ && (tty_ || ++tick % 10 == 0))
-        fprintf(stderr, tty_ ? "\r%s   " : "%s\n", progress_line(done, total, elapsed).c_str());
+      if (progress_) progress_->update(done, total);
       std::ostringstream live;
       live << "pid=" << ::getpid() << "\n";
       auto running = worker_.running();
@@ -121,7 +118,7 @@ class Reporter {
   PreparedStudy& s_;
   LocalStateStore& store_;
   Worker& worker_;
-  bool print_, tty_;
+  std::unique_ptr<Progress> progress_;
   std::chrono::milliseconds kill_wait_;
   std::mutex mu_;
   std::condition_variable cv_;

@@ -7,7 +7,7 @@
 
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/util/process_info.h"
-#include "merlin/run/status_report.h"
+#include "merlin/run/progress.h"
 #include "merlin/util/files.h"
 
 namespace merlin::run {
@@ -108,21 +108,15 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   report.tasks = s.graph->total_tasks();
   // One stat per task: ~2.4 µs each with a warm cache, ~70 µs cold on a VM's disk, so a
   // progress line every few seconds on large studies.
-  const auto started = std::chrono::steady_clock::now();
-  auto last_line = started;
+  std::unique_ptr<Progress> line;
+  if (progress)
+    line = progress_on(stderr, "reading markers: ", std::chrono::seconds(1), std::chrono::seconds(3));
   std::uint64_t looked = 0;
   for (std::uint32_t i = 0; i < st.counts.size(); ++i) {
     std::string bitmap;
     std::uint64_t done = 0;
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
-      if (progress && ++looked % 4096 == 0 &&
-          std::chrono::steady_clock::now() - last_line > std::chrono::seconds(3)) {
-        last_line = std::chrono::steady_clock::now();
-        std::fprintf(stderr, "reading markers: %s\n",
-                     progress_line(looked, report.tasks,
-                                   std::chrono::duration<double>(last_line - started).count())
-                         .c_str());
-      }
+      if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
       if (!files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
         continue;
       auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
@@ -135,6 +129,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     report.done += done;
     if (done > 0) st.done.emplace_back(i, std::move(bitmap));
   }
+  if (line) line->finish();
   auto added = add_ready_messages(st, *s.graph, markers);
   if (!added) return added.error();
   report.messages = st.messages.size();

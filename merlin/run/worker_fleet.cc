@@ -13,6 +13,7 @@
 
 #include "merlin/run/dist_study.h"
 #include "merlin/run/status_report.h"
+#include "merlin/run/progress.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
 #include "merlin/util/exit_codes.h"
@@ -248,8 +249,6 @@ class Fleet {
     return !stopping();
   }
 
-  // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" (the rate is the
-  // study's, over this process's time on it: every worker's commits count).
   static std::pair<std::uint64_t, std::uint64_t> done_total(StateStore& store) {
     std::uint64_t done = 0, total = 0;
     if (auto p = store.progress())
@@ -258,15 +257,6 @@ class Fleet {
         total += i.total;
       }
     return {done, total};
-  }
-
-  static void log_progress(StateStore& store, const std::string& key, Clock::time_point since,
-                           std::uint64_t done_before) {
-    auto [done, total] = done_total(store);
-    if (total == 0) return;
-    double secs = std::chrono::duration<double>(Clock::now() - since).count();
-    auto line = progress_line(done - std::min(done, done_before), total - done_before, secs);
-    log::info("progress study={} {} ({}/{} done in all)", key, line, done, total);
   }
 
   /// The task journal of worker `p` in the study's workspace, for detailed-status; none (with
@@ -353,10 +343,19 @@ class Fleet {
     // Control: signals, stop requests, halts, heartbeats and progress lines while the
     // workers run.
     StopControl control;
-    auto started = Clock::now();
+    // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s (x/y done in all)": the
+    // rate is the study's over this process's time on it (every worker's commits count).
     auto done_before = done_total(store).first;
+    std::pair<std::uint64_t, std::uint64_t> all;
+    std::unique_ptr<Progress> progress;
+    if (options_.progress_every.count() > 0)
+      progress = log_progress(
+          "study=" + rec.key + " ",
+          [&all](const std::string& line) {
+            log::info("progress {} ({}/{} done in all)", line, all.first, all.second);
+          },
+          options_.progress_every);
     auto last_beat = Clock::now() - std::chrono::seconds(10);
-    auto last_progress = Clock::now();
     while (left.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
       auto steps = control.advance(Interrupts::count(), stop_requested_ || past_drain_time());
@@ -378,10 +377,11 @@ class Fleet {
         beat(rec.key);
         obey_halts(rec.key, fleet);
       }
-      if (options_.progress_every.count() > 0 &&
-          Clock::now() - last_progress >= options_.progress_every) {
-        last_progress = Clock::now();
-        log_progress(store, rec.key, started, done_before);
+      if (progress && progress->due()) {
+        all = done_total(store);
+        if (all.second > 0)
+          progress->update(all.first - std::min(all.first, done_before),
+                           all.second - std::min(all.second, done_before));
       }
     }
     for (auto& t : threads) t.join();
