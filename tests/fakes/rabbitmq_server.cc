@@ -1,10 +1,7 @@
 #include "tests/fakes/rabbitmq_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,44 +13,22 @@
 #include <thread>
 #include <vector>
 
+#include "tests/fakes/loopback.h"
+
 namespace merlin::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof a;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 // Sends AMQP 0-9-1's protocol header; a ready broker answers with a method frame (type 1:
 // Connection.Start). A booting one refuses the connection or closes it.
 bool amqp_answers(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  int fd = connect_loopback(port, 500);
   if (fd < 0) return false;
-  timeval tv{0, 500'000};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  bool ok = false;
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const unsigned char header[] = {'A', 'M', 'Q', 'P', 0, 0, 9, 1};
-    unsigned char frame[8] = {};
-    ok = ::write(fd, header, sizeof header) == static_cast<ssize_t>(sizeof header) &&
-         ::read(fd, frame, sizeof frame) > 0 && frame[0] == 1;
-  }
+  const unsigned char header[] = {'A', 'M', 'Q', 'P', 0, 0, 9, 1};
+  unsigned char frame[8] = {};
+  bool ok = ::write(fd, header, sizeof header) == static_cast<ssize_t>(sizeof header) &&
+            ::read(fd, frame, sizeof frame) > 0 && frame[0] == 1;
   ::close(fd);
   return ok;
 }

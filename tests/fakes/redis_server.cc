@@ -1,10 +1,7 @@
 #include "tests/fakes/redis_server.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,46 +11,21 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/fakes/loopback.h"
+
 namespace merlin::testing {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A port nobody listens on right now: bind to 0, read it, close. Another process may take it
-// before redis-server does, which `start` handles by retrying.
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return 0;
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = 0;
-  socklen_t len = sizeof a;
-  int port = 0;
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
-    port = ntohs(a.sin_port);
-  ::close(fd);
-  return port;
-}
-
 bool ping(int port) {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  int fd = connect_loopback(port, 200);
   if (fd < 0) return false;
-  timeval tv{0, 200'000};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  a.sin_port = htons(static_cast<uint16_t>(port));
-  bool ok = false;
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) {
-    const char req[] = "*1\r\n$4\r\nPING\r\n";
-    char buf[64] = {};
-    if (::write(fd, req, sizeof req - 1) == static_cast<ssize_t>(sizeof req - 1) &&
-        ::read(fd, buf, sizeof buf - 1) > 0)
-      ok = std::string(buf).rfind("+PONG", 0) == 0;  // "-LOADING" while replaying the AOF
-  }
+  const char req[] = "*1\r\n$4\r\nPING\r\n";
+  char buf[64] = {};
+  bool ok = ::write(fd, req, sizeof req - 1) == static_cast<ssize_t>(sizeof req - 1) &&
+            ::read(fd, buf, sizeof buf - 1) > 0 &&
+            std::string(buf).rfind("+PONG", 0) == 0;  // "-LOADING" while replaying the AOF
   ::close(fd);
   return ok;
 }
