@@ -245,7 +245,7 @@ Command run_workers_command() {
   return {"run-workers",
           "Run the workers of a spec's merlin.resources.workers, serving the studies queued "
           "from that spec by `merlin run`: here, or as batch jobs when their batch type is "
-          "slurm, flux, lsf or lsf-srun (one worker per node; the job ends with the study)",
+          "slurm, flux, lsf, lsf-srun or pbs (one worker per node; the job ends with the study)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<RunWorkersArgs>();
             sub.add_option("spec", a->spec, "The study spec (YAML)");
