@@ -51,7 +51,10 @@ Result<void> RedisBroker::publish(const std::string& queue, const std::vector<Ta
   auto c = pool_.acquire();
   if (!c) return c.error();
   std::vector<std::string> args{keys_.prefix, queue};
-  for (const auto& m : msgs) args.push_back(encode(m));
+  for (const auto& m : msgs) {
+    args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
+    args.push_back(encode(m));
+  }
   auto r = publish_script_.run(**c, {}, args);  // a script: all or nothing
   if (!r) return r.error();
   return ok();
@@ -67,7 +70,9 @@ Result<void> RedisBroker::publish_at(const std::string& queue, const TaskMessage
   if (!c) return c.error();
   auto r = publish_at_script_.run(**c, {},
                                   {keys_.prefix, queue, std::to_string(due_ms),
-                                   queue + "|" + unique_tag() + "|" + encode(msg)});
+                                   queue + "|" +
+                                       std::to_string(redis_lua::width_bucket(msg.hi - msg.lo)) +
+                                       "|" + unique_tag() + "|" + encode(msg)});
   if (!r) return r.error();
   return ok();
 }

@@ -6,22 +6,11 @@ namespace merlin::redis_lua {
 namespace {
 
 // Shared by the scripts that place or find messages (see redis_lua.h). Keys are computed
-// from the study prefix (standalone Redis only). The width bucket must agree with
-// `width_bucket` in redis_broker.cc.
+// from the study prefix (standalone Redis only). A message's width bucket comes from C++
+// (width_bucket): the scripts never read the message text.
 const char* const kLib = R"lua(
-local function bucket_of(body)
-  local lo, hi = string.match(body, '^v%d+ %d+ (%d+) (%d+) ')
-  if not lo then return 0 end
-  local w = tonumber(hi) - tonumber(lo)
-  local b, p = 0, 1
-  while p < w do
-    p = p * 2
-    b = b + 1
-  end
-  return b
-end
-local function stream_of(prefix, q, body)
-  local b = bucket_of(body)
+local function stream_of(prefix, q, bucket)
+  local b = tonumber(bucket) or 0
   if b == 0 then return prefix .. 'q:' .. q end
   redis.call('ZADD', prefix .. 'b:' .. q, b, b)
   return prefix .. 'w:' .. b .. ':' .. q
@@ -62,9 +51,14 @@ local claim = ARGV[5] == '1'
 local group = GROUP
 local delayed = prefix .. 'delayed'
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 100)) do
-  local q, body = string.match(member, '^(.*)|[^|]*|([^|]*)$')
+  -- "<queue>|<bucket>|<tag>|<message>" (members written before buckets: "<queue>|<tag>|<message>")
+  local q, bucket, body = string.match(member, '^(.*)|(%d+)|[^|]*|([^|]*)$')
+  if not q then
+    bucket = '0'
+    q, body = string.match(member, '^(.*)|[^|]*|([^|]*)$')
+  end
   if q then
-    redis.call('XADD', stream_of(prefix, q, body), '*', 'm', body)
+    redis.call('XADD', stream_of(prefix, q, bucket), '*', 'm', body)
     redis.call('HINCRBY', prefix .. 'delayed_n', q, -1)
   else
     redis.call('XADD', prefix .. 'dead', '*', 'm', member)
@@ -193,15 +187,18 @@ end
 return reset
 )lua";
 
-// ARGV: prefix, queue, messages... Returns the number appended.
+// ARGV: prefix, queue, then (width bucket, message) pairs. Returns the number appended.
 const std::string kPublish = with_lib(R"lua(
 local prefix, q = ARGV[1], ARGV[2]
 redis.call('SADD', prefix .. 'queues', q)
-for i = 3, #ARGV do redis.call('XADD', stream_of(prefix, q, ARGV[i]), '*', 'm', ARGV[i]) end
-return #ARGV - 2
+for i = 3, #ARGV - 1, 2 do
+  redis.call('XADD', stream_of(prefix, q, ARGV[i]), '*', 'm', ARGV[i + 1])
+end
+return (#ARGV - 2) / 2
 )lua");
 
-// ARGV: prefix, queue, due (epoch ms), member ("<queue>|<unique tag>|<message>"). Returns 1 if
+// ARGV: prefix, queue, due (epoch ms), member ("<queue>|<width bucket>|<unique tag>|<message>").
+// Returns 1 if
 // added, 0 if the member was there already: the count moves only with the set, so a resent
 // call (its first reply lost) changes nothing.
 const std::string kPublishAt = R"lua(
@@ -236,7 +233,7 @@ return out
 
 // ARGV: prefix, study key, workspace, name, created, n instances, counts..., remaining...,
 // n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
-// then (queue, message) pairs. Fails, changing nothing, if the study is registered already
+// then (queue, width bucket, message) triples. Fails, changing nothing, if the study is registered already
 // for another workspace; returns 0, changing nothing, if it is registered for this one (this
 // very call, resent after its reply was lost). A new study has remaining = counts and no
 // bitmaps; a study rebuilt from its workspace's markers (restart after the broker lost it)
@@ -271,10 +268,10 @@ i = i + 1 + n
 n = tonumber(ARGV[i])
 for j = 1, n do redis.call('HSET', prefix .. 'released', ARGV[i + j], 1) end
 i = i + 1 + n
-while i + 1 <= #ARGV do
+while i + 2 <= #ARGV do
   redis.call('SADD', prefix .. 'queues', ARGV[i])
-  redis.call('XADD', stream_of(prefix, ARGV[i], ARGV[i + 1]), '*', 'm', ARGV[i + 1])
-  i = i + 2
+  redis.call('XADD', stream_of(prefix, ARGV[i], ARGV[i + 1]), '*', 'm', ARGV[i + 2])
+  i = i + 3
 end
 redis.call('HSET', prefix .. 'meta', 'workspace', ARGV[3], 'name', ARGV[4], 'created', ARGV[5])
 redis.call('ZADD', 'merlin:studies', ARGV[5], key)

@@ -7,9 +7,18 @@
 /// in use. Takes read single samples first, then the narrowest ranges: splitting goes depth
 /// first, so the queues hold O(levels × level_max_dirs) messages per worker slot instead of
 /// every leaf of the study (Streams alone are FIFO: breadth first).
+#include <cstdint>
 #include <string>
 
 namespace merlin::redis_lua {
+
+/// The Stream a message of `width` samples goes to: 0 for a single sample ("q:<queue>"), else
+/// the least b with 2^b >= width ("w:<b>:<queue>"). The scripts take it as an argument.
+inline int width_bucket(std::uint64_t width) {
+  int b = 0;
+  for (std::uint64_t p = 1; p < width; p *= 2) ++b;
+  return b;
+}
 
 /// Moves due delayed messages to their Streams, then takes one message: an expired lease
 /// first (XAUTOCLAIM), else a new one (XREADGROUP), creating missing groups.

@@ -46,6 +46,7 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
   for (auto i : st.released) args.push_back(std::to_string(i));
   for (const auto& [q, m] : st.messages) {
     args.push_back(q);
+    args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
     args.push_back(encode(m));
   }
   RedisScript script(redis_lua::kEnqueue);

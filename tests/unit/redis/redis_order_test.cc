@@ -36,6 +36,37 @@ TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
   EXPECT_EQ(*p, 0u);
 }
 
+// A delayed range comes back to its width's Stream (the bucket travels with it, computed in
+// C++: the scripts do not read message text), so it still waits behind the leaves.
+TEST_F(RedisOrder, ADelayedRangeComesBackBehindTheLeaves) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(b.publish_at("q", sample_msg(0, 64), Clock::now()).ok());
+  ASSERT_TRUE(b.publish("q", {sample_msg(3, 4)}).ok());
+  EXPECT_EQ(take(b), sample_msg(3, 4));  // this take moved the due range to its Stream
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  auto len = (*c)->command({"XLEN", RedisKeys(settings_.study_key).prefix + "w:6:q"});
+  ASSERT_TRUE(len.ok());
+  EXPECT_EQ(len->as_integer(), 1) << "64 samples: the Stream of bucket 6";
+  EXPECT_EQ(take(b), sample_msg(0, 64));
+}
+
+// A delayed message written before buckets travelled ("<queue>|<tag>|<message>", a server
+// upgraded under a running study) is still delivered.
+TEST_F(RedisOrder, ADelayedMessageOfTheOlderFormatIsStillDelivered) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(b.publish("q", {sample_msg(1, 2)}).ok());  // creates the queue's Stream and group
+  EXPECT_EQ(take(b), sample_msg(1, 2));
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  RedisKeys keys(settings_.study_key);
+  ASSERT_TRUE(
+      (*c)->command({"ZADD", keys.prefix + "delayed", "1", "q|old-tag|" + encode(sample_msg(9, 10))})
+          .ok());
+  ASSERT_TRUE((*c)->command({"HINCRBY", keys.prefix + "delayed_n", "q", "1"}).ok());
+  EXPECT_EQ(take(b), sample_msg(9, 10));
+}
+
 // Splitting a 10^4-sample range the way workers do (level_max_dirs 25: ranges of 400, 16, 1)
 // keeps the queue at O(levels × 25), not O(samples).
 TEST_F(RedisOrder, SplittingDepthFirstKeepsTheQueueSmall) {
