@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "merlin/util/shell_words.h"
 #include "merlin/util/files.h"
+#include "merlin/util/shell_words.h"
 
 extern char** environ;
 

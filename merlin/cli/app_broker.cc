@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/util/files.h"
 #include "merlin/util/log.h"
 #include "merlin/util/path_expand.h"
-#include "merlin/util/files.h"
 
 namespace merlin::cli {
 namespace {

@@ -16,8 +16,8 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/config_template.h"
 #include "merlin/spec/app_config.h"
-#include "merlin/util/path_expand.h"
 #include "merlin/util/files.h"
+#include "merlin/util/path_expand.h"
 
 namespace merlin::cli {
 namespace {

@@ -11,12 +11,12 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/table.h"
+#include "merlin/plan/plan.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
-#include "merlin/cli/table.h"
 #include "merlin/run/task_details.h"
-#include "merlin/plan/plan.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/files.h"
 #include "merlin/workspace/task_journals.h"
@@ -97,26 +97,13 @@ int detailed_status(const DetailedArgs& a) {
   auto queues = known_names(a.task_queues, queue_names, "--task-queues", "queue");
   if (!queues) return report_error(queues.error());
   std::vector<bool> wanted(graph.instances().size());
-  std::vector<std::uint64_t> counts;
-  for (const auto& i : graph.instances()) {
-    const auto& node = graph.step(i.step);
-    wanted[i.id.v] = (steps->empty() || steps->count(node.name)) &&
+  for (const auto& i : graph.instances())
+    wanted[i.id.v] = (steps->empty() || steps->count(graph.step(i.step).name)) &&
                      (queues->empty() || queues->count(plan.queue_of(i.id)));
-    counts.push_back(i.count);
-  }
 
-  TaskLedger ledger(counts, wanted);
-  auto journals = study_journals(s.tokens.info_dir);
-  if (!journals) return report_error(journals.error());
-  for (const auto& j : *journals) {
-    auto r = ledger.read(j, journal_worker(j));
-    if (!r) return report_error(r.error());
-  }
-
-  const bool queued = is_broker_workspace(ws);
   std::unique_ptr<StateStore> store;
   bool live = true;
-  if (queued) {
+  if (is_broker_workspace(ws)) {
     auto loc = resolve_broker(a.broker);
     if (!loc) return report_error(loc.error());
     auto backend = open_backend(*loc);
@@ -125,101 +112,66 @@ int detailed_status(const DetailedArgs& a) {
   } else {
     live = !live_running(s).empty();
   }
+  auto tasks = list_tasks(s, plan, wanted, filter, store.get(), live);
+  if (!tasks) return report_error(tasks.error());
 
-  // Seconds as a number in the rows (JSON, CSV, --dump); as text for people in tables.
-  auto run_time = [&](const TaskDetail& d) -> std::string {
-    if (!d.outcome) return "";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.3f", d.seconds);
-    return buf;
+  // Run times are seconds (numbers) in JSON, CSV and --dump, durations for people in tables.
+  auto row_of = [&](const TaskRow& t, bool people) -> TableRow {
+    const TaskDetail& d = t.detail;
+    std::string run_time;
+    if (d.outcome) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.3f", d.seconds);
+      run_time = people ? duration_text(d.seconds) : buf;
+    }
+    return {t.step,
+            t.dir,
+            state_name(d.state),
+            d.outcome ? return_code_name(*d.outcome) : "",
+            run_time,
+            std::to_string(d.starts > 1 ? d.starts - 1 : 0),
+            t.queue,
+            d.worker,
+            time_text(d.started_at),
+            time_text(d.outcome ? d.ended_at : 0)};
   };
-  constexpr std::size_t kRunTime = 4;
-  auto for_people = [](TableRow r) {
-    if (!r[kRunTime].empty()) r[kRunTime] = duration_text(std::strtod(r[kRunTime].c_str(), nullptr));
-    return r;
-  };
-  const bool per_step = a.layout == "default" && *fmt == StatusFormat::kTable;
-  TableRow header = {"STEP", "TASK", "STATUS", "RETURN CODE", "RUN TIME", "RESTARTS",
-                     "QUEUE", "WORKER", "STARTED", "ENDED"};
-  std::vector<TableRow> rows;
+  const TableRow header = {"STEP", "TASK",   "STATUS",  "RETURN CODE", "RUN TIME",
+                           "RESTARTS", "QUEUE", "WORKER", "STARTED", "ENDED"};
   std::string out;
-  std::uint64_t shown = 0, matched_steps = 0;
-  auto flush_step = [&](const std::string& name, const std::string& queue) {
-    if (!per_step || rows.empty()) return;
-    TableRow h(header.begin() + 1, header.end());
-    h.erase(h.begin() + 5);  // QUEUE: in the step's line
-    std::vector<TableRow> narrow;
-    for (auto& r : rows) {
-      TableRow p = for_people(r);
-      TableRow n(p.begin() + 1, p.end());
-      n.erase(n.begin() + 5);
-      narrow.push_back(std::move(n));
+  if (a.layout == "default" && *fmt == StatusFormat::kTable) {
+    // A table per step under "STEP (queue Q, N tasks)", without the step and queue columns.
+    auto narrow = [](TableRow r) {
+      r.erase(r.begin() + 6);
+      r.erase(r.begin());
+      return r;
+    };
+    for (std::size_t i = 0; i < tasks->size();) {
+      std::size_t j = i;
+      std::vector<TableRow> rows;
+      for (; j < tasks->size() && (*tasks)[j].step == (*tasks)[i].step; ++j)
+        rows.push_back(narrow(row_of((*tasks)[j], true)));
+      out += (i ? "\n" : "") + (*tasks)[i].step + " (queue " + (*tasks)[i].queue + ", " +
+             std::to_string(rows.size()) + (rows.size() == 1 ? " task" : " tasks") + ")\n" +
+             format_table(narrow(header), rows, StatusFormat::kTable);
+      i = j;
     }
-    out += (matched_steps++ ? "\n" : "") + name + " (queue " + queue + ", " +
-           std::to_string(rows.size()) + (rows.size() == 1 ? " task" : " tasks") + ")\n" +
-           format_table(h, narrow, StatusFormat::kTable);
-    rows.clear();
-  };
-  std::vector<TableRow> all;  // every row, for the flat layouts and --dump
-  for (const auto& node : graph.steps()) {
-    if (filter.max_tasks && shown >= filter.max_tasks) break;
-    std::string queue;
-    for (std::uint32_t k = 0; k < node.instance_count; ++k) {
-      InstanceId id{node.first_instance.v + k};
-      if (!wanted[id.v]) continue;
-      const Instance& inst = graph.instance(id);
-      queue = plan.queue_of(id);
-      std::optional<DoneBits> bits;
-      if (store) {
-        auto b = store->sample_bits(id);
-        if (!b) return report_error(b.error());
-        bits = DoneBits{std::move(*b)};
-      }
-      for (SampleId x = 0; x < inst.count; ++x) {
-        if (filter.max_tasks && shown >= filter.max_tasks) break;
-        TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);
-        if (!filter.keeps(d)) continue;
-        std::string dir = inst.rel_dir;
-        if (node.sampled && graph.hierarchy().levels() > 0) {
-          dir += '/';
-          graph.hierarchy().append_path(dir, x);
-        }
-        TableRow row = {node.name,
-                        dir,
-                        state_name(d.state),
-                        d.outcome ? return_code_name(*d.outcome) : "",
-                        run_time(d),
-                        std::to_string(d.starts > 1 ? d.starts - 1 : 0),
-                        queue,
-                        d.worker,
-                        time_text(d.started_at),
-                        time_text(d.outcome ? d.ended_at : 0)};
-        all.push_back(row);
-        rows.push_back(std::move(row));
-        ++shown;
-      }
-    }
-    if (per_step) flush_step(node.name, queue);
-    rows.clear();
+  } else {
+    std::vector<TableRow> rows;
+    for (const auto& t : *tasks) rows.push_back(row_of(t, *fmt == StatusFormat::kTable));
+    out = format_table(header, rows, *fmt);
   }
   if (*fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
-  if (per_step) {
-    std::fputs(out.c_str(), stdout);
-  } else if (*fmt == StatusFormat::kTable) {
-    std::vector<TableRow> shown_rows;
-    for (const auto& r : all) shown_rows.push_back(for_people(r));
-    std::fputs(format_table(header, shown_rows, *fmt).c_str(), stdout);
-  } else {
-    std::fputs(format_table(header, all, *fmt).c_str(), stdout);
-  }
-  if (*fmt == StatusFormat::kTable && shown == 0)
+  std::fputs(out.c_str(), stdout);
+  if (*fmt == StatusFormat::kTable && tasks->empty())
     std::printf("no task matches%s\n",
                 a.steps.empty() && a.task_queues.empty() && filter.statuses.empty() &&
                         filter.return_codes.empty() && filter.workers.empty()
                     ? ""
                     : " the filters");
   if (dump) {
-    auto w = files::write(a.dump, format_table(header, all, *dump), 0644);
+    std::vector<TableRow> rows;
+    for (const auto& t : *tasks) rows.push_back(row_of(t, false));
+    auto w = files::write(a.dump, format_table(header, rows, *dump), 0644);
     if (!w) return report_error(w.error());
     std::fprintf(stderr, "detailed status written to %s\n", a.dump.c_str());
   }

@@ -4,10 +4,10 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/plan/plan.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/study_recovery.h"
-#include "merlin/plan/plan.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

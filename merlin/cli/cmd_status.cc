@@ -8,10 +8,10 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/table.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
-#include "merlin/cli/table.h"
 #include "merlin/util/files.h"
 
 namespace merlin::cli {

@@ -10,8 +10,8 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/run/dist_study.h"
 #include "merlin/cli/table.h"
+#include "merlin/run/dist_study.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "merlin/study/resource_tokens.h"
+#include "merlin/util/files.h"
 #include "merlin/util/log.h"
 #include "merlin/util/visible_text.h"
-#include "merlin/util/files.h"
 
 namespace merlin::run {
 namespace fs = std::filesystem;

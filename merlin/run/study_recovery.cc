@@ -6,9 +6,9 @@
 #include <set>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/util/process_info.h"
 #include "merlin/run/progress.h"
 #include "merlin/util/files.h"
+#include "merlin/util/process_info.h"
 
 namespace merlin::run {
 namespace {

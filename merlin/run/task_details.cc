@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "merlin/workspace/task_journals.h"
+
 namespace merlin::run {
 namespace {
 
@@ -162,6 +164,47 @@ bool TaskFilter::keeps(const TaskDetail& d) const {
   if (d.outcome && return_codes.count(std::string(return_code_name(*d.outcome)).substr(7)))
     return true;
   return !d.worker.empty() && workers.count(d.worker);
+}
+
+Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& plan,
+                                        const std::vector<bool>& wanted, const TaskFilter& filter,
+                                        StateStore* store, bool live) {
+  const StudyGraph& graph = *study.graph;
+  std::vector<std::uint64_t> counts;
+  for (const auto& i : graph.instances()) counts.push_back(i.count);
+  TaskLedger ledger(counts, wanted);
+  auto journals = study_journals(study.tokens.info_dir);
+  if (!journals) return journals.error();
+  for (const auto& j : *journals) {
+    auto r = ledger.read(j, journal_worker(j));
+    if (!r) return r.error();
+  }
+  std::vector<TaskRow> out;
+  auto full = [&] { return filter.max_tasks && out.size() >= filter.max_tasks; };
+  for (const auto& node : graph.steps()) {
+    for (std::uint32_t k = 0; k < node.instance_count && !full(); ++k) {
+      InstanceId id{node.first_instance.v + k};
+      if (id.v >= wanted.size() || !wanted[id.v]) continue;
+      const Instance& inst = graph.instance(id);
+      std::optional<DoneBits> bits;
+      if (store) {
+        auto b = store->sample_bits(id);
+        if (!b) return b.error();
+        bits = DoneBits{std::move(*b)};
+      }
+      for (SampleId x = 0; x < inst.count && !full(); ++x) {
+        TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);
+        if (!filter.keeps(d)) continue;
+        TaskRow row{node.name, inst.rel_dir, plan.queue_of(id), std::move(d)};
+        if (node.sampled && graph.hierarchy().levels() > 0) {
+          row.dir += '/';
+          graph.hierarchy().append_path(row.dir, x);
+        }
+        out.push_back(std::move(row));
+      }
+    }
+  }
+  return out;
 }
 
 Result<std::set<std::string>> parse_statuses(const std::vector<std::string>& given) {

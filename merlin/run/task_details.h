@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "merlin/broker/state_store.h"
+#include "merlin/plan/plan.h"
+#include "merlin/run/prepared_study.h"
 #include "merlin/util/result.h"
 #include "merlin/workspace/journal.h"
 
@@ -89,6 +91,20 @@ struct TaskFilter {
   std::uint64_t max_tasks = 0;
   bool keeps(const TaskDetail& d) const;
 };
+
+/// One task as detailed-status lists it.
+struct TaskRow {
+  std::string step, dir, queue;  ///< dir: relative to the workspace
+  TaskDetail detail;
+};
+
+/// The tasks of `study` in spec order (steps, instances, samples) that `filter` keeps, at most
+/// `filter.max_tasks`: the instances `wanted` (by step and queue), from the study's task
+/// journals and, when `store` is given (a broker study), its done and failed bits, which decide
+/// what is done. `live`: whether something may still run the study (see TaskLedger::detail).
+Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& plan,
+                                        const std::vector<bool>& wanted, const TaskFilter& filter,
+                                        StateStore* store, bool live);
 
 /// Checks and normalises `--task-status` values (any case): kBadInput naming the valid ones.
 Result<std::set<std::string>> parse_statuses(const std::vector<std::string>& given);

@@ -12,13 +12,13 @@
 #include <thread>
 
 #include "merlin/run/dist_study.h"
-#include "merlin/run/status_report.h"
 #include "merlin/run/progress.h"
+#include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
 #include "merlin/util/exit_codes.h"
-#include "merlin/util/log.h"
 #include "merlin/util/files.h"
+#include "merlin/util/log.h"
 #include "merlin/workspace/journal.h"
 #include "merlin/workspace/task_journals.h"
 #include "workers/journaled_store.h"

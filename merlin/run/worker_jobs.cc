@@ -11,10 +11,10 @@
 
 #include "adapters/scheduler/batch_scheduler.h"
 #include "merlin/batch/scheduler.h"
-#include "merlin/util/process_info.h"
-#include "merlin/util/log.h"
-#include "merlin/util/shell_words.h"
 #include "merlin/util/files.h"
+#include "merlin/util/log.h"
+#include "merlin/util/process_info.h"
+#include "merlin/util/shell_words.h"
 
 extern char** environ;
 

@@ -12,8 +12,8 @@
 #include <sstream>
 #include <thread>
 
-#include "merlin/util/shell_words.h"
 #include "merlin/util/files.h"
+#include "merlin/util/shell_words.h"
 
 namespace merlin {
 namespace {
