@@ -22,6 +22,12 @@ enum class Outcome : std::uint8_t {
 /// 0x80 >> s%8 (sample 0 is the high bit of byte 0); missing bytes are 0.
 struct SampleBits {
   std::string done, failed;
+  bool is_done(SampleId s) const { return bit(done, s); }
+  bool is_failed(SampleId s) const { return bit(failed, s); }
+  static bool bit(const std::string& bits, SampleId s) {
+    auto byte = s / 8;
+    return byte < bits.size() && (static_cast<unsigned char>(bits[byte]) & (0x80u >> (s % 8)));
+  }
 };
 
 struct CommitResult {

@@ -112,7 +112,7 @@ void TaskLedger::add(const JournalRecord& r, std::uint16_t worker_index) {
   s.last_was_start = 0;
 }
 
-TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const DoneBits* bits,
+TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const SampleBits* bits,
                               bool live) const {
   TaskDetail d;
   const Slot* s = nullptr;
@@ -186,11 +186,11 @@ Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& 
       InstanceId id{node.first_instance.v + k};
       if (id.v >= wanted.size() || !wanted[id.v]) continue;
       const Instance& inst = graph.instance(id);
-      std::optional<DoneBits> bits;
+      std::optional<SampleBits> bits;
       if (store) {
         auto b = store->sample_bits(id);
         if (!b) return b.error();
-        bits = DoneBits{std::move(*b)};
+        bits = std::move(*b);
       }
       for (SampleId x = 0; x < inst.count && !full(); ++x) {
         TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);

@@ -28,17 +28,6 @@ const char* state_name(TaskState s);
 /// "MERLIN_STOP_WORKERS".
 const char* return_code_name(Outcome o);
 
-/// SampleBits read one sample at a time.
-struct DoneBits {
-  SampleBits bits;
-  bool is_done(SampleId s) const { return bit(bits.done, s); }
-  bool is_failed(SampleId s) const { return bit(bits.failed, s); }
-  static bool bit(const std::string& bits, SampleId s) {
-    auto byte = s / 8;
-    return byte < bits.size() && (static_cast<unsigned char>(bits[byte]) & (0x80u >> (s % 8)));
-  }
-};
-
 struct TaskDetail {
   TaskState state = TaskState::kInitialized;
   std::optional<Outcome> outcome;  ///< a finished task's, when a journal recorded it
@@ -64,7 +53,7 @@ class TaskLedger {
   /// where the journal's last commit of the task is the truth. `live`: something may be
   /// running it (false for a local run no process runs any more: a task it started and never
   /// finished was interrupted, and is INITIALIZED again: restart runs it).
-  TaskDetail detail(InstanceId instance, SampleId sample, const DoneBits* bits, bool live) const;
+  TaskDetail detail(InstanceId instance, SampleId sample, const SampleBits* bits, bool live) const;
 
  private:
   struct Slot {

@@ -63,6 +63,30 @@ Result<void> AmqpBroker::publish_at(const std::string& queue, const TaskMessage&
                         " are not in this build yet (issue #11)");
 }
 
+Result<std::optional<Delivery>> AmqpBroker::take(const std::string& q) {
+  const std::string name = queue_name(q);
+  if (auto d = declared(name); !d) return d.error();
+  while (true) {
+    auto m = conn_->get(name);
+    if (!m) {
+      drop();
+      return m.error();
+    }
+    if (!m->has_value()) return std::optional<Delivery>();
+    auto msg = decode((*m)->body);
+    if (!msg) {  // not a task message: dropped
+      (void)conn_->reject((*m)->tag, false);
+      continue;
+    }
+    unacked_[q]++;
+    Delivery d{q, *msg, std::to_string(generation_) + ":" + std::to_string((*m)->tag),
+               (*m)->redelivered};
+    auto count = (*m)->headers.find("x-delivery-count");
+    if (count != (*m)->headers.end()) d.deliveries = std::stoul(count->second) + 1;
+    return std::optional<Delivery>(std::move(d));
+  }
+}
+
 Result<std::optional<Delivery>> AmqpBroker::reserve(const std::vector<std::string>& queues,
                                                     std::chrono::milliseconds wait) {
   const auto deadline = Clock::now() + wait;
@@ -70,34 +94,15 @@ Result<std::optional<Delivery>> AmqpBroker::reserve(const std::vector<std::strin
   while (true) {
     {
       std::lock_guard lock(mu_);
-      for (std::size_t i = 0; i < queues.size(); ++i) {
-        const std::string& q = queues[i];
-        const std::string name = queue_name(q);
-        if (auto d = declared(name); !d) return d.error();
-        auto m = conn_->get(name);
-        if (!m) {
-          drop();
-          return m.error();
-        }
-        if (!m->has_value()) continue;
-        auto msg = decode((*m)->body);
-        if (!msg) {  // not a task message: dropped, and this queue looked at again
-          (void)conn_->reject((*m)->tag, false);
-          --i;
-          continue;
-        }
-        unacked_[q]++;
-        Delivery d{q, *msg, std::to_string(generation_) + ":" + std::to_string((*m)->tag),
-                   (*m)->redelivered};
-        auto count = (*m)->headers.find("x-delivery-count");
-        if (count != (*m)->headers.end()) d.deliveries = std::stoul(count->second) + 1;
-        return std::optional<Delivery>(std::move(d));
+      for (const auto& q : queues) {
+        auto d = take(q);
+        if (!d || d->has_value()) return d;
       }
     }
     if (Clock::now() >= deadline) return std::optional<Delivery>();
     // Polling, backing off to 100 ms: a consumer with prefetch replaces this next.
-    std::this_thread::sleep_for(std::min(pause, std::chrono::duration_cast<std::chrono::milliseconds>(
-                                                    deadline - Clock::now())));
+    std::this_thread::sleep_for(std::min(
+        pause, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())));
     pause = std::min(pause * 2, std::chrono::milliseconds(100));
   }
 }

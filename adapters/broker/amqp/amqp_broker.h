@@ -43,6 +43,8 @@ class AmqpBroker : public Broker {
   std::optional<std::uint64_t> tag_of(const std::string& receipt) const;
   Result<void> declared(const std::string& name);  // under mu_
   std::string queue_name(const std::string& queue) const { return prefix_ + queue; }
+  /// One task message of `queue`, dropping text that is none; nullopt when it is empty.
+  Result<std::optional<Delivery>> take(const std::string& queue);  // under mu_
 
   AmqpSettings settings_;
   std::string prefix_;

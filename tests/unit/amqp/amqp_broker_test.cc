@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/fakes/rabbitmq_server.h"
+#include "tests/unit/amqp/rabbit_fixture.h"
 
 namespace merlin::testing {
 namespace {
@@ -19,32 +19,20 @@ TaskMessage msg(SampleId lo) {
   return m;
 }
 
-class AmqpBrokerTest : public ::testing::Test {
+class AmqpBrokerTest : public RabbitFixture {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new RabbitServer();
-    why_ = server_->start();
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
   void SetUp() override {
-    if (!why_.empty()) GTEST_SKIP() << "no RabbitMQ here: " << why_;
+    RabbitFixture::SetUp();
+    if (IsSkipped()) return;
     static int studies = 0;  // a fresh set of queues per test
     prefix_ = "merlin.t" + std::to_string(++studies) + ".";
-    settings_.port = server_->port();
+    settings_ = settings();
   }
   std::unique_ptr<AmqpBroker> broker() { return std::make_unique<AmqpBroker>(settings_, prefix_); }
 
-  static RabbitServer* server_;
-  static std::string why_;
   AmqpSettings settings_;
   std::string prefix_;
 };
-
-RabbitServer* AmqpBrokerTest::server_ = nullptr;
-std::string AmqpBrokerTest::why_;
 
 TEST_F(AmqpBrokerTest, EarlierQueuesArePreferredAndAnAckedMessageIsGone) {
   auto b = broker();

@@ -5,41 +5,19 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/fakes/rabbitmq_server.h"
+#include "tests/unit/amqp/rabbit_fixture.h"
 
 namespace merlin::testing {
 namespace {
 
-class AmqpConnectionTest : public ::testing::Test {
+class AmqpConnectionTest : public RabbitFixture {
  protected:
-  static void SetUpTestSuite() {
-    server_ = new RabbitServer();
-    why_ = server_->start();
-  }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  void SetUp() override {
-    if (!why_.empty()) GTEST_SKIP() << "no RabbitMQ here: " << why_;
-  }
-  AmqpSettings settings() const {
-    AmqpSettings s;
-    s.port = server_->port();
-    return s;
-  }
   std::unique_ptr<AmqpConnection> connect() {
     auto c = AmqpConnection::open(settings());
     EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
     return c.ok() ? std::move(*c) : nullptr;
   }
-
-  static RabbitServer* server_;
-  static std::string why_;
 };
-
-RabbitServer* AmqpConnectionTest::server_ = nullptr;
-std::string AmqpConnectionTest::why_;
 
 TEST_F(AmqpConnectionTest, ConfirmedPublishGetAckAndRedeliveryOfARejectedMessage) {
   auto c = connect();

@@ -21,14 +21,14 @@ JournalRecord end(std::uint32_t inst, SampleId x, Outcome o, std::uint32_t at, f
 }
 
 // Bits as Redis stores them: sample s is bit 0x80 >> s%8 of byte s/8.
-DoneBits bits(std::initializer_list<SampleId> done, std::initializer_list<SampleId> failed) {
-  DoneBits b;
+SampleBits bits(std::initializer_list<SampleId> done, std::initializer_list<SampleId> failed) {
+  SampleBits b;
   auto set = [](std::string& s, SampleId x) {
     if (s.size() <= x / 8) s.resize(x / 8 + 1, '\0');
     s[x / 8] = static_cast<char>(static_cast<unsigned char>(s[x / 8]) | (0x80u >> (x % 8)));
   };
-  for (auto x : done) set(b.bits.done, x);
-  for (auto x : failed) set(b.bits.failed, x);
+  for (auto x : done) set(b.done, x);
+  for (auto x : failed) set(b.failed, x);
   return b;
 }
 
