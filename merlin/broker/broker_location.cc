@@ -106,6 +106,9 @@ std::string BrokerLocation::display() const {
   if (!socket_path.empty())
     return "redis+socket://" + auth + socket_path + (db != 0 ? "?db=" + std::to_string(db) : "");
   const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  if (scheme == "amqp" || scheme == "amqps")
+    return scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/" +
+           (vhost == "/" ? "" : vhost);
   return scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/" + std::to_string(db);
 }
 
@@ -123,13 +126,12 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
   auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return bad("no scheme");
   loc.scheme = lowered(url.substr(0, scheme_end));  // urlparse lowers it too
-  if (loc.scheme == "amqp" || loc.scheme == "amqps" || loc.scheme == "pyamqp")
-    return Error::runtime("broker URL '" + masked(url) +
-                          "' is RabbitMQ, which this build does not speak yet (issue #11); "
-                          "point MERLIN_BROKER_URL or --broker at a Redis (redis://...)");
+  const bool rabbit = loc.scheme == "amqp" || loc.scheme == "amqps" || loc.scheme == "pyamqp";
+  if (loc.scheme == "pyamqp") loc.scheme = "amqp";
+  if (rabbit) loc.port = loc.scheme == "amqps" ? 5671 : 5672;
   const bool socket = loc.scheme == "redis+socket" || loc.scheme == "unix";
-  if (loc.scheme == "rediss") loc.tls = true;
-  if (!socket && loc.scheme != "redis" && loc.scheme != "rediss")
+  if (loc.scheme == "rediss" || loc.scheme == "amqps") loc.tls = true;
+  if (!socket && !rabbit && loc.scheme != "redis" && loc.scheme != "rediss")
     return bad(loc.scheme.find_first_of("@:") == std::string::npos
                    ? "unknown scheme '" + loc.scheme + "'"
                    : "unknown scheme");  // "p@ss://h": no scheme, but a secret may be in it
@@ -208,8 +210,13 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {
     hostport = rest.substr(0, slash);
     auto db = rest.substr(slash + 1);
-    if (!db.empty() && !parse_int(db, 0, 1 << 20, &loc.db))
+    if (rabbit) {
+      auto vhost = percent_decoded(db);
+      if (!vhost) return bad("a '%' in the virtual host is not followed by two hex digits");
+      loc.vhost = vhost->empty() ? "/" : *vhost;
+    } else if (!db.empty() && !parse_int(db, 0, 1 << 20, &loc.db)) {
       return bad("database '" + std::string(db) + "' is not a number");
+    }
   }
   std::string_view host = hostport;
   std::optional<std::string_view> port;

@@ -2,6 +2,7 @@
 /// Where the broker (and the state store beside it) lives, free of any client library's
 /// types: parsed from `MERLIN_BROKER_URL`, `--broker` or `~/.merlin/app.yaml`.
 #include <chrono>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,7 +35,8 @@ struct BrokerTls {
 };
 
 struct BrokerLocation {
-  std::string scheme = "redis";  ///< redis, rediss (TLS) or redis+socket
+  /// redis, rediss (TLS), redis+socket; amqp, amqps (TLS) for RabbitMQ
+  std::string scheme = "redis";
   std::string host = "127.0.0.1";
   int port = 6379;
   std::string socket_path;  ///< redis+socket:///path: a Unix socket instead of host:port
@@ -46,6 +48,10 @@ struct BrokerLocation {
   std::string username;  ///< ACL user; empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
   int db = 0;
+  std::string vhost = "/";  ///< RabbitMQ's virtual host
+  /// Where a RabbitMQ broker's results backend (progress, registries, stops) lives: Merlin's
+  /// `results_backend`. Unused by a Redis broker, which keeps them on its own server.
+  std::shared_ptr<const BrokerLocation> results;
   std::string source = "default";  ///< where these values came from, for messages and `info`
   /// How long a command retries while the server cannot be reached or does not answer
   /// (--broker-retry); unset: the adapter's default.
@@ -66,8 +72,9 @@ struct BrokerLocation {
 /// `ssl_cert_reqs` is bad input), any other is kept in `options`. Bad input names the URL
 /// (everything before its last '@' masked, however malformed it is) and what is wrong with it.
 /// A user or password without a host is bad input: it would go to the default address.
-/// RabbitMQ URLs (`amqp://`, `amqps://`, `pyamqp://`) are a kRuntime error saying this build
-/// has no RabbitMQ yet (issue #11).
+/// RabbitMQ URLs as kombu reads them: `amqp://[user[:password]@]host[:port][/vhost]`
+/// (`amqps://` TLS, default ports 5672 and 5671; `pyamqp://` is amqp), the vhost
+/// percent-decoded, "/" when empty (`amqp://h//` is "/" too).
 Result<BrokerLocation> parse_broker_url(std::string_view url);
 
 /// `%XX` escapes decoded as Python's urllib.parse.unquote does: a '%' not followed by two hex

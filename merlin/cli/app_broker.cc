@@ -36,17 +36,20 @@ std::string at(const std::string& file, const AppValue& v) {
   return file + ":" + std::to_string(v.where.line) + ":" + std::to_string(v.where.column) + ": ";
 }
 
+bool is_password(const std::string& key) {
+  return key.size() >= 9 && key.compare(key.size() - 9, 9, ".password") == 0;
+}
+
 // The value's text, or bad input when it is no scalar or still a placeholder of Merlin's
 // template. Never quotes a password.
 Result<std::string> text_of(const std::string& file, const std::string& key, const AppValue& v,
                             const std::string& what) {
   if (!v.scalar)
-    return Error::bad_input(at(file, v) + "broker." + key +
-                            " must be a single value, not a list or a map");
+    return Error::bad_input(at(file, v) + key + " must be a single value, not a list or a map");
   const std::string& t = v.text;
   if (t.size() >= 2 && t.front() == '<' && t.back() == '>')
-    return Error::bad_input(at(file, v) + "broker." + key + " is still the placeholder " +
-                            (key == "password" ? "of Merlin's template" : "'" + t + "'") +
+    return Error::bad_input(at(file, v) + key + " is still the placeholder " +
+                            (is_password(key) ? "of Merlin's template" : "'" + t + "'") +
                             ": write " + what + " there");
   return t;
 }
@@ -58,16 +61,16 @@ Result<int> number_of(const std::string& file, const std::string& key, const App
   int n = 0;
   auto [p, ec] = std::from_chars(t->data(), t->data() + t->size(), n);
   if (ec != std::errc() || p != t->data() + t->size() || n < lo || n > hi)
-    return Error::bad_input(at(file, v) + "broker." + key + " must be " + what + ", got '" + *t +
-                            "'");
+    return Error::bad_input(at(file, v) + key + " must be " + what + ", got '" + *t + "'");
   return n;
 }
 
 // Merlin's `password`: the name of a file holding it (looked for under ~/.merlin first, then
 // as a path), which only its owner (and group) may read; or, when no such file exists, the
 // password itself. The value is never put in a message: it may be the secret.
-Result<std::string> app_password(const std::string& file, const AppValue& v) {
-  auto written = text_of(file, "password", v, "the path of a file holding the password");
+Result<std::string> app_password(const std::string& file, const std::string& key,
+                                 const AppValue& v) {
+  auto written = text_of(file, key, v, "the path of a file holding the password");
   if (!written) return written.error();
   std::vector<std::string> candidates;
   if (!written->empty() && written->front() != '/' && written->front() != '~')
@@ -78,12 +81,12 @@ Result<std::string> app_password(const std::string& file, const AppValue& v) {
     if (::stat(path.c_str(), &st) != 0) {
       if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG) continue;
       return Error::bad_input(
-          at(file, v) + "broker.password: cannot read the file it names: " + std::strerror(errno));
+          at(file, v) + key + ": cannot read the file it names: " + std::strerror(errno));
     }
     if (st.st_mode & S_IROTH) {
       char mode[8];
       std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-      return Error::bad_input(at(file, v) + "broker password file " + path +
+      return Error::bad_input(at(file, v) + key + " file " + path +
                               " is readable by everyone (mode " + mode + "); run: chmod 600 " +
                               path);
     }
@@ -92,10 +95,9 @@ Result<std::string> app_password(const std::string& file, const AppValue& v) {
     return trimmed(text->substr(0, text->find('\n')));  // Merlin reads its first line
   }
   log::warn(
-      "{}broker.password names no file, so its value is used as the password itself (as Merlin "
-      "does); better put the password in a file only you can read (chmod 600) and name that "
-      "file",
-      at(file, v));
+      "{}{} names no file, so its value is used as the password itself (as Merlin does); "
+      "better put the password in a file only you can read (chmod 600) and name that file",
+      at(file, v), key);
   return url_unquoted(trimmed(*written));
 }
 
@@ -103,19 +105,20 @@ bool is_rabbitmq(const std::string& name) {
   return name == "rabbitmq" || name == "amqp" || name == "amqps" || name == "pyamqp";
 }
 
-// app_broker, but for its refusal of a rediss broker whose values are not filled in.
-Result<BrokerLocation> read_app_broker(const spec::AppConfig& config,
+// One server block ("broker" or "results_backend") as a location, as Merlin reads it;
+// `rabbit_ok`: a RabbitMQ server may be named (a results backend is Redis).
+Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppServer& b,
+                                       const std::string& block, bool rabbit_ok,
                                        std::vector<spec::IgnoredKey>& unused) {
-  const auto& b = config.broker;
-  const std::string& file = config.path;
+  auto k = [&](const char* key) { return block + "." + key; };
   BrokerLocation loc;
   loc.source = file;
   if (b.url.given) {  // Merlin's get_connection_string: the URL and nothing else
-    auto url = text_of(file, "url", b.url, "the broker's URL");
+    auto url = text_of(file, k("url"), b.url, "the server's URL");
     if (!url) return url.error();
     auto parsed = parse_broker_url(*url);
     if (!parsed)
-      return Error{parsed.error().code, at(file, b.url) + "broker.url: " + parsed.error().message};
+      return Error{parsed.error().code, at(file, b.url) + k("url") + ": " + parsed.error().message};
     loc = *parsed;
     loc.source = file;
     const std::pair<const char*, const AppValue*> others[] = {
@@ -124,67 +127,85 @@ Result<BrokerLocation> read_app_broker(const spec::AppConfig& config,
         {"path", &b.path},         {"vhost", &b.vhost},       {"cert_reqs", &b.cert_reqs},
         {"ca_certs", &b.ca_certs}, {"certfile", &b.certfile}, {"keyfile", &b.keyfile}};
     for (const auto& [key, v] : others)
-      if (v->given)
-        unused.push_back(
-            {std::string("broker.") + key, "broker.url is used in their place, as Merlin does"});
+      if (v->given) unused.push_back({k(key), k("url") + " is used in their place, as Merlin does"});
     return loc;
   }
   if (b.name.given && !b.name.scalar)
-    return Error::bad_input(at(file, b.name) + "broker.name must be a single value, such as redis");
+    return Error::bad_input(at(file, b.name) + k("name") +
+                            " must be a single value, such as redis");
   const std::string& name = b.name.text;
-  if (is_rabbitmq(name)) return Error::runtime(rabbitmq_refusal(file));
+  const bool rabbit = is_rabbitmq(name);
   const bool socket = name == "redis+socket" || name == "unix";
-  if (!name.empty() && name != "redis" && name != "rediss" && !socket)
-    return Error::bad_input(at(file, b.name) + "broker.name '" + name +
-                            "' is none of redis, rediss, redis+socket (and rabbitmq comes with "
-                            "issue #11)");
+  if (rabbit && !rabbit_ok)
+    return Error::bad_input(at(file, b.name) + k("name") + " '" + name +
+                            "': the results backend is a Redis (redis, rediss, redis+socket)");
+  if (!name.empty() && name != "redis" && name != "rediss" && !socket && !rabbit)
+    return Error::bad_input(at(file, b.name) + k("name") + " '" + name +
+                            "' is none of redis, rediss, redis+socket" +
+                            (rabbit_ok ? ", rabbitmq, amqps, amqp" : ""));
   if (name == "rediss") {
     loc.scheme = "rediss";
     loc.tls = true;
   }
+  if (rabbit) {  // Merlin: rabbitmq and amqps are amqps (TLS, port 5671), amqp is plain
+    loc.scheme = name == "amqp" || name == "pyamqp" ? "amqp" : "amqps";
+    loc.tls = loc.scheme == "amqps";
+    loc.port = loc.tls ? 5671 : 5672;
+  }
   if (socket) {
     const AppValue& where = b.path.given ? b.path : b.server;
     if (!where.given)
-      return Error::bad_input(file +
-                              ": broker.path: a redis+socket broker names its socket's path");
-    auto path = text_of(file, b.path.given ? "path" : "server", where, "the socket's path");
+      return Error::bad_input(file + ": " + k("path") +
+                              ": a redis+socket server is reached through its socket's path");
+    auto path = text_of(file, b.path.given ? k("path") : k("server"), where, "the socket's path");
     if (!path) return path.error();
     loc.scheme = "redis+socket";
     loc.socket_path = expand_home(*path);
     if (b.path.given && b.server.given)
-      unused.push_back({"broker.server", "a redis+socket broker is reached through broker.path"});
+      unused.push_back({k("server"), "a redis+socket server is reached through its path"});
   } else if (b.server.given) {
-    auto server = text_of(file, "server", b.server, "the broker's host name");
+    auto server = text_of(file, k("server"), b.server, "the server's host name");
     if (!server) return server.error();
     if (!server->empty()) loc.host = *server;
   }
   if (b.port.given) {
-    auto port = number_of(file, "port", b.port, 1, 65535, "a port number (1 to 65535)");
+    auto port = number_of(file, k("port"), b.port, 1, 65535, "a port number (1 to 65535)");
     if (!port) return port.error();
     if (socket)
-      unused.push_back({"broker.port", "a redis+socket broker has no port"});
+      unused.push_back({k("port"), "a redis+socket server has no port"});
     else
       loc.port = *port;
   }
   if (b.db_num.given) {
-    auto db = number_of(file, "db_num", b.db_num, 0, 1 << 20, "a database number (0 or more)");
-    if (!db) return db.error();
-    loc.db = *db;
+    if (rabbit) {
+      unused.push_back({k("db_num"), "a Redis database number; RabbitMQ has vhosts"});
+    } else {
+      auto db = number_of(file, k("db_num"), b.db_num, 0, 1 << 20, "a database number (0 or more)");
+      if (!db) return db.error();
+      loc.db = *db;
+    }
   }
   if (b.username.given) {
-    auto user = text_of(file, "username", b.username, "the Redis ACL user (or '')");
+    auto user = text_of(file, k("username"), b.username,
+                        rabbit ? "the RabbitMQ user" : "the Redis ACL user (or '')");
     if (!user) return user.error();
     loc.username = *user;
   }
   if (b.password.given) {
-    auto pw = app_password(file, b.password);
+    auto pw = app_password(file, k("password"), b.password);
     if (!pw) return pw.error();
     loc.password = *pw;
   }
-  if (b.vhost.given)
-    unused.push_back(
-        {"broker.vhost",
-         "RabbitMQ's virtual host; a Redis broker has none (db_num picks its database)"});
+  if (b.vhost.given) {
+    if (rabbit) {
+      auto vhost = text_of(file, k("vhost"), b.vhost, "the RabbitMQ virtual host");
+      if (!vhost) return vhost.error();
+      loc.vhost = vhost->empty() ? "/" : *vhost;
+    } else {
+      unused.push_back(
+          {k("vhost"), "RabbitMQ's virtual host; a Redis server has none (db_num picks its database)"});
+    }
+  }
   struct TlsKey {
     const char* key;
     const AppValue* value;
@@ -195,19 +216,18 @@ Result<BrokerLocation> read_app_broker(const spec::AppConfig& config,
                   {"keyfile", &b.keyfile, &loc.tls_settings.keyfile}};
   for (const auto& t : tls_keys) {
     if (!t.value->given) continue;
-    std::string key = std::string("broker.") + t.key;
     if (!loc.tls) {
-      unused.push_back({key, "a TLS setting, which a plain redis broker does not use"});
+      unused.push_back({k(t.key), "a TLS setting, which a plain (non-TLS) server does not use"});
       continue;
     }
-    auto text = text_of(file, t.key, *t.value, "a value");
+    auto text = text_of(file, k(t.key), *t.value, "a value");
     if (!text) return text.error();
     if (t.path) {
       *t.path = expand_home(*text);
     } else if (auto reqs = parse_cert_reqs(*text)) {
       loc.tls_settings.cert_reqs = *reqs;
     } else {  // Merlin leaves such a value unset too
-      unused.push_back({key, "'" + *text + "' is none of none, optional, required"});
+      unused.push_back({k(t.key), "'" + *text + "' is none of none, optional, required"});
     }
   }
   return loc;
@@ -226,12 +246,6 @@ std::string find_app_config(const std::string& cwd, const std::string& home) {
   return merlin_home + "/app.yaml";
 }
 
-std::string rabbitmq_refusal(const std::string& file) {
-  return "the broker in " + file +
-         " is RabbitMQ, which this build does not speak yet (issue #11); point "
-         "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis";
-}
-
 std::string redis_tls_refusal(const std::string& which) {
   return which +
          " is Redis over TLS (rediss), which this build cannot connect to yet: TLS to Redis "
@@ -241,10 +255,18 @@ std::string redis_tls_refusal(const std::string& which) {
 
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
                                   std::vector<spec::IgnoredKey>& unused) {
-  auto loc = read_app_broker(config, unused);
+  auto loc = read_app_server(config.path, config.broker, "broker", true, unused);
   // No value of a rediss broker would do yet: say so before asking for its placeholders.
   if (!loc && config.broker.name.text == "rediss" && !config.broker.url.given)
     return Error::runtime(redis_tls_refusal("the broker in " + config.path));
+  return loc;
+}
+
+Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
+                                           std::vector<spec::IgnoredKey>& unused) {
+  auto loc = read_app_server(config.path, config.results_backend, "results_backend", false, unused);
+  if (!loc && config.results_backend.name.text == "rediss" && !config.results_backend.url.given)
+    return Error::runtime(redis_tls_refusal("the results backend in " + config.path));
   return loc;
 }
 

@@ -15,27 +15,31 @@ namespace merlin::cli {
 /// write) when that file exists; `<home>/.merlin/app.yaml` (which may not exist).
 std::string find_app_config(const std::string& cwd, const std::string& home);
 
-/// The exact refusal of a RabbitMQ broker named in app.yaml `file` (issue #11).
-std::string rabbitmq_refusal(const std::string& file);
-
 /// The refusal of a Redis-over-TLS broker (issue #16); `which` names it ("the broker in
 /// FILE", "the broker rediss://:***@host:6380/0 (from --broker)").
 std::string redis_tls_refusal(const std::string& which);
 
 /// `config.broker` as a location, its source the file. As Merlin reads it: `url` wins over
 /// every other key; `name` redis (or none), rediss (TLS: recorded, refused by the caller),
-/// redis+socket (`path`, else `server`, is the socket); `server`, `port`, `db_num`,
+/// redis+socket (`path`, else `server`, is the socket), rabbitmq and amqps (RabbitMQ over TLS,
+/// port 5671), amqp (port 5672); `server`, `port`, `db_num` (Redis), `vhost` (RabbitMQ),
 /// `username`; `password` names a file (tried under ~/.merlin first, as Merlin does; its first
 /// line, trimmed, is the password; a file readable by everyone is refused) or, with a warning,
 /// is the password itself (%-escapes decoded, as Celery reads the URL Merlin makes of it);
 /// `cert_reqs`, `ca_certs`, `certfile`, `keyfile` are recorded as TLS settings. Errors name
-/// `file:line:col`: a RabbitMQ broker is kRuntime (rabbitmq_refusal), and so is a rediss one
-/// whose values are not usable (redis_tls_refusal: no value would do yet); an unknown name, a
+/// `file:line:col`: a rediss broker whose values are not usable is kRuntime
+/// (redis_tls_refusal: no value would do yet); an unknown name, a
 /// placeholder of Merlin's template (`<server name>`) or a port that is no number is
-/// kBadInput. Keys of the block that the broker does not use (TLS settings of a plain redis,
-/// `vhost`, the others beside `url`) are appended to `unused`. Reads the password file.
+/// kBadInput. Keys of the block that the broker does not use (TLS settings of a plain server,
+/// a Redis's `vhost`, RabbitMQ's `db_num`, the others beside `url`) are appended to `unused`.
+/// Reads the password file. A rediss broker is kRuntime (redis_tls_refusal).
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
                                   std::vector<spec::IgnoredKey>& unused);
+
+/// `config.results_backend` read the same way: where a RabbitMQ broker's progress lives. Only
+/// Redis names (redis, redis+socket; rediss is refused until issue #16).
+Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
+                                           std::vector<spec::IgnoredKey>& unused);
 
 /// "celery (why); broker.vhost, broker.cert_reqs (why)": the keys, those with the same
 /// reason together, in the order first named.

@@ -3,7 +3,9 @@
 
 #include <functional>
 
+#include "adapters/broker/amqp/amqp_backend.h"
 #include "adapters/broker/redis/redis_backend.h"
+#include "adapters/broker/redis/redis_reservations.h"
 
 namespace merlin::cli {
 namespace {
@@ -22,19 +24,50 @@ RedisSettings redis_settings(const BrokerLocation& loc, const BackendOptions& o)
   return s;
 }
 
-std::unique_ptr<Backend> redis(const BrokerLocation& loc, const BackendOptions& o) {
-  return std::make_unique<RedisBackend>(redis_settings(loc, o));
+// RabbitMQ for the tasks, the Redis of `loc.results` for the rest (progress, registries, stops,
+// reservations).
+Result<std::unique_ptr<Backend>> rabbitmq(const BrokerLocation& loc, const BackendOptions& o) {
+  if (!loc.results)
+    return Error::bad_input("the RabbitMQ broker " + loc.display() +
+                            " has no results backend (a Redis) to keep progress in");
+  AmqpSettings a;
+  a.host = loc.host;
+  a.port = loc.port;
+  if (!loc.username.empty()) a.username = loc.username;
+  if (!loc.password.empty() || !loc.username.empty()) a.password = loc.password;
+  a.vhost = loc.vhost;
+  a.tls = loc.tls;
+  a.verify = loc.tls_settings.cert_reqs != CertReqs::kNone;
+  a.ca_certs = loc.tls_settings.ca_certs;
+  a.certfile = loc.tls_settings.certfile;
+  a.keyfile = loc.tls_settings.keyfile;
+  if (loc.reply_timeout) a.timeout = *loc.reply_timeout;
+  const RedisSettings results = redis_settings(*loc.results, o);
+  auto retry = o.wait_for_server ? results.reconnect_budget : std::chrono::milliseconds(0);
+  return std::unique_ptr<Backend>(std::make_unique<AmqpBackend>(
+      a, retry, std::make_unique<RedisBackend>(results), [results](const std::string& study) {
+        RedisSettings s = results;
+        s.study_key = study;
+        return std::make_unique<RedisReservations>(s);
+      }));
+}
+
+Result<std::unique_ptr<Backend>> redis(const BrokerLocation& loc, const BackendOptions& o) {
+  return std::unique_ptr<Backend>(std::make_unique<RedisBackend>(redis_settings(loc, o)));
 }
 
 struct Entry {
   const char* scheme;
-  std::function<std::unique_ptr<Backend>(const BrokerLocation&, const BackendOptions&)> make;
+  std::function<Result<std::unique_ptr<Backend>>(const BrokerLocation&, const BackendOptions&)>
+      make;
 };
 
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
       {"redis", redis},
       {"redis+socket", redis},
+      {"amqp", rabbitmq},
+      {"amqps", rabbitmq},
   };
   return t;
 }

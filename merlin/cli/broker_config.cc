@@ -39,13 +39,55 @@ Result<std::optional<std::chrono::milliseconds>> seconds_setting(double flag, co
   return std::optional(std::chrono::milliseconds(static_cast<long long>(s * 1000 + 0.5)));
 }
 
+bool is_rabbitmq(const BrokerLocation& loc) { return loc.scheme == "amqp" || loc.scheme == "amqps"; }
+
+// A RabbitMQ broker's results backend: app.yaml's, then MERLIN_RESULTS_BACKEND_URL, then
+// --results-backend. Only Redis.
+Result<BrokerLocation> resolve_results(const spec::AppConfig& config, const BrokerFlags& flags,
+                                       const BrokerEnvironment& env,
+                                       std::vector<spec::IgnoredKey>& unused) {
+  std::optional<BrokerLocation> loc;
+  const bool url_given = !env.results_url.empty() || !flags.results_url.empty();
+  if (config.results_backend.present && !url_given) {
+    auto from_file = app_results_backend(config, unused);
+    if (!from_file) return from_file.error();
+    loc = *from_file;
+  }
+  for (const auto& [url, from] :
+       {std::pair{env.results_url, "MERLIN_RESULTS_BACKEND_URL"},
+        std::pair{flags.results_url, "--results-backend"}}) {
+    if (url.empty()) continue;
+    auto parsed = parse_broker_url(url);
+    if (!parsed) return Error{parsed.error().code, std::string(from) + ": " + parsed.error().message};
+    loc = *parsed;
+    loc->source = from;
+  }
+  if (!loc)
+    return Error::bad_input(
+        "a RabbitMQ broker keeps the study's progress, registries and stops in a Redis results "
+        "backend: name it in app.yaml's results_backend, MERLIN_RESULTS_BACKEND_URL or "
+        "--results-backend redis://host:port/db");
+  if (is_rabbitmq(*loc))
+    return Error::bad_input("the results backend " + loc->display() + " (from " + loc->source +
+                            ") is RabbitMQ; it must be a Redis (redis://, redis+socket://)");
+  if (loc->tls)
+    return Error::runtime(redis_tls_refusal("the results backend " + loc->display() + " (from " +
+                                            loc->source + ")"));
+  return *loc;
+}
+
 }  // namespace
 
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
                  "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
-                 "%-encoded passwords, redis+socket:///path.sock?db=N); overrides "
-                 "MERLIN_BROKER_URL and app.yaml (`merlin info` names the file read)");
+                 "%-encoded passwords, redis+socket:///path.sock?db=N), or RabbitMQ's "
+                 "amqp[s]://user:password@host[:port]/vhost; overrides MERLIN_BROKER_URL and "
+                 "app.yaml (`merlin info` names the file read)");
+  sub.add_option("--results-backend", flags.results_url,
+                 "With a RabbitMQ broker: the Redis URL where progress, the study and worker "
+                 "registries and stops live; overrides MERLIN_RESULTS_BACKEND_URL and app.yaml's "
+                 "results_backend");
   sub.add_option("--broker-retry", flags.retry_seconds,
                  "Seconds a broker command keeps retrying while the server cannot be reached or "
                  "does not answer, before the command fails (default " +
@@ -68,7 +110,7 @@ BrokerEnvironment BrokerEnvironment::current() {
     return std::string(v ? v : "");
   };
   return {app_config_path(), get("MERLIN_BROKER_URL"), get("MERLIN_BROKER_RETRY"),
-          get("MERLIN_BROKER_TIMEOUT")};
+          get("MERLIN_BROKER_TIMEOUT"), get("MERLIN_RESULTS_BACKEND_URL")};
 }
 
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
@@ -96,8 +138,6 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
       loc = *from_file;
     }
   }
-  // One line for the whole file: a Merlin user's file works, and says what is not used.
-  if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
   if (!env.url.empty()) {
     auto parsed = parse_broker_url(env.url);
     if (!parsed) return Error{parsed.error().code, "MERLIN_BROKER_URL: " + parsed.error().message};
@@ -110,13 +150,25 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
     loc = *parsed;
     loc.source = "--broker";
   }
-  if (loc.tls)
+  if (loc.tls && !is_rabbitmq(loc))
     return Error::runtime(
         redis_tls_refusal("the broker " + loc.display() + " (from " + loc.source + ")"));
+  std::optional<BrokerLocation> results;
+  if (is_rabbitmq(loc)) {
+    auto r = resolve_results(*config, flags, env, unused);
+    if (!r) return r.error();
+    results = std::move(*r);
+  } else if (config->results_backend.present) {
+    unused.push_back({"results_backend",
+                      "a Redis broker keeps progress on its own server, so that a commit and the "
+                      "queueing of what it releases are one step"});
+  }
+  // One line for the whole file: a Merlin user's file works, and says what is not used.
+  if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
   std::string notes;
   for (const auto& [k, v] : loc.options) notes += (notes.empty() ? "" : ", ") + k;
   if (!notes.empty()) notes += " (not options this build knows)";
-  if (!loc.tls_settings.empty())
+  if (!loc.tls_settings.empty() && !loc.tls)
     notes += std::string(notes.empty() ? "" : "; ") +
              "ssl_* (TLS settings, which a plain redis:// connection does not use)";
   if (!notes.empty()) log::info("{}: URL options not used here: {}", loc.source, notes);
@@ -127,6 +179,11 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
       seconds_setting(flags.timeout_seconds, "MERLIN_BROKER_TIMEOUT", env.timeout, 0.001);
   if (!timeout) return timeout.error();
   loc.reply_timeout = *timeout;
+  if (results) {
+    results->retry_budget = loc.retry_budget;
+    results->reply_timeout = loc.reply_timeout;
+    loc.results = std::make_shared<const BrokerLocation>(std::move(*results));
+  }
   return loc;
 }
 

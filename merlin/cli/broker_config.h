@@ -1,7 +1,9 @@
 #pragma once
 /// Where the broker is, for the broker-backed commands: Merlin's app.yaml (found as Merlin
 /// finds it, read as app_broker.h says), then `MERLIN_BROKER_URL`, then `--broker URL`, each
-/// replacing the one before. A RabbitMQ broker (issue #11) and Redis over TLS (issue #16) are
+/// replacing the one before. A RabbitMQ broker keeps progress on a Redis results backend:
+/// app.yaml's `results_backend`, then `MERLIN_RESULTS_BACKEND_URL`, then `--results-backend
+/// URL`; a Redis broker keeps everything on its own server. Redis over TLS (issue #16) is
 /// refused (kRuntime: exit 1) with what to do instead. How long commands retry a lost server and
 /// wait for a reply: `--broker-retry` and `--broker-timeout` (seconds), else
 /// `MERLIN_BROKER_RETRY` and `MERLIN_BROKER_TIMEOUT`. The concrete adapter settings are made
@@ -19,6 +21,7 @@ namespace merlin::cli {
 
 struct BrokerFlags {
   std::string url;              ///< --broker
+  std::string results_url;      ///< --results-backend
   double retry_seconds = -1;    ///< --broker-retry; < 0: not given
   double timeout_seconds = -1;  ///< --broker-timeout; < 0: not given
 };
@@ -36,6 +39,7 @@ struct BrokerEnvironment {
   std::string url;         ///< MERLIN_BROKER_URL ("" = unset)
   std::string retry;       ///< MERLIN_BROKER_RETRY
   std::string timeout;     ///< MERLIN_BROKER_TIMEOUT
+  std::string results_url;  ///< MERLIN_RESULTS_BACKEND_URL
   /// app_config_path() and this process's environment.
   static BrokerEnvironment current();
 };

@@ -93,10 +93,6 @@ Result<AppConfig> read_app_config(const std::string& path) {
         read_server(e, config.broker, true, config.ignored, diags);
       } else if (e.key == "results_backend") {
         read_server(e, config.results_backend, false, config.ignored, diags);
-        config.ignored.push_back(
-            {e.key,
-             "progress is kept in the broker's Redis, so that a commit and the queueing of "
-             "what it releases are one step on one server"});
       } else {
         config.ignored.push_back({e.key, why_block(e.key)});
       }

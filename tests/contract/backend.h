@@ -35,7 +35,7 @@ class Backend {
   virtual bool inject_raw(const std::string& queue, const std::string& text) = 0;
 };
 
-/// "local" or "redis".
+/// "local", "redis" or "rabbitmq".
 std::unique_ptr<Backend> make_backend(const std::string& name);
 /// The backends this build can run.
 std::vector<std::string> backend_names();

@@ -1,88 +1,189 @@
 #include "adapters/broker/amqp/amqp_broker.h"
 
+#include <random>
 #include <thread>
 
+#include "adapters/broker/amqp/amqp_names.h"
+#include "merlin/util/log.h"
+
 namespace merlin {
+namespace {
 
-AmqpBroker::AmqpBroker(AmqpSettings settings, std::string prefix)
-    : settings_(std::move(settings)), prefix_(std::move(prefix)) {}
+std::string random_tag() {
+  std::random_device rd;
+  std::uniform_int_distribution<std::uint64_t> dist;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(dist(rd)));
+  return buf;
+}
 
-Result<AmqpConnection*> AmqpBroker::connection() {
-  if (!conn_) {
-    auto c = AmqpConnection::open(settings_);
-    if (!c) return c.error();
-    conn_ = std::move(*c);
-    ++generation_;
+std::int64_t header(const AmqpMessage& m, const char* name, std::int64_t otherwise) {
+  auto it = m.headers.find(name);
+  if (it == m.headers.end()) return otherwise;
+  try {
+    return std::stoll(it->second);
+  } catch (...) {
+    return otherwise;
   }
-  return conn_.get();
 }
 
-void AmqpBroker::drop() {
-  conn_.reset();
-  declared_.clear();
-  unacked_.clear();
+}  // namespace
+
+AmqpBroker::AmqpBroker(AmqpSettings settings, AmqpBrokerOptions options,
+                       std::unique_ptr<ReservationTable> held)
+    : options_(std::move(options)),
+      session_(std::move(settings), options_.retry_budget),
+      held_(std::move(held)),
+      id_prefix_(options_.consumer + "." + random_tag() + ".") {}
+
+Result<AmqpBroker::Depth> AmqpBroker::declare_pair(AmqpConnection& c, const std::string& study,
+                                                   const std::string& queue) {
+  const std::string name = amqp_names::task_queue(study, queue);
+  Depth out;
+  auto t = c.declare_queue(name);
+  if (!t) return t.error();
+  out.ready = *t;
+  AmqpQueueOptions delay;
+  delay.dead_letter_to = name;
+  auto d = c.declare_queue(amqp_names::delay_queue(study, queue), delay);
+  if (!d) return d.error();
+  out.delayed = *d;
+  return out;
 }
 
-std::optional<std::uint64_t> AmqpBroker::tag_of(const std::string& receipt) const {
-  auto colon = receipt.find(':');
-  if (!conn_ || colon == std::string::npos ||
-      receipt.compare(0, colon, std::to_string(generation_)) != 0)
-    return std::nullopt;
-  return std::stoull(receipt.substr(colon + 1));
-}
-
-Result<void> AmqpBroker::declared(const std::string& name) {
-  if (declared_.count(name)) return ok();
-  auto c = connection();
-  if (!c) return c.error();
-  auto d = (*c)->declare_queue(name);
-  if (!d) {
-    drop();  // a failed channel is not reused
-    return d;
+Result<void> AmqpBroker::prepare(const std::vector<std::string>& queues) {
+  for (const auto& q : queues) {
+    {
+      std::lock_guard lock(mu_);
+      if (recorded_.count(q)) continue;
+    }
+    if (auto a = held_->add_queue(q); !a) return a;
+    std::lock_guard lock(mu_);
+    recorded_.insert(q);
   }
-  declared_.insert(name);
+  return session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+    for (const auto& q : queues)
+      if (auto d = declare(c, gen, q); !d) return d;
+    return ok();
+  });
+}
+
+Result<void> AmqpBroker::declare(AmqpConnection& c, std::uint64_t generation,
+                                 const std::string& queue) {
+  {
+    std::lock_guard lock(mu_);
+    if (declared_on_ != generation) {
+      declared_.clear();
+      declared_on_ = generation;
+    }
+    if (declared_.count(queue)) return ok();
+  }
+  if (auto d = declare_pair(c, options_.study_key, queue); !d) return d.error();
+  std::lock_guard lock(mu_);
+  if (declared_on_ == generation) declared_.insert(queue);
   return ok();
+}
+
+Result<void> AmqpBroker::send(const std::string& queue, const std::vector<std::string>& bodies,
+                              const AmqpPublishOptions& options) {
+  if (auto p = prepare({queue}); !p) return p;
+  const bool delayed = options.expiration_ms.has_value();
+  return session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+    if (auto d = declare(c, gen, queue); !d) return d;
+    return c.publish(delayed ? amqp_names::delay_queue(options_.study_key, queue)
+                             : amqp_names::task_queue(options_.study_key, queue),
+                     bodies, options);
+  });
 }
 
 Result<void> AmqpBroker::publish(const std::string& queue, const std::vector<TaskMessage>& msgs) {
   if (msgs.empty()) return ok();
-  std::lock_guard lock(mu_);
-  const std::string name = queue_name(queue);
-  if (auto d = declared(name); !d) return d;
   std::vector<std::string> bodies;
   bodies.reserve(msgs.size());
   for (const auto& m : msgs) bodies.push_back(encode(m));
-  auto p = conn_->publish(name, bodies);
-  if (!p) drop();
-  return p;
+  return send(queue, bodies, {});
 }
 
-Result<void> AmqpBroker::publish_at(const std::string& queue, const TaskMessage&,
-                                    Clock::time_point) {
-  return Error::runtime("RabbitMQ broker: delayed messages (retry_delay) for queue " + queue +
-                        " are not in this build yet (issue #11)");
+Result<void> AmqpBroker::publish_raw(const std::string& queue, const std::string& text) {
+  return send(queue, {text}, {});
 }
 
-Result<std::optional<Delivery>> AmqpBroker::take(const std::string& q) {
-  const std::string name = queue_name(q);
-  if (auto d = declared(name); !d) return d.error();
+Result<void> AmqpBroker::publish_at(const std::string& queue, const TaskMessage& msg,
+                                    Clock::time_point due) {
+  AmqpPublishOptions o;
+  o.expiration_ms =
+      std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
+  return send(queue, {encode(msg)}, o);
+}
+
+Result<void> AmqpBroker::take_over_expired() {
+  {
+    std::lock_guard lock(mu_);
+    const auto every = std::max(options_.lease / 4, std::chrono::milliseconds(20));
+    if (Clock::now() - last_takeover_ < every) return ok();
+    last_takeover_ = Clock::now();
+  }
+  auto expired = held_->take_expired(options_.lease.count(), 100);
+  if (!expired) return expired.error();
+  for (const auto& [id, r] : *expired) {
+    AmqpPublishOptions o;
+    o.headers[amqp_names::kDeliveriesHeader] = r.deliveries;
+    o.headers[amqp_names::kRedeliveredHeader] = 1;
+    if (auto p = send(r.queue, {r.message}, o); !p) return p;
+    if (auto d = held_->drop(id); !d) return d.error();
+    log::warn("task taken over queue={} deliveries={}: its worker did not renew it within the "
+              "lease ({} ms)",
+              r.queue, r.deliveries, options_.lease.count());
+  }
+  return ok();
+}
+
+Result<std::optional<Delivery>> AmqpBroker::take(const std::string& queue) {
   while (true) {
-    auto m = conn_->get(name);
-    if (!m) {
-      drop();
-      return m.error();
-    }
-    if (!m->has_value()) return std::optional<Delivery>();
-    auto msg = decode((*m)->body);
-    if (!msg) {  // not a task message: dropped
-      (void)conn_->reject((*m)->tag, false);
+    std::optional<AmqpMessage> got;
+    std::uint64_t on = 0;  // the connection's generation
+    auto g = session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+      if (auto d = declare(c, gen, queue); !d) return d;
+      auto m = c.get(amqp_names::task_queue(options_.study_key, queue));
+      if (!m) return m.error();
+      got = std::move(*m);
+      on = gen;
+      return ok();
+    });
+    if (!g) return g.error();
+    if (!got) return std::optional<Delivery>();
+    // If the connection that took it is gone, RabbitMQ queued the message again already.
+    auto settle = [&](bool requeue, bool is_ack) -> Result<void> {
+      auto r = session_.run_on(on, [&](AmqpConnection& c) {
+        return is_ack ? c.ack(got->tag) : c.reject(got->tag, requeue);
+      });
+      if (!r) return r.error();
+      return ok();
+    };
+    auto msg = decode(got->body);
+    if (!msg) {  // not a task message: dropped, so it cannot block the queue
+      log::warn("dropped a message that is no task message queue={} bytes={}", queue,
+                got->body.size());
+      if (auto r = settle(false, false); !r) return r.error();
       continue;
     }
-    unacked_[q]++;
-    Delivery d{q, *msg, std::to_string(generation_) + ":" + std::to_string((*m)->tag),
-               (*m)->redelivered};
-    auto count = (*m)->headers.find("x-delivery-count");
-    if (count != (*m)->headers.end()) d.deliveries = std::stoul(count->second) + 1;
+    Delivery d;
+    d.queue = queue;
+    d.message = *msg;
+    d.receipt = id_prefix_ + std::to_string(++seq_);
+    d.deliveries =
+        static_cast<std::uint32_t>(header(*got, amqp_names::kDeliveriesHeader, 0)) + 1;
+    d.redelivered = got->redelivered || header(*got, amqp_names::kRedeliveredHeader, 0) != 0;
+    auto h = held_->hold(d.receipt, {queue, got->body, d.deliveries}, options_.lease.count());
+    if (!h) {
+      (void)settle(true, false);  // back to the queue: it is recorded nowhere else
+      return h.error();
+    }
+    d.stop_notices = *h;
+    if (auto a = settle(true, true); !a)
+      log::warn("ack to RabbitMQ failed after the reservation was recorded queue={}: the "
+                "message will be delivered twice (committed once) error=\"{}\"",
+                queue, a.error().message);
     return std::optional<Delivery>(std::move(d));
   }
 }
@@ -92,15 +193,13 @@ Result<std::optional<Delivery>> AmqpBroker::reserve(const std::vector<std::strin
   const auto deadline = Clock::now() + wait;
   auto pause = std::chrono::milliseconds(5);
   while (true) {
-    {
-      std::lock_guard lock(mu_);
-      for (const auto& q : queues) {
-        auto d = take(q);
-        if (!d || d->has_value()) return d;
-      }
+    if (auto t = take_over_expired(); !t) return t.error();
+    for (const auto& q : queues) {
+      auto d = take(q);
+      if (!d || d->has_value()) return d;
     }
     if (Clock::now() >= deadline) return std::optional<Delivery>();
-    // Polling, backing off to 100 ms: a consumer with prefetch replaces this next.
+    // basic.get polling, backing off to 100 ms while the queues stay empty.
     std::this_thread::sleep_for(std::min(
         pause, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())));
     pause = std::min(pause * 2, std::chrono::milliseconds(100));
@@ -108,45 +207,46 @@ Result<std::optional<Delivery>> AmqpBroker::reserve(const std::vector<std::strin
 }
 
 Result<void> AmqpBroker::ack(const Delivery& d) {
-  std::lock_guard lock(mu_);
-  auto tag = tag_of(d.receipt);
-  if (!tag) return ok();  // the connection that took it is gone: RabbitMQ redelivers it
-  auto a = conn_->ack(*tag);
-  if (!a) {
-    drop();
-    return a;
-  }
-  if (unacked_[d.queue] > 0) unacked_[d.queue]--;
+  auto r = held_->drop(d.receipt);
+  if (!r) return r.error();
   return ok();
 }
 
 Result<void> AmqpBroker::release(const Delivery& d) {
-  std::lock_guard lock(mu_);
-  auto tag = tag_of(d.receipt);
-  if (!tag) return ok();  // already back in its queue: its connection is gone
-  auto r = conn_->reject(*tag, true);
-  if (!r) {
-    drop();
-    return r;
-  }
-  if (unacked_[d.queue] > 0) unacked_[d.queue]--;
+  auto h = held_->held(d.receipt);
+  if (!h) return h.error();
+  if (!*h) return ok();  // acked, or taken over by another worker: it owns the message now
+  AmqpPublishOptions o;
+  o.headers[amqp_names::kDeliveriesHeader] = d.deliveries - 1;  // it did not run
+  if (d.redelivered) o.headers[amqp_names::kRedeliveredHeader] = 1;
+  if (auto p = send(d.queue, {encode(d.message)}, o); !p) return p;
+  auto r = held_->drop(d.receipt);
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<void> AmqpBroker::extend_lease(const Delivery& d) {
+  auto r = held_->renew(d.receipt, options_.lease.count());
+  if (!r) return r.error();
   return ok();
 }
 
 Result<std::uint64_t> AmqpBroker::pending(const std::vector<std::string>& queues) {
-  std::lock_guard lock(mu_);
   std::uint64_t n = 0;
-  for (const auto& q : queues) {
-    const std::string name = queue_name(q);
-    if (auto d = declared(name); !d) return d.error();
-    auto r = conn_->ready(name);
-    if (!r) {
-      drop();
-      return r.error();
+  auto r = session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+    n = 0;
+    for (const auto& q : queues) {
+      auto d = declare_pair(c, options_.study_key, q);
+      if (!d) return d.error();
+      n += d->ready + d->delayed;
     }
-    n += *r + unacked_[q];
-  }
-  return n;
+    (void)gen;
+    return ok();
+  });
+  if (!r) return r.error();
+  auto held = held_->count();
+  if (!held) return held.error();
+  return n + *held;
 }
 
 }  // namespace merlin

@@ -1,30 +1,55 @@
 #pragma once
-/// The Broker on RabbitMQ, first part (issue #11): durable queues per task queue (declared on
-/// first use), persistent publishes confirmed before `publish` returns, `reserve` by basic.get
-/// in the queues' order of preference, ack after the commit, `release` as a reject with
-/// requeue. A message whose worker's connection dies is redelivered by RabbitMQ, flagged
-/// `redelivered`; a receipt names its connection, so an ack after a reconnect is a no-op (the
-/// message went back). Text that is no task message is dropped. Not yet: delayed messages (`publish_at` refuses), leases for hung workers,
-/// and `pending` counts only ready messages and this handle's own unacked ones (RabbitMQ does
-/// not tell a client the unacked messages of others): the Backend that comes next keeps those
-/// in the progress store. Thread-safe: one connection under a mutex (rabbitmq-c is not).
+/// The Broker on RabbitMQ, with reservations kept beside the study's progress
+/// (merlin/broker/reservations.h, on the results backend). Per task queue a durable queue
+/// "merlin.<study>.q.<queue>", declared on first use; persistent publishes confirmed before
+/// `publish` returns. `reserve` takes one message by basic.get, in the queues' order of
+/// preference, records the reservation (queue, message, deliveries, lease) and only then acks
+/// it to RabbitMQ: from there the reservation is the task's copy, so no message is held
+/// unacked while a task runs (RabbitMQ's 30-minute delivery timeout and heartbeats never
+/// touch a long task). A worker that dies between the get and the record leaves the message
+/// unacked on a closed connection: RabbitMQ queues it again. A reservation not renewed within
+/// its lease (its worker died, or hangs) is taken over by the next reserving worker, which
+/// publishes the message again flagged redelivered, its delivery count carried in a header.
+/// `ack` and `release` end the reservation (release queues the message again first); both
+/// are no-ops once it was taken over.
+///
+/// Delays: per task queue a delay queue "merlin.<study>.d.<queue>" whose messages carry their
+/// own time to live and dead-letter into the task queue when it runs out. RabbitMQ expires
+/// messages at the head of a queue only, so a delayed message waits at most for those queued
+/// before it in the same delay queue (retry_delay is one value per step: they come due in
+/// order).
+///
+/// `pending` is ready messages in the named queues and their delay queues plus every
+/// reservation of the study. A connection that fails is dropped and the call tried once more
+/// on a new one, opened with backoff within the retry budget. Thread-safe: one connection
+/// under a mutex (rabbitmq-c is not thread-safe).
+#include <atomic>
 #include <chrono>
-#include <map>
-#include <optional>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 
-#include "adapters/broker/amqp/amqp_connection.h"
+#include "adapters/broker/amqp/amqp_session.h"
 #include "merlin/broker/broker.h"
+#include "merlin/broker/reservations.h"
 
 namespace merlin {
 
+struct AmqpBrokerOptions {
+  std::string study_key;
+  std::string consumer = "worker";  ///< names the reservations of this handle
+  std::chrono::milliseconds lease = kDefaultLease;
+  /// How long a lost server is retried (connecting with backoff) before a call fails.
+  std::chrono::milliseconds retry_budget{30'000};
+};
+
 class AmqpBroker : public Broker {
  public:
-  /// `prefix` names this study's queues ("merlin.<study>." + queue).
-  AmqpBroker(AmqpSettings settings, std::string prefix);
+  AmqpBroker(AmqpSettings settings, AmqpBrokerOptions options,
+             std::unique_ptr<ReservationTable> held);
 
   Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) override;
   Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
@@ -33,26 +58,43 @@ class AmqpBroker : public Broker {
                                           std::chrono::milliseconds wait) override;
   Result<void> ack(const Delivery& d) override;
   Result<void> release(const Delivery& d) override;
+  Result<void> extend_lease(const Delivery& d) override;
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
 
- private:
-  Result<AmqpConnection*> connection();  // under mu_
-  /// Forgets a failed connection: RabbitMQ requeues what it held unacked.
-  void drop();  // under mu_
-  /// The delivery tag of a receipt "<generation>:<tag>" when it is of the current connection.
-  std::optional<std::uint64_t> tag_of(const std::string& receipt) const;
-  Result<void> declared(const std::string& name);  // under mu_
-  std::string queue_name(const std::string& queue) const { return prefix_ + queue; }
-  /// One task message of `queue`, dropping text that is none; nullopt when it is empty.
-  Result<std::optional<Delivery>> take(const std::string& queue);  // under mu_
+  /// Publishes text as it is (tests put garbage on a queue with it).
+  Result<void> publish_raw(const std::string& queue, const std::string& text);
+  /// Declares `queues` and records them in the study's queue set, before any message.
+  Result<void> prepare(const std::vector<std::string>& queues);
 
-  AmqpSettings settings_;
-  std::string prefix_;
-  std::mutex mu_;
-  std::unique_ptr<AmqpConnection> conn_;
-  std::uint64_t generation_ = 0;  ///< connections opened so far
+  struct Depth {
+    std::uint64_t ready = 0, delayed = 0;
+  };
+  /// Declares study `study`'s task queue `queue` and its delay queue (idempotent); their ready
+  /// messages.
+  static Result<Depth> declare_pair(AmqpConnection& c, const std::string& study,
+                                    const std::string& queue);
+
+ private:
+  /// Declares task queue `queue` (and its delay queue) once per connection.
+  Result<void> declare(AmqpConnection& c, std::uint64_t generation,
+                       const std::string& queue);  // inside session_.run
+  Result<void> send(const std::string& queue, const std::vector<std::string>& bodies,
+                    const AmqpPublishOptions& options);
+  /// Queues again the reservations whose lease ran out, at most every lease/4.
+  Result<void> take_over_expired();
+  /// One task message of `queue` taken and recorded; nullopt when the queue is empty.
+  Result<std::optional<Delivery>> take(const std::string& queue);
+
+  AmqpBrokerOptions options_;
+  AmqpSession session_;
+  std::unique_ptr<ReservationTable> held_;
+  std::string id_prefix_;  ///< "<consumer>.<random>.": reservation ids of this handle
+  std::atomic<std::uint64_t> seq_{0};
+  std::mutex mu_;                  ///< guards what follows
+  std::uint64_t declared_on_ = 0;  ///< the connection generation `declared_` is of
   std::set<std::string> declared_;
-  std::map<std::string, std::uint64_t> unacked_;  ///< per queue, delivered to this handle
+  std::set<std::string> recorded_;  ///< queues added to the study's queue set
+  Clock::time_point last_takeover_{};
 };
 
 }  // namespace merlin

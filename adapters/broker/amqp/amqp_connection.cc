@@ -2,9 +2,11 @@
 
 #include <amqp.h>
 #include <amqp_framing.h>
+#include <amqp_ssl_socket.h>
 #include <amqp_tcp_socket.h>
 #include <sys/time.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace merlin {
@@ -120,17 +122,50 @@ AmqpConnection::~AmqpConnection() = default;
 
 std::string AmqpConnection::describe() const { return s_->where; }
 
+std::string AmqpConnection::server_version() const {
+  const amqp_table_t* props = amqp_get_server_properties(s_->conn);
+  std::string product = "RabbitMQ", version;
+  for (int i = 0; props && i < props->num_entries; ++i) {
+    const std::string key = text(props->entries[i].key);
+    if (key == "product") product = field_text(props->entries[i].value);
+    if (key == "version") version = field_text(props->entries[i].value);
+  }
+  return version.empty() ? product : product + " " + version;
+}
+
 Result<std::unique_ptr<AmqpConnection>> AmqpConnection::open(const AmqpSettings& settings) {
   auto s = std::make_unique<State>();
   s->settings = settings;
-  s->where = "amqp://" + settings.username + "@" + settings.host + ":" +
+  s->where = std::string(settings.tls ? "amqps://" : "amqp://") + settings.username + "@" + settings.host + ":" +
              std::to_string(settings.port) + (settings.vhost == "/" ? "/" : "/" + settings.vhost);
   s->conn = amqp_new_connection();
   if (!s->conn) return Error::runtime(s->where + ": cannot allocate a connection");
-  amqp_socket_t* socket = amqp_tcp_socket_new(s->conn);
+  amqp_socket_t* socket =
+      settings.tls ? amqp_ssl_socket_new(s->conn) : amqp_tcp_socket_new(s->conn);
   if (!socket) return Error::runtime(s->where + ": cannot create a socket");
+  if (settings.tls) {
+    amqp_ssl_socket_set_verify_peer(socket, settings.verify ? 1 : 0);
+    amqp_ssl_socket_set_verify_hostname(socket, settings.verify ? 1 : 0);
+    if (!settings.ca_certs.empty() &&
+        amqp_ssl_socket_set_cacert(socket, settings.ca_certs.c_str()) != AMQP_STATUS_OK)
+      return Error::bad_input(s->where + ": cannot read the CA certificates in " +
+                              settings.ca_certs);
+    if (!settings.certfile.empty() &&
+        amqp_ssl_socket_set_key(socket, settings.certfile.c_str(),
+                                settings.keyfile.empty() ? settings.certfile.c_str()
+                                                         : settings.keyfile.c_str()) !=
+            AMQP_STATUS_OK)
+      return Error::bad_input(s->where + ": cannot read the client certificate " +
+                              settings.certfile + " or its key");
+  }
   timeval tv = to_timeval(settings.timeout);
   int st = amqp_socket_open_noblock(socket, settings.host.c_str(), settings.port, &tv);
+  if (st == AMQP_STATUS_SSL_PEER_VERIFY_FAILED || st == AMQP_STATUS_SSL_HOSTNAME_VERIFY_FAILED ||
+      st == AMQP_STATUS_SSL_ERROR) {
+    Error e = s->fail("the TLS handshake failed", st);
+    e.code = ErrorCode::kRuntime;  // a certificate that does not verify will not on a retry
+    return e;
+  }
   if (st != AMQP_STATUS_OK) {
     Error e = s->fail("cannot connect", st);
     e.retryable = true;
@@ -153,10 +188,10 @@ Result<std::unique_ptr<AmqpConnection>> AmqpConnection::open(const AmqpSettings&
   return std::unique_ptr<AmqpConnection>(new AmqpConnection(std::move(s)));
 }
 
-Result<void> AmqpConnection::declare_queue(const std::string& queue,
-                                           const AmqpQueueOptions& options) {
-  if (auto u = s_->usable(); !u) return u;
-  amqp_table_entry_t entries[2];
+Result<std::uint64_t> AmqpConnection::declare_queue(const std::string& queue,
+                                                    const AmqpQueueOptions& options) {
+  if (auto u = s_->usable(); !u) return u.error();
+  amqp_table_entry_t entries[4];
   int n = 0;
   if (options.quorum) {
     entries[n].key = amqp_cstring_bytes("x-queue-type");
@@ -170,17 +205,48 @@ Result<void> AmqpConnection::declare_queue(const std::string& queue,
     entries[n].value.value.i64 = *options.consumer_timeout_ms;
     ++n;
   }
+  if (!options.dead_letter_to.empty()) {
+    entries[n].key = amqp_cstring_bytes("x-dead-letter-exchange");
+    entries[n].value.kind = AMQP_FIELD_KIND_UTF8;
+    entries[n].value.value.bytes = amqp_cstring_bytes("");
+    ++n;
+    entries[n].key = amqp_cstring_bytes("x-dead-letter-routing-key");
+    entries[n].value.kind = AMQP_FIELD_KIND_UTF8;
+    entries[n].value.value.bytes = bytes(options.dead_letter_to);
+    ++n;
+  }
   amqp_table_t args{n, entries};
-  amqp_queue_declare(s_->conn, kChannel, bytes(queue), 0, 1, 0, 0, args);
-  return s_->check("cannot declare queue " + queue);
+  auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 0, 1, 0, 0, args);
+  if (auto c = s_->check("cannot declare queue " + queue); !c) return c.error();
+  return static_cast<std::uint64_t>(r->message_count);
 }
 
 Result<void> AmqpConnection::publish(const std::string& queue,
-                                     const std::vector<std::string>& bodies) {
+                                     const std::vector<std::string>& bodies,
+                                     const AmqpPublishOptions& options) {
   if (auto u = s_->usable(); !u) return u;
   amqp_basic_properties_t props{};
   props._flags = AMQP_BASIC_DELIVERY_MODE_FLAG;
   props.delivery_mode = AMQP_DELIVERY_PERSISTENT;
+  std::vector<amqp_table_entry_t> headers;
+  for (const auto& [key, value] : options.headers) {
+    amqp_table_entry_t e{};
+    e.key = bytes(key);
+    e.value.kind = AMQP_FIELD_KIND_I64;
+    e.value.value.i64 = value;
+    headers.push_back(e);
+  }
+  if (!headers.empty()) {
+    props._flags |= AMQP_BASIC_HEADERS_FLAG;
+    props.headers.num_entries = static_cast<int>(headers.size());
+    props.headers.entries = headers.data();
+  }
+  std::string expiration;
+  if (options.expiration_ms) {
+    expiration = std::to_string(std::max<std::int64_t>(0, *options.expiration_ms));
+    props._flags |= AMQP_BASIC_EXPIRATION_FLAG;
+    props.expiration = bytes(expiration);
+  }
   for (const auto& body : bodies) {
     int st = amqp_basic_publish(s_->conn, kChannel, amqp_empty_bytes, bytes(queue), 1, 0, &props,
                                 bytes(body));

@@ -2,7 +2,7 @@
 /// One AMQP 0-9-1 connection to RabbitMQ with one channel in publisher-confirm mode: durable
 /// queues, persistent messages whose publish returns only once the broker confirmed them,
 /// basic.get with manual acks. rabbitmq-c stays inside this folder (the header names none of
-/// its types). Not thread-safe: one per thread, as hiredis connections are.
+/// its types). amqps:// through rabbitmq-c's OpenSSL socket. Not thread-safe: one per thread, as hiredis connections are.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -23,7 +23,22 @@ struct AmqpSettings {
   /// Connecting, logging in, and each reply (confirms, declares, gets) may take this long.
   std::chrono::milliseconds timeout{10'000};
   /// Seconds between heartbeats both ways (0: none); a silent peer is dropped after two.
-  int heartbeat_seconds = 30;
+  /// rabbitmq-c sends them only while it is called, so a client idle for long (a worker whose
+  /// slots all run long tasks) sets none: it holds no unacked message (AmqpBroker) and finds a
+  /// dropped connection when it next calls.
+  int heartbeat_seconds = 0;
+  /// amqps: TLS, the server's certificate checked against `ca_certs` (the system's CAs when
+  /// empty) and its host name, unless `verify` is off (Merlin's cert_reqs: none).
+  bool tls = false;
+  bool verify = true;
+  std::string ca_certs, certfile, keyfile;
+};
+
+/// How a message is published: integer headers (AmqpMessage::headers reads them back) and a
+/// per-message time to live (ms), after which a queue with a dead-letter route moves it on.
+struct AmqpPublishOptions {
+  std::map<std::string, std::int64_t> headers;
+  std::optional<std::int64_t> expiration_ms;
 };
 
 /// A message taken with `get`: its body, the tag to ack or reject it with, whether the broker
@@ -42,6 +57,8 @@ struct AmqpMessage {
 struct AmqpQueueOptions {
   bool quorum = false;
   std::optional<std::int64_t> consumer_timeout_ms;
+  /// Messages that expire here go to this queue (through the default exchange): a delay queue.
+  std::string dead_letter_to;
 };
 
 class AmqpConnection {
@@ -54,11 +71,13 @@ class AmqpConnection {
   AmqpConnection(const AmqpConnection&) = delete;
   AmqpConnection& operator=(const AmqpConnection&) = delete;
 
-  /// Declares a durable queue (idempotent with the same options).
-  Result<void> declare_queue(const std::string& queue, const AmqpQueueOptions& options = {});
+  /// Declares a durable queue (idempotent with the same options); returns its ready messages.
+  Result<std::uint64_t> declare_queue(const std::string& queue,
+                                      const AmqpQueueOptions& options = {});
   /// Publishes persistent messages to `queue` (through the default exchange, mandatory) and
   /// waits until the broker confirmed every one; an unroutable or nacked message is an error.
-  Result<void> publish(const std::string& queue, const std::vector<std::string>& bodies);
+  Result<void> publish(const std::string& queue, const std::vector<std::string>& bodies,
+                       const AmqpPublishOptions& options = {});
   /// Takes one message from `queue` (basic.get, manual ack); nullopt when it is empty.
   Result<std::optional<AmqpMessage>> get(const std::string& queue);
   Result<void> ack(std::uint64_t tag);
@@ -73,6 +92,8 @@ class AmqpConnection {
 
   /// "amqp://guest@127.0.0.1:5672/" (never the password).
   std::string describe() const;
+  /// "RabbitMQ 3.10.8": the server's product and version as it announced them.
+  std::string server_version() const;
 
  private:
   struct State;

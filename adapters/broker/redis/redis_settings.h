@@ -63,6 +63,10 @@ struct RedisKeys {
   std::string secs() const { return prefix + "secs"; }            ///< hash inst -> run seconds
   std::string released() const { return prefix + "released"; }    ///< hash inst -> 1 once
   std::string halts() const { return prefix + "halts"; }  ///< Stream of step-requested stops
+  /// Reservations of a broker that keeps them here (merlin/broker/reservations.h): hash id ->
+  /// "deliveries\nqueue\nmessage", and a sorted set id -> lease end (server epoch ms).
+  std::string held() const { return prefix + "held"; }
+  std::string held_until() const { return prefix + "held_until"; }
 };
 
 /// The consumer group every worker of a study joins.

@@ -49,7 +49,7 @@ TEST_F(AmqpConnectionTest, ConfirmedPublishGetAckAndRedeliveryOfARejectedMessage
 TEST_F(AmqpConnectionTest, QuorumQueuesCountDeliveries) {
   auto c = connect();
   ASSERT_TRUE(c);
-  ASSERT_TRUE(c->declare_queue("q_quorum", AmqpQueueOptions{true, std::nullopt}).ok());
+  ASSERT_TRUE(c->declare_queue("q_quorum", AmqpQueueOptions{true, std::nullopt, ""}).ok());
   ASSERT_TRUE(c->publish("q_quorum", {"poison"}).ok());
   for (int i = 0; i < 2; ++i) {
     auto m = c->get("q_quorum");

@@ -56,7 +56,7 @@ class AppBrokerTest : public ::testing::Test {
   BrokerFlags flags_;
 };
 
-TEST_F(AppBrokerTest, MerlinsRabbitmqTemplateGetsTheExactRefusal) {
+TEST_F(AppBrokerTest, MerlinsRabbitmqTemplateAsksForItsPlaceholders) {
   app_yaml(R"(broker:
     name: rabbitmq
     username: <username>
@@ -67,6 +67,7 @@ TEST_F(AppBrokerTest, MerlinsRabbitmqTemplateGetsTheExactRefusal) {
     cert_reqs: none
 results_backend:
     name: rediss
+    server: <server name>
     port: <server port>
     encryption_key: ~/.merlin/encrypt_data_key
 celery:
@@ -74,20 +75,62 @@ celery:
 )");
   auto l = resolve_broker(flags_, env_);
   ASSERT_FALSE(l.ok());
-  EXPECT_EQ(l.error().code, ErrorCode::kRuntime) << "exit 1";
-  EXPECT_EQ(l.error().message,
-            "the broker in " + env_.app_config +
-                " is RabbitMQ, which this build does not speak yet (issue #11); point "
-                "MERLIN_BROKER_URL or --broker at a Redis, or set broker.name: redis");
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput) << "exit 2";
+  EXPECT_NE(l.error().message.find(
+                "broker.server is still the placeholder '<rabbit server name>': write the "
+                "server's host name there"),
+            std::string::npos)
+      << l.error().message;
 }
 
-TEST_F(AppBrokerTest, EveryRabbitmqNameIsRefusedAlike) {
-  for (const char* name : {"amqp", "amqps", "RabbitMQ"}) {
-    app_yaml(std::string("broker:\n  name: ") + name + "\n  server: rabbit\n  port: 5671\n");
+TEST_F(AppBrokerTest, EveryRabbitmqNameIsReadAsMerlinReadsIt) {
+  struct Case {
+    const char* name;
+    const char* scheme;
+    int port;
+  } cases[] = {{"rabbitmq", "amqps", 5671}, {"amqps", "amqps", 5671}, {"amqp", "amqp", 5672}};
+  write(".merlin/rabbit.pass", "s3cret\n");
+  for (const auto& c : cases) {
+    app_yaml(std::string("broker:\n  name: ") + c.name +
+             "\n  server: rabbit\n  username: merlin\n  password: rabbit.pass\n  vhost: "
+             "study\n  cert_reqs: none\nresults_backend:\n  name: redis\n  server: node7\n  "
+             "port: 6400\n  db_num: 3\n");
     auto l = resolve_broker(flags_, env_);
-    ASSERT_FALSE(l.ok()) << name;
-    EXPECT_EQ(l.error().message, rabbitmq_refusal(env_.app_config)) << name;
+    ASSERT_TRUE(l.ok()) << c.name << ": " << l.error().message;
+    EXPECT_EQ(l->scheme, c.scheme) << c.name;
+    EXPECT_EQ(l->port, c.port) << c.name;
+    EXPECT_EQ(l->host, "rabbit");
+    EXPECT_EQ(l->username, "merlin");
+    EXPECT_EQ(l->password, "s3cret");
+    EXPECT_EQ(l->vhost, "study");
+    ASSERT_TRUE(l->results) << "the results backend comes along";
+    EXPECT_EQ(l->results->host, "node7");
+    EXPECT_EQ(l->results->port, 6400);
+    EXPECT_EQ(l->results->db, 3);
   }
+}
+
+TEST_F(AppBrokerTest, ARabbitmqBrokerWithoutAResultsBackendSaysWhereToPutOne) {
+  app_yaml("broker:\n  name: amqp\n  server: rabbit\n");
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_NE(l.error().message.find("MERLIN_RESULTS_BACKEND_URL"), std::string::npos)
+      << l.error().message;
+  env_.results_url = "redis://results:6379/1";
+  auto with = resolve_broker(flags_, env_);
+  ASSERT_TRUE(with.ok()) << with.error().message;
+  EXPECT_EQ(with->results->host, "results");
+  EXPECT_EQ(with->results->source, "MERLIN_RESULTS_BACKEND_URL");
+  env_.results_url = "amqp://rabbit2";
+  auto bad = resolve_broker(flags_, env_);
+  ASSERT_FALSE(bad.ok()) << "a RabbitMQ is no results backend";
+  EXPECT_NE(bad.error().message.find("must be a Redis"), std::string::npos)
+      << bad.error().message;
+  flags_.results_url = "redis://rabbit/1";
+  auto flag = resolve_broker(flags_, env_);
+  ASSERT_TRUE(flag.ok()) << flag.error().message;
+  EXPECT_EQ(flag->results->source, "--results-backend");
 }
 
 TEST_F(AppBrokerTest, ARabbitmqAppYamlIsNoObstacleToAUrl) {
@@ -249,7 +292,7 @@ TEST_F(AppBrokerTest, PlaceholdersAndBadNumbersNameWhereTheyAre) {
   EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
   EXPECT_EQ(l.error().message, env_.app_config +
                                    ":3:11: broker.server is still the placeholder '<server "
-                                   "name>': write the broker's host name there");
+                                   "name>': write the server's host name there");
   app_yaml("broker:\n  server: h\n  port: sixty\n");
   l = read();
   ASSERT_FALSE(l.ok());

@@ -1,0 +1,92 @@
+#pragma once
+/// The Backend with RabbitMQ as the broker and another backend (Redis) as the results
+/// backend, as Merlin's sites run it: task messages in RabbitMQ queues (AmqpBroker); progress,
+/// reservations, the study and worker registries and the stop channel on the results backend.
+/// The study registry is split the same way (AmqpStudies): what a study is and how far it got
+/// from the results backend, what waits in its queues from RabbitMQ.
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "adapters/broker/amqp/amqp_connection.h"
+#include "adapters/broker/amqp/amqp_session.h"
+#include "merlin/broker/backend.h"
+#include "merlin/broker/reservations.h"
+
+namespace merlin {
+
+/// A study's reservation table on the results backend.
+using ReservationsOf = std::function<std::unique_ptr<ReservationTable>(const std::string& study)>;
+
+/// The StudyRegistry of a RabbitMQ broker. `enqueue` publishes the study's messages first
+/// (every one confirmed) and registers the study on the results backend after: a study is
+/// seen by workers only once all of it is queued; a failed registration deletes the queues
+/// again. A `merlin run` killed between the two leaves queues no registered study names
+/// (RabbitMQ's own tools list them: merlin.<study>.*).
+class AmqpStudies : public StudyRegistry {
+ public:
+  AmqpStudies(AmqpSettings settings, std::chrono::milliseconds retry_budget,
+              StudyRegistry& results, ReservationsOf reservations);
+
+  Result<void> enqueue(const StudyEnqueue& study) override;
+  Result<std::vector<StudyRecord>> list() override { return results_.list(); }
+  /// Ready messages in the study's queues and delay queues, plus its reservations.
+  Result<std::uint64_t> pending(const std::string& study_key) override;
+  Result<std::vector<QueueStats>> queue_stats(const std::string& study_key) override;
+  Result<std::vector<std::uint32_t>> running(const std::string& study_key,
+                                             std::size_t instances) override;
+  /// Purges the queues' ready and delayed messages and forgets their reservations (a worker
+  /// running one finishes it; nothing queues it again).
+  Result<std::uint64_t> purge_queues(const std::string& study_key,
+                                     const std::vector<std::string>& queues) override;
+  Result<void> set_purged(const std::string& study_key, bool purged) override {
+    return results_.set_purged(study_key, purged);
+  }
+  Result<void> clear_releases(const std::string& study_key) override {
+    return results_.clear_releases(study_key);
+  }
+  Result<std::uint64_t> reset_failed(const std::string& study_key,
+                                     std::size_t instances) override {
+    return results_.reset_failed(study_key, instances);
+  }
+  /// Deletes the study's queues, then everything of it on the results backend.
+  Result<std::uint64_t> forget(const std::string& study_key) override;
+
+  /// "RabbitMQ 3.10.8".
+  Result<std::string> server_version();
+
+ private:
+  AmqpSettings settings_;
+  std::chrono::milliseconds retry_budget_;
+  StudyRegistry& results_;
+  ReservationsOf reservations_;
+  AmqpSession session_;
+};
+
+class AmqpBackend : public Backend {
+ public:
+  AmqpBackend(AmqpSettings settings, std::chrono::milliseconds retry_budget,
+              std::unique_ptr<Backend> results, ReservationsOf reservations);
+
+  std::string kind() const override { return "rabbitmq"; }
+  std::unique_ptr<Broker> broker(const std::string& study_key, const std::string& consumer,
+                                 std::chrono::milliseconds lease) override;
+  std::unique_ptr<StateStore> store(const std::string& study_key) override {
+    return results_->store(study_key);
+  }
+  StudyRegistry& studies() override { return studies_; }
+  WorkerRegistry& workers() override { return results_->workers(); }
+  StopChannel& stops() override { return results_->stops(); }
+  /// "RabbitMQ 3.10.8; results: redis 7.0.15".
+  Result<std::string> server_version() override;
+
+ private:
+  AmqpSettings settings_;
+  std::chrono::milliseconds retry_budget_;
+  std::unique_ptr<Backend> results_;
+  ReservationsOf reservations_;
+  AmqpStudies studies_;
+};
+
+}  // namespace merlin

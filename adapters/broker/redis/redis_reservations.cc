@@ -1,0 +1,158 @@
+#include "adapters/broker/redis/redis_reservations.h"
+
+#include <charconv>
+
+namespace merlin {
+namespace {
+
+// The server's clock in ms, inside a script (Redis replicates scripts by their effects).
+constexpr const char* kNow = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+)lua";
+
+// KEYS: held, held_until, halts. ARGV: id, record, lease ms.
+const std::string kHold = std::string(kNow) + R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
+return redis.call('XLEN', KEYS[3])
+)lua";
+
+// KEYS: held, held_until. ARGV: id, lease ms.
+const std::string kRenew = std::string(kNow) + R"lua(
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+return 1
+)lua";
+
+// KEYS: held, held_until. ARGV: lease ms, max. Returns {id, record, ...}.
+const std::string kTakeExpired = std::string(kNow) + R"lua(
+local out = {}
+local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do
+  local rec = redis.call('HGET', KEYS[1], id)
+  if rec then
+    redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), id)
+    table.insert(out, id)
+    table.insert(out, rec)
+  else
+    redis.call('ZREM', KEYS[2], id)
+  end
+end
+return out
+)lua";
+
+std::string record_of(const Reservation& r) {
+  return std::to_string(r.deliveries) + "\n" + r.queue + "\n" + r.message;
+}
+
+std::optional<Reservation> parse_record(const std::string& text) {
+  auto a = text.find('\n');
+  if (a == std::string::npos) return std::nullopt;
+  auto b = text.find('\n', a + 1);
+  if (b == std::string::npos) return std::nullopt;
+  Reservation r;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + a, r.deliveries);
+  if (ec != std::errc() || p != text.data() + a) return std::nullopt;
+  r.queue = text.substr(a + 1, b - a - 1);
+  r.message = text.substr(b + 1);
+  return r;
+}
+
+// {id, record, id, record, ...} as pairs, skipping records that do not parse.
+std::vector<std::pair<std::string, Reservation>> pairs_of(const RedisReply& r) {
+  std::vector<std::pair<std::string, Reservation>> out;
+  for (std::size_t i = 0; i + 1 < r.elements.size(); i += 2)
+    if (auto rec = parse_record(r.elements[i + 1].text()))
+      out.emplace_back(r.elements[i].text(), std::move(*rec));
+  return out;
+}
+
+}  // namespace
+
+RedisReservations::RedisReservations(RedisSettings settings)
+    : pool_(std::move(settings)),
+      keys_(pool_.settings().study_key),
+      hold_(kHold),
+      renew_(kRenew),
+      take_expired_(kTakeExpired) {}
+
+Result<std::uint64_t> RedisReservations::hold(const std::string& id, const Reservation& r,
+                                              std::int64_t lease_ms) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto reply = hold_.run(**c, {keys_.held(), keys_.held_until(), keys_.halts()},
+                         {id, record_of(r), std::to_string(lease_ms)});
+  if (!reply) return reply.error();
+  return static_cast<std::uint64_t>(std::max(0LL, reply->as_integer().value_or(0)));
+}
+
+Result<bool> RedisReservations::renew(const std::string& id, std::int64_t lease_ms) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto reply = renew_.run(**c, {keys_.held(), keys_.held_until()}, {id, std::to_string(lease_ms)});
+  if (!reply) return reply.error();
+  return reply->as_integer().value_or(0) == 1;
+}
+
+Result<bool> RedisReservations::drop(const std::string& id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->pipeline({{"HDEL", keys_.held(), id}, {"ZREM", keys_.held_until(), id}});
+  if (!r) return r.error();
+  return (*r)[0].as_integer().value_or(0) == 1;
+}
+
+Result<bool> RedisReservations::held(const std::string& id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"HEXISTS", keys_.held(), id});
+  if (!r) return r.error();
+  return r->as_integer().value_or(0) == 1;
+}
+
+Result<std::vector<std::pair<std::string, Reservation>>> RedisReservations::take_expired(
+    std::int64_t lease_ms, std::size_t max) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = take_expired_.run(**c, {keys_.held(), keys_.held_until()},
+                             {std::to_string(lease_ms), std::to_string(max)});
+  if (!r) return r.error();
+  return pairs_of(*r);
+}
+
+Result<std::vector<std::pair<std::string, Reservation>>> RedisReservations::all() {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"HGETALL", keys_.held()});
+  if (!r) return r.error();
+  return pairs_of(*r);
+}
+
+Result<std::uint64_t> RedisReservations::count() {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"HLEN", keys_.held()});
+  if (!r) return r.error();
+  return static_cast<std::uint64_t>(std::max(0LL, r->as_integer().value_or(0)));
+}
+
+Result<void> RedisReservations::add_queue(const std::string& queue) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"SADD", keys_.queues(), queue});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::vector<std::string>> RedisReservations::queues() {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = (*c)->command({"SMEMBERS", keys_.queues()});
+  if (!r) return r.error();
+  std::vector<std::string> out;
+  for (const auto& e : r->elements) out.push_back(e.text());
+  return out;
+}
+
+}  // namespace merlin
