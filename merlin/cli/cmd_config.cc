@@ -97,11 +97,8 @@ int create(const CreateArgs& a) {
   if (a.task_server != "celery")
     return report_error(Error::bad_input("--task-server '" + a.task_server +
                                          "': celery is the only task server Merlin configures"));
-  if (a.broker == "rabbitmq")
-    return report_error(Error::bad_input(
-        "--broker rabbitmq: this build does not speak RabbitMQ yet (issue #11); `merlin config "
-        "create` writes a Redis broker (--broker redis, the default here)"));
-  if (a.broker != "redis")
+  const bool rabbit = a.broker == "rabbitmq";
+  if (a.broker != "redis" && !rabbit)
     return report_error(
         Error::bad_input("--broker '" + a.broker + "' is neither redis nor rabbitmq"));
   auto made = make_merlin_home();
@@ -111,12 +108,15 @@ int create(const CreateArgs& a) {
     auto dirs = files::make_dirs(path.substr(0, slash));
     if (!dirs) return report_error(dirs.error());
   }
-  auto written = write_private(path, redis_app_yaml(), a.force);
+  auto written = write_private(path, rabbit ? rabbitmq_app_yaml() : redis_app_yaml(), a.force);
   if (!written) return report_error(written.error());
   if (*written)
     std::fprintf(stderr,
-                 "wrote %s: a Redis broker on 127.0.0.1:6379; edit it for your server, then "
-                 "`merlin info` checks the connection\n",
+                 rabbit ? "wrote %s: a RabbitMQ broker on 127.0.0.1:5671 (TLS) and a Redis results "
+                          "backend on 127.0.0.1:6379; edit it for your servers, then `merlin info` "
+                          "checks the connections\n"
+                        : "wrote %s: a Redis broker on 127.0.0.1:6379; edit it for your server, "
+                          "then `merlin info` checks the connection\n",
                  path.c_str());
   else
     std::fprintf(stderr, "%s exists and is left as it is (--force replaces it)\n", path.c_str());
@@ -149,14 +149,16 @@ Command config_command() {
             auto args = std::make_shared<CreateArgs>();
             auto* c = sub.add_subcommand(
                 "create",
-                "Write ~/.merlin/app.yaml (or -o FILE) for a Redis broker on this machine, "
+                "Write ~/.merlin/app.yaml (or -o FILE) for a Redis broker (or RabbitMQ and a "
+                "Redis results backend) on this machine, "
                 "mode 0600; an existing file is kept unless --force. Records the file in "
                 "~/.merlin/config_path.txt, as Merlin does");
             c->add_option("--task-server", args->task_server, "Merlin's task server: celery")
                 ->capture_default_str();
             c->add_option("-o,--output-file", args->output,
                           "The file to write (default ~/.merlin/app.yaml)");
-            c->add_option("--broker", args->broker, "redis (rabbitmq comes with issue #11)")
+            c->add_option("--broker", args->broker,
+                          "redis, or rabbitmq (with a Redis as the results backend)")
                 ->capture_default_str();
             c->add_flag("--force", args->force, "Replace an existing file");
             c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
