@@ -3,8 +3,10 @@
 # #11), against a real rabbitmq-server (over TLS, its certificate verified) and a real
 # redis-server: the app.yaml Merlin's `config create` writes for RabbitMQ, filled in; a sampled
 # study queued, run by two worker processes, its outputs equal to a local run's; every
-# broker-backed command; a worker killed mid-task; bad certificates and passwords.
+# broker-backed command; a worker killed mid-task; the broker restarted mid-run; bad
+# certificates and passwords.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/rabbitmq_lib.sh"
 start_redis
 start_rabbitmq
 unset MERLIN_BROKER_URL
@@ -129,6 +131,23 @@ expect_eq "0 failed" "0" \
   "$("$MERLIN" status "$ws3" --format csv | tail -n +2 | cut -d, -f5 | awk '{s+=$1} END {print s}')"
 check "the dead worker's tasks were taken over" grep -q "task taken over" k2.err
 expect_eq "the funnel's output equals a local run's" "$(cat "$lws/collect/all.txt")" "$(cat "$ws3/collect/all.txt")"
+
+# --- RabbitMQ restarted mid-run: durable queues, the worker reconnects ------------------------
+: >"$WORK/runs.txt"
+sed 's/name: slow/name: bounce/' slow.yaml >bounce.yaml
+"$MERLIN" run bounce.yaml >ws4.txt 2>/dev/null
+ws4=$(cat ws4.txt)
+"$MERLIN" run-workers bounce.yaml --exit-when-done --concurrency 2 >b.out 2>b.err &
+bouncer=$!
+CLEANUP+=("kill -9 $bouncer")
+wait_until 30 test -s "$WORK/runs.txt"
+restart_rabbitmq
+wait $bouncer
+expect_eq "across a broker restart the worker finishes and exits 0" 0 $?
+expect_eq "across a broker restart: 22 done, 0 lost" "22" \
+  "$("$MERLIN" status "$ws4" --format csv | tail -n +2 | cut -d, -f4 | awk '{s+=$1} END {print s}')"
+expect_eq "across a broker restart: the funnel's output equals a local run's" \
+  "$(cat "$lws/collect/all.txt")" "$(cat "$ws4/collect/all.txt")"
 
 # --- plain amqp:// with the results backend named by the environment -------------------------
 rm app.yaml

@@ -1,0 +1,85 @@
+# Sourced by tests that need a private rabbitmq-server (tests/integration/rabbitmq_run.sh,
+# tests/bench/rabbitmq_bench.sh). Needs WORK (a directory of the caller's) and a CLEANUP
+# array (commands the caller runs at exit).
+
+# A private rabbitmq-server for this test, as tests/fakes/rabbitmq_server.cc starts one: its
+# own node name, free loopback ports (AMQP, and AMQP over TLS with a CA of its own made here),
+# its own dirs, started as its own session. Exports RABBIT_PORT, RABBIT_TLS_PORT and
+# RABBIT_CA (the CA certificate to verify it with; the server's name is localhost); stopped
+# at exit. Without rabbitmq-server the test skips (exit 77) and says why.
+start_rabbitmq() {
+  local bin=/usr/lib/rabbitmq/bin/rabbitmq-server
+  if [ ! -x "$bin" ] || ! command -v openssl >/dev/null; then
+    echo "SKIP: rabbitmq-server or openssl not found (containers/install-deps.sh installs them)"
+    exit 77
+  fi
+  RABBIT_DIR=$WORK/rabbit
+  mkdir -p "$RABBIT_DIR"/{mnesia,log,home,tls}
+  local t=$RABBIT_DIR/tls
+  openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=merlin-test-ca \
+    -keyout "$t/ca.key" -out "$t/ca.pem" >/dev/null 2>&1
+  openssl req -newkey rsa:2048 -nodes -subj /CN=localhost -keyout "$t/server.key" \
+    -out "$t/server.csr" >/dev/null 2>&1
+  printf 'subjectAltName=DNS:localhost\n' >"$t/san.ext"
+  openssl x509 -req -in "$t/server.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial \
+    -days 2 -extfile "$t/san.ext" -out "$t/server.pem" >/dev/null 2>&1
+  chmod 644 "$t"/*
+  RABBIT_PORT=$((20000 + RANDOM % 30000))
+  RABBIT_TLS_PORT=$((RABBIT_PORT + 1))
+  local dist=$((RABBIT_PORT + 2)) epmd=$((RABBIT_PORT + 3))
+  cat >"$RABBIT_DIR/rabbitmq.conf" <<C
+listeners.tcp.default = 127.0.0.1:$RABBIT_PORT
+listeners.ssl.default = 127.0.0.1:$RABBIT_TLS_PORT
+ssl_options.cacertfile = $t/ca.pem
+ssl_options.certfile = $t/server.pem
+ssl_options.keyfile = $t/server.key
+ssl_options.verify = verify_none
+ssl_options.fail_if_no_peer_cert = false
+loopback_users.guest = true
+C
+  echo '[].' >"$RABBIT_DIR/enabled_plugins"
+  RABBIT_DIST=$dist
+  RABBIT_EPMD=$epmd
+  CLEANUP+=("stop_rabbitmq")
+  rabbit_launch
+  export RABBIT_PORT RABBIT_TLS_PORT RABBIT_CA=$t/ca.pem
+}
+# Starts the node configured by start_rabbitmq (its database kept) and waits until the AMQP
+# port answers the protocol header with a method frame (type 1).
+rabbit_launch() {
+  (export HOME=$RABBIT_DIR/home RABBITMQ_NODENAME=merlin_$RABBIT_PORT@localhost \
+     RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT=$RABBIT_PORT \
+     RABBITMQ_DIST_PORT=$RABBIT_DIST ERL_EPMD_PORT=$RABBIT_EPMD ERL_EPMD_ADDRESS=127.0.0.1 \
+     RABBITMQ_MNESIA_BASE=$RABBIT_DIR/mnesia RABBITMQ_LOG_BASE=$RABBIT_DIR/log \
+     RABBITMQ_CONFIG_FILE=$RABBIT_DIR/rabbitmq \
+     RABBITMQ_ENABLED_PLUGINS_FILE=$RABBIT_DIR/enabled_plugins \
+     RABBITMQ_PID_FILE=$RABBIT_DIR/pid
+   exec setsid /usr/lib/rabbitmq/bin/rabbitmq-server) </dev/null >>"$RABBIT_DIR/console.log" 2>&1 &
+  RABBIT_PID=$!
+  disown "$RABBIT_PID" 2>/dev/null || true
+  local i
+  for i in $(seq 600); do
+    if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$RABBIT_PORT && printf 'AMQP\\0\\0\\11\\1' >&3 && head -c1 <&3 | od -An -tx1 | grep -q 01" 2>/dev/null; then
+      return 0
+    fi
+    kill -0 "$RABBIT_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "FAIL rabbitmq-server did not start; its log:"; tail -20 "$RABBIT_DIR/console.log"
+  exit 1
+}
+# restart_rabbitmq: a clean stop (durable queues and persistent messages are on disk), then
+# the same node again on the same ports.
+restart_rabbitmq() {
+  stop_rabbitmq
+  rabbit_launch
+}
+stop_rabbitmq() {
+  [ -n "${RABBIT_PID:-}" ] || return 0
+  kill -TERM -- "-$RABBIT_PID" 2>/dev/null || true
+  local i
+  for i in $(seq 200); do kill -0 "$RABBIT_PID" 2>/dev/null || break; sleep 0.05; done
+  kill -KILL -- "-$RABBIT_PID" 2>/dev/null || true
+  ERL_EPMD_PORT=$RABBIT_EPMD epmd -kill >/dev/null 2>&1 || true
+  RABBIT_PID=
+}
