@@ -40,7 +40,9 @@ Result<AmqpBroker::Depth> AmqpBroker::declare_pair(AmqpConnection& c, const std:
                                                    const std::string& queue) {
   const std::string name = amqp_names::task_queue(study, queue);
   Depth out;
-  auto t = c.declare_queue(name);
+  AmqpQueueOptions task;
+  task.max_priority = amqp_names::kMaxPriority;
+  auto t = c.declare_queue(name, task);
   if (!t) return t.error();
   out.ready = *t;
   AmqpQueueOptions delay;
@@ -99,18 +101,26 @@ Result<void> AmqpBroker::send(const std::string& queue, const std::vector<std::s
 Result<void> AmqpBroker::publish(const std::string& queue, const std::vector<TaskMessage>& msgs) {
   if (msgs.empty()) return ok();
   std::vector<std::string> bodies;
+  AmqpPublishOptions o;
   bodies.reserve(msgs.size());
-  for (const auto& m : msgs) bodies.push_back(encode(m));
-  return send(queue, bodies, {});
+  o.priorities.reserve(msgs.size());
+  for (const auto& m : msgs) {
+    bodies.push_back(encode(m));
+    o.priorities.push_back(amqp_names::depth_priority(m.hi - m.lo));
+  }
+  return send(queue, bodies, o);
 }
 
 Result<void> AmqpBroker::publish_raw(const std::string& queue, const std::string& text) {
-  return send(queue, {text}, {});
+  AmqpPublishOptions o;
+  o.priorities = {static_cast<std::uint8_t>(amqp_names::kMaxPriority)};  // served before tasks
+  return send(queue, {text}, o);
 }
 
 Result<void> AmqpBroker::publish_at(const std::string& queue, const TaskMessage& msg,
                                     Clock::time_point due) {
   AmqpPublishOptions o;
+  o.priorities = {amqp_names::depth_priority(msg.hi - msg.lo)};
   o.expiration_ms =
       std::chrono::ceil<std::chrono::milliseconds>(due - Clock::now()).count();
   return send(queue, {encode(msg)}, o);
@@ -127,6 +137,7 @@ Result<void> AmqpBroker::take_over_expired() {
   if (!expired) return expired.error();
   for (const auto& [id, r] : *expired) {
     AmqpPublishOptions o;
+    if (auto m = decode(r.message)) o.priorities = {amqp_names::depth_priority(m->hi - m->lo)};
     o.headers[amqp_names::kDeliveriesHeader] = r.deliveries;
     o.headers[amqp_names::kRedeliveredHeader] = 1;
     if (auto p = send(r.queue, {r.message}, o); !p) return p;
@@ -217,6 +228,7 @@ Result<void> AmqpBroker::release(const Delivery& d) {
   if (!h) return h.error();
   if (!*h) return ok();  // acked, or taken over by another worker: it owns the message now
   AmqpPublishOptions o;
+  o.priorities = {amqp_names::depth_priority(d.message.hi - d.message.lo)};
   o.headers[amqp_names::kDeliveriesHeader] = d.deliveries - 1;  // it did not run
   if (d.redelivered) o.headers[amqp_names::kRedeliveredHeader] = 1;
   if (auto p = send(d.queue, {encode(d.message)}, o); !p) return p;

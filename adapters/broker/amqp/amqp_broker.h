@@ -61,7 +61,7 @@ class AmqpBroker : public Broker {
   Result<void> extend_lease(const Delivery& d) override;
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
 
-  /// Publishes text as it is (tests put garbage on a queue with it).
+  /// Publishes text as it is, ahead of every task (tests put garbage on a queue with it).
   Result<void> publish_raw(const std::string& queue, const std::string& text);
   /// Declares `queues` and records them in the study's queue set, before any message.
   Result<void> prepare(const std::vector<std::string>& queues);

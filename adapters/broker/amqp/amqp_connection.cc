@@ -191,7 +191,7 @@ Result<std::unique_ptr<AmqpConnection>> AmqpConnection::open(const AmqpSettings&
 Result<std::uint64_t> AmqpConnection::declare_queue(const std::string& queue,
                                                     const AmqpQueueOptions& options) {
   if (auto u = s_->usable(); !u) return u.error();
-  amqp_table_entry_t entries[4];
+  amqp_table_entry_t entries[5];
   int n = 0;
   if (options.quorum) {
     entries[n].key = amqp_cstring_bytes("x-queue-type");
@@ -213,6 +213,12 @@ Result<std::uint64_t> AmqpConnection::declare_queue(const std::string& queue,
     entries[n].key = amqp_cstring_bytes("x-dead-letter-routing-key");
     entries[n].value.kind = AMQP_FIELD_KIND_UTF8;
     entries[n].value.value.bytes = bytes(options.dead_letter_to);
+    ++n;
+  }
+  if (options.max_priority > 0) {
+    entries[n].key = amqp_cstring_bytes("x-max-priority");
+    entries[n].value.kind = AMQP_FIELD_KIND_I32;
+    entries[n].value.value.i32 = options.max_priority;
     ++n;
   }
   amqp_table_t args{n, entries};
@@ -247,7 +253,12 @@ Result<void> AmqpConnection::publish(const std::string& queue,
     props._flags |= AMQP_BASIC_EXPIRATION_FLAG;
     props.expiration = bytes(expiration);
   }
-  for (const auto& body : bodies) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const auto& body = bodies[i];
+    if (i < options.priorities.size()) {
+      props._flags |= AMQP_BASIC_PRIORITY_FLAG;
+      props.priority = options.priorities[i];
+    }
     int st = amqp_basic_publish(s_->conn, kChannel, amqp_empty_bytes, bytes(queue), 1, 0, &props,
                                 bytes(body));
     if (st != AMQP_STATUS_OK) return s_->fail("cannot publish to " + queue, st);

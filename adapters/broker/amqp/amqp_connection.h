@@ -39,6 +39,9 @@ struct AmqpSettings {
 struct AmqpPublishOptions {
   std::map<std::string, std::int64_t> headers;
   std::optional<std::int64_t> expiration_ms;
+  /// Per body, its priority (a queue declared with max_priority serves higher first); empty:
+  /// none.
+  std::vector<std::uint8_t> priorities;
 };
 
 /// A message taken with `get`: its body, the tag to ack or reject it with, whether the broker
@@ -59,6 +62,8 @@ struct AmqpQueueOptions {
   std::optional<std::int64_t> consumer_timeout_ms;
   /// Messages that expire here go to this queue (through the default exchange): a delay queue.
   std::string dead_letter_to;
+  /// x-max-priority: a classic queue that delivers higher-priority messages first (0: FIFO).
+  int max_priority = 0;
 };
 
 class AmqpConnection {

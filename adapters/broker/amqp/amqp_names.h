@@ -2,6 +2,8 @@
 /// RabbitMQ queue names of a study, in one place: its task queues and, beside each, the delay
 /// queue whose expired messages dead-letter back into it. Every name starts "merlin.<study>.",
 /// so studies never share a queue.
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 namespace merlin::amqp_names {
@@ -11,6 +13,17 @@ inline std::string task_queue(const std::string& study, const std::string& queue
 }
 inline std::string delay_queue(const std::string& study, const std::string& queue) {
   return "merlin." + study + ".d." + queue;
+}
+
+/// Depth-first splitting: task queues serve narrower messages first, single samples before
+/// any range, so a hierarchical study's queue holds O(levels × level_max_dirs) messages, not
+/// a breadth-first frontier. Priority = kMaxPriority for a single sample, one less per
+/// doubling of a range's width (ceil(log2)), at least 1.
+inline constexpr int kMaxPriority = 40;
+inline std::uint8_t depth_priority(std::uint64_t width) {
+  if (width <= 1) return kMaxPriority;
+  const int bits = 64 - __builtin_clzll(width - 1);  // ceil(log2(width)), 1..64
+  return static_cast<std::uint8_t>(std::max(1, kMaxPriority - bits));
 }
 
 /// Headers a message carries when merlin queues it again: deliveries so far, and whether a

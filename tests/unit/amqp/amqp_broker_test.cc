@@ -81,7 +81,7 @@ TEST_F(AmqpBrokerTest, AReservedMessageIsRecordedThenAckedSoRabbitMQHoldsNothing
   b.reset();  // the worker's connection closes while the task would run
   auto c = raw();
   ASSERT_TRUE(c);
-  EXPECT_EQ(*c->declare_queue(amqp_names::task_queue(study_, "q")), 0u)
+  EXPECT_EQ(AmqpBroker::declare_pair(*c, study_, "q")->ready, 0u)
       << "acked to RabbitMQ: a closed connection brings nothing back";
   EXPECT_EQ(*broker("b")->pending({"q"}), 1u) << "still owed, through the reservation";
 }
@@ -108,11 +108,35 @@ TEST_F(AmqpBrokerTest, DelayedMessagesWaitInTheirDelayQueueThenComeBack) {
   ASSERT_TRUE(b->publish_at("q", msg(5), Clock::now() + milliseconds(400)).ok());
   auto c = raw();
   ASSERT_TRUE(c);
-  EXPECT_EQ(*c->declare_queue(amqp_names::task_queue(study_, "q")), 0u);
+  auto depth = AmqpBroker::declare_pair(*c, study_, "q");
+  ASSERT_TRUE(depth.ok()) << depth.error().message;
+  EXPECT_EQ(depth->ready, 0u);
+  EXPECT_EQ(depth->delayed, 1u);
   EXPECT_EQ(*b->pending({"q"}), 1u);
   auto d = b->reserve({"q"}, milliseconds(5000));
   ASSERT_TRUE(d.ok() && d->has_value());
   EXPECT_EQ((*d)->message, msg(5));
+}
+
+TEST_F(AmqpBrokerTest, NarrowerMessagesComeFirstSoSplittingIsDepthFirst) {
+  auto b = broker();
+  auto range = [](SampleId lo, SampleId hi) {
+    TaskMessage m = msg(lo);
+    m.hi = hi;
+    return m;
+  };
+  ASSERT_TRUE(b->publish("q", {range(0, 1000), range(1000, 1100), msg(5), range(2000, 2003),
+                               msg(6)})
+                  .ok());
+  std::vector<SampleId> widths;
+  for (int i = 0; i < 5; ++i) {
+    auto d = b->reserve({"q"}, milliseconds(0));
+    ASSERT_TRUE(d.ok() && d->has_value());
+    widths.push_back((*d)->message.hi - (*d)->message.lo);
+    ASSERT_TRUE(b->ack(**d).ok());
+  }
+  EXPECT_EQ(widths, (std::vector<SampleId>{1, 1, 3, 100, 1000}))
+      << "single samples (in their order), then the narrowest range";
 }
 
 TEST_F(AmqpBrokerTest, GarbageIsDroppedAndTheNextMessageDelivered) {
