@@ -243,22 +243,34 @@ Result<void> AmqpBroker::extend_lease(const Delivery& d) {
   return ok();
 }
 
-Result<std::uint64_t> AmqpBroker::pending(const std::vector<std::string>& queues) {
+Result<std::uint64_t> AmqpBroker::count_pending(const std::vector<std::string>& queues) {
   std::uint64_t n = 0;
-  auto r = session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+  auto r = session_.run([&](AmqpConnection& c, std::uint64_t) -> Result<void> {
     n = 0;
     for (const auto& q : queues) {
       auto d = declare_pair(c, options_.study_key, q);
       if (!d) return d.error();
       n += d->ready + d->delayed;
     }
-    (void)gen;
     return ok();
   });
   if (!r) return r.error();
   auto held = held_->count();
   if (!held) return held.error();
   return n + *held;
+}
+
+Result<std::uint64_t> AmqpBroker::pending(const std::vector<std::string>& queues) {
+  return confirmed_pending([&] { return count_pending(queues); });
+}
+
+Result<std::uint64_t> confirmed_pending(const std::function<Result<std::uint64_t>()>& count) {
+  auto first = count();
+  if (!first || *first > 0) return first;
+  // A message between another worker's get and its reservation is counted nowhere: a zero
+  // counts only when it is read again after that window has passed.
+  std::this_thread::sleep_for(kPendingRecheck);
+  return count();
 }
 
 }  // namespace merlin
