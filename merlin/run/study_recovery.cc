@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <thread>
 
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/run/progress.h"
@@ -90,6 +91,13 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
       (void)m;  // a workspace we cannot write to is reported by whoever serves it
       continue;
     }
+    // A broker that cannot count a message between a worker's take and its record of it
+    // (RabbitMQ's get, then the reservation) may read zero for that moment: lost only if it
+    // still reads zero well after.
+    std::this_thread::sleep_for(kLostRecheck);
+    auto again = studies.pending(r.key);
+    if (!again) return again.error();
+    if (*again > 0) continue;
     if (!r.purged) lost.push_back(std::move(l));
   }
   auto forgotten = forgotten_workspaces(output_path, name, loc.display(), known);

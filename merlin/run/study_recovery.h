@@ -4,6 +4,7 @@
 /// MERLIN_FINISHED marker in every task directory that succeeded. This finds such studies, so
 /// that workers and `monitor` say so instead of reporting success, and rebuilds a study in the
 /// broker from its markers for `merlin restart`.
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,8 +32,11 @@ struct LostStudy {
 ///    for a study at work), unless `merlin purge` removed their messages on purpose;
 ///  - workspaces under `output_path` that `merlin run` queued on this same broker, that it no
 ///    longer knows, and that never finished.
-/// Side effect: registered studies found complete get `finished=1` in merlin_info/run.env, the
-/// mark that keeps them from being reported once the broker forgets them.
+/// A zero pending count with unfinished samples is read again kLostRecheck later before the
+/// study counts as lost (see the .cc). Side effect: registered studies found complete get
+/// `finished=1` in merlin_info/run.env, the mark that keeps them from being reported once the
+/// broker forgets them.
+inline constexpr std::chrono::milliseconds kLostRecheck{250};
 Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
                                                  const std::string& name,
                                                  const std::string& output_path);

@@ -261,16 +261,7 @@ Result<std::uint64_t> AmqpBroker::count_pending(const std::vector<std::string>& 
 }
 
 Result<std::uint64_t> AmqpBroker::pending(const std::vector<std::string>& queues) {
-  return confirmed_pending([&] { return count_pending(queues); });
-}
-
-Result<std::uint64_t> confirmed_pending(const std::function<Result<std::uint64_t>()>& count) {
-  auto first = count();
-  if (!first || *first > 0) return first;
-  // A message between another worker's get and its reservation is counted nowhere: a zero
-  // counts only when it is read again after that window has passed.
-  std::this_thread::sleep_for(kPendingRecheck);
-  return count();
+  return count_pending(queues);
 }
 
 }  // namespace merlin

@@ -20,8 +20,9 @@
 /// order).
 ///
 /// `pending` is ready messages in the named queues and their delay queues plus every
-/// reservation of the study; a message between a get and its record is in neither, so a zero
-/// is read twice, kPendingRecheck apart (confirmed_pending). A connection that fails is dropped and the call tried once more
+/// reservation of the study. A message between another worker's get and its record (two round
+/// trips) is in neither: a zero may be early by that much (a worker leaves while another
+/// still works; `find_lost_studies` reads a zero twice before it calls work lost). A connection that fails is dropped and the call tried once more
 /// on a new one, opened with backoff within the retry budget. Thread-safe: one connection
 /// under a mutex (rabbitmq-c is not thread-safe).
 #include <atomic>
@@ -46,12 +47,6 @@ struct AmqpBrokerOptions {
   /// How long a lost server is retried (connecting with backoff) before a call fails.
   std::chrono::milliseconds retry_budget{30'000};
 };
-
-/// How long a zero count of pending messages is confirmed after: far longer than a worker
-/// takes from a get to recording its reservation (two round trips).
-inline constexpr std::chrono::milliseconds kPendingRecheck{250};
-/// `count()`, and when it is zero, `count()` again after kPendingRecheck.
-Result<std::uint64_t> confirmed_pending(const std::function<Result<std::uint64_t>()>& count);
 
 class AmqpBroker : public Broker {
  public:
