@@ -52,20 +52,7 @@ Result<std::uint64_t> AmqpStudies::pending(const std::string& study_key) {
   auto table = reservations_(study_key);
   auto queues = table->queues();
   if (!queues) return queues.error();
-  std::uint64_t n = 0;
-  auto r = session_.run([&](AmqpConnection& c, std::uint64_t) -> Result<void> {
-    n = 0;
-    for (const auto& q : *queues) {
-      auto d = AmqpBroker::declare_pair(c, study_key, q);
-      if (!d) return d.error();
-      n += d->ready + d->delayed;
-    }
-    return ok();
-  });
-  if (!r) return r.error();
-  auto held = table->count();
-  if (!held) return held.error();
-  return n + *held;
+  return AmqpBroker::count_pending(session_, study_key, *queues, *table);
 }
 
 Result<std::vector<QueueStats>> AmqpStudies::queue_stats(const std::string& study_key) {

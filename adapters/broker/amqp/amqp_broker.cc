@@ -243,25 +243,27 @@ Result<void> AmqpBroker::extend_lease(const Delivery& d) {
   return ok();
 }
 
-Result<std::uint64_t> AmqpBroker::count_pending(const std::vector<std::string>& queues) {
+Result<std::uint64_t> AmqpBroker::count_pending(AmqpSession& session, const std::string& study,
+                                                const std::vector<std::string>& queues,
+                                                ReservationTable& held) {
   std::uint64_t n = 0;
-  auto r = session_.run([&](AmqpConnection& c, std::uint64_t) -> Result<void> {
+  auto r = session.run([&](AmqpConnection& c, std::uint64_t) -> Result<void> {
     n = 0;
     for (const auto& q : queues) {
-      auto d = declare_pair(c, options_.study_key, q);
+      auto d = declare_pair(c, study, q);
       if (!d) return d.error();
       n += d->ready + d->delayed;
     }
     return ok();
   });
   if (!r) return r.error();
-  auto held = held_->count();
-  if (!held) return held.error();
-  return n + *held;
+  auto reserved = held.count();
+  if (!reserved) return reserved.error();
+  return n + *reserved;
 }
 
 Result<std::uint64_t> AmqpBroker::pending(const std::vector<std::string>& queues) {
-  return count_pending(queues);
+  return count_pending(session_, options_.study_key, queues, *held_);
 }
 
 }  // namespace merlin

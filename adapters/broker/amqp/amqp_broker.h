@@ -75,6 +75,10 @@ class AmqpBroker : public Broker {
   /// messages.
   static Result<Depth> declare_pair(AmqpConnection& c, const std::string& study,
                                     const std::string& queue);
+  /// Ready and delayed messages of study `study`'s `queues`, plus all its reservations.
+  static Result<std::uint64_t> count_pending(AmqpSession& session, const std::string& study,
+                                             const std::vector<std::string>& queues,
+                                             ReservationTable& held);
 
  private:
   /// Declares task queue `queue` (and its delay queue) once per connection.
@@ -84,7 +88,6 @@ class AmqpBroker : public Broker {
                     const AmqpPublishOptions& options);
   /// Queues again the reservations whose lease ran out, at most every lease/4.
   Result<void> take_over_expired();
-  Result<std::uint64_t> count_pending(const std::vector<std::string>& queues);
   /// One task message of `queue` taken and recorded; nullopt when the queue is empty.
   Result<std::optional<Delivery>> take(const std::string& queue);
 

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Faults with RabbitMQ as the broker and Redis as the results backend (issue #11), against real
+# servers: workers killed with SIGKILL again and again during a 600-sample study (every sample
+# committed once, none lost), and a task that kills every worker that runs it (given up after
+# --max-deliveries, the study goes on). The broker restart and a bad message are in
+# rabbitmq_run.sh and the contract suite.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/rabbitmq_lib.sh"
+start_redis
+start_rabbitmq
+export MERLIN_RESULTS_BACKEND_URL=$MERLIN_BROKER_URL
+export MERLIN_BROKER_URL=amqp://guest:guest@127.0.0.1:$RABBIT_PORT/
+N=600
+seq 0 $((N - 1)) >samples.csv
+cat >many.yaml <<'Y'
+description: {name: many, description: one short step per sample}
+study:
+  - name: sim
+    run:
+      cmd: |
+        echo $(V) >> $(MERLIN_WORKSPACE)/runs.log
+        sleep 0.02
+merlin:
+  samples:
+    file: $(SPECROOT)/samples.csv
+    column_labels: [V]
+Y
+done_count() { "$MERLIN" status "$1" --format csv | tail -1 | cut -d, -f4; }
+
+# --- SIGKILL of workers, repeatedly --------------------------------------------------------
+ws=$("$MERLIN" run many.yaml 2>/dev/null)
+"$MERLIN" run-workers many.yaml --exit-when-done --lease 1 >steady.out 2>steady.err &
+steady=$!
+CLEANUP+=("kill -9 $steady")
+kills=0
+for round in 1 2 3 4; do
+  "$MERLIN" run-workers many.yaml --lease 1 >victim.out 2>victim.err &
+  victim=$!
+  CLEANUP+=("kill -9 $victim")
+  before=$(done_count "$ws")
+  wait_until 10 bash -c "[ \$('$MERLIN' status '$ws' --format csv | tail -1 | cut -d, -f4) -ge $((before + 40)) ]" || true
+  kill -9 $victim 2>/dev/null && kills=$((kills + 1))
+  wait $victim 2>/dev/null || true
+done
+wait $steady
+expect_eq "the steady worker finishes the study and exits 0" 0 $?
+check "workers were killed mid-study ($kills times)" test "$kills" -ge 3
+expect_eq "after $kills SIGKILLs: every sample done, none failed" "sim,1,$N,$N,0" \
+  "$("$MERLIN" status "$ws" --format csv | tail -1 | cut -d, -f1-5)"
+expect_eq "every sample directory has MERLIN_FINISHED" "$N" "$(find "$ws/sim" -name MERLIN_FINISHED | wc -l)"
+expect_eq "every sample ran" "$N" "$(sort -u "$ws/runs.log" | wc -l)"
+echo "info: $(($(wc -l <"$ws/runs.log") - N)) of $N samples ran twice (killed mid-task, taken over)"
+expect_eq "nothing left in RabbitMQ or reserved" "$(basename "$ws"),merlin,0,0,0,0" \
+  "$("$MERLIN" queue-info many.yaml --format csv | grep "^$(basename "$ws"),")"
+
+# --- a task that kills every worker that runs it is given up ----------------------------------
+cat >poison.yaml <<'Y'
+description: {name: poison, description: sample 1 kills its worker process}
+study:
+  - name: boom
+    run:
+      cmd: |
+        if [ $(X) = 1 ]; then kill -9 $PPID; sleep 5; fi
+        echo $(X) > x.txt
+  - name: after
+    run:
+      cmd: echo after > after.txt
+      depends: [boom_*]
+merlin:
+  samples: {column_labels: [X], file: three.csv}
+Y
+printf '0\n1\n2\n' >three.csv
+ws=$("$MERLIN" run poison.yaml 2>/dev/null)
+deaths=0
+for attempt in 1 2 3 4 5 6; do
+  set +e
+  "$MERLIN" run-workers poison.yaml --exit-when-done --lease 0.3 --max-deliveries 3 --concurrency 1 >p.out 2>p.err
+  rc=$?
+  set -e
+  [ "$rc" = 137 ] || break
+  deaths=$((deaths + 1))
+done
+expect_eq "poison: three workers die on it, the fourth gives it up and exits 0" "3 0" "$deaths $rc"
+check "poison: the giving up is logged" grep -q "step given up step=boom sample=1 deliveries=4" p.err
+"$MERLIN" status "$ws" --format csv >pst.csv
+check "poison: recorded as failed, the others done ($(grep '^boom,' pst.csv))" grep -q '^boom,1,3,2,1,' pst.csv
+expect_eq "poison: the study goes on past it" after "$(cat "$ws/after/after.txt")"
+finish
