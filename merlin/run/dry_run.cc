@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "merlin/run/progress.h"
+#include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"
 
 namespace merlin::run {
@@ -21,7 +22,7 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
   std::mutex mu;
   std::optional<Error> error;       // guarded by mu
   std::atomic<bool> failed{false};  // error is set: read by the progress loop without mu
-  ProcessExecutor exec;
+  auto exec = process_executor(kDefaultKillWait);  // only lays out: nothing to kill
   // Tasks are numbered across instances; each thread takes blocks of 256 consecutive tasks so
   // sibling sample directories are created by one thread (fewer mkdir races on parents).
   std::vector<std::uint64_t> starts;
@@ -43,9 +44,9 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
       std::uint64_t hi = std::min(total, lo + 256);
       for (std::uint64_t t = lo; t < hi; ++t) {
         auto [inst, sample] = locate(t);
-        auto p = exec.prepare(s.renderer->render(inst, sample, TaskKind::kCmd));
+        auto p = exec->prepare(s.renderer->render(inst, sample, TaskKind::kCmd));
         if (p && !graph.step_of(inst).restart.empty())
-          p = exec.prepare(s.renderer->render(inst, sample, TaskKind::kRestart));
+          p = exec->prepare(s.renderer->render(inst, sample, TaskKind::kRestart));
         if (!p) {
           std::lock_guard lock(mu);
           if (!error) error = p.error();

@@ -22,7 +22,6 @@
 #include "merlin/util/log.h"
 #include "merlin/workspace/journal.h"
 #include "merlin/workspace/task_journals.h"
-#include "workers/process_executor.h"
 
 namespace merlin::run {
 namespace {
@@ -188,7 +187,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     if (!p) return p.error();
   }
 
-  ProcessExecutor executor(ProcessExecutorOptions{o.kill_wait});
+  auto executor = o.executor(o.kill_wait);
   WorkerOptions wo;
   wo.slots = o.slots;
   std::atomic<bool> start_warned{false};
@@ -199,7 +198,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     if (!a && !start_warned.exchange(true))
       log::warn("cannot record a task's start in the journal error=\"{}\"", a.error().message);
   };
-  Worker worker(broker, store, plan, *s.renderer, executor, wo);
+  Worker worker(broker, store, plan, *s.renderer, *executor, wo);
   auto start = Clock::now();
   Interrupts::install({SIGINT, SIGTERM});
   Result<WorkerReport> report = Error::runtime("not run");

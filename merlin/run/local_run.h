@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "merlin/run/prepared_study.h"
+#include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 
@@ -16,6 +17,7 @@ struct LocalRunOptions {
   bool progress = true;  ///< progress lines on stderr
   /// After the second interrupt: SIGTERM to running steps, SIGKILL this much later.
   std::chrono::milliseconds kill_wait = kDefaultKillWait;
+  ExecutorFactory executor = process_executor;  ///< the steps' executor (tests pass a fake)
 };
 
 struct LocalRunResult {

@@ -47,7 +47,7 @@ class Fleet {
   struct Running {
     const WorkerPlan* plan;
     std::unique_ptr<Broker> broker;
-    std::unique_ptr<ProcessExecutor> executor;
+    std::unique_ptr<StepExecutor> executor;
     std::unique_ptr<JournalWriter> journal;  ///< this worker's task journal in the workspace
     std::unique_ptr<JournaledStore> store;   ///< the study's store, journalling this worker's
     std::unique_ptr<Worker> worker;
@@ -315,7 +315,7 @@ class Fleet {
       auto r = std::make_unique<Running>();
       r->plan = &p;
       r->broker = backend_.broker(rec.key, p.id, options_.lease);
-      r->executor = std::make_unique<ProcessExecutor>(ProcessExecutorOptions{options_.kill_wait});
+      r->executor = options_.executor(options_.kill_wait);
       r->journal = open_journal(**s, p);
       StateStore* used = &store;
       if (r->journal) {

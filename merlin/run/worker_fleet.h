@@ -12,6 +12,7 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 
@@ -36,6 +37,8 @@ struct FleetOptions {
   std::chrono::milliseconds kill_wait = kDefaultKillWait;
   /// When to drain and stop (the allocation's end less a margin); none = never.
   std::optional<std::chrono::steady_clock::time_point> drain_at;
+  /// Makes each worker's step executor (tests pass a fake).
+  ExecutorFactory executor = process_executor;
 };
 
 

@@ -11,6 +11,7 @@
 #include "merlin/run/dist_study.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
+#include "tests/fakes/fake_executor.h"
 #include "tests/fakes/memory_backend.h"
 
 namespace merlin::run {
@@ -98,6 +99,34 @@ TEST_F(WorkerFleetTest, ServesAQueuedStudyToTheEndAndLeaves) {
   ASSERT_TRUE(pending.ok());
   EXPECT_EQ(*pending, 0u);
   EXPECT_TRUE(backend_.workers_seen().empty()) << "the worker's record goes when it leaves";
+}
+
+TEST_F(WorkerFleetTest, StepsRunOnTheInjectedExecutorAndAFailedSampleIsCounted) {
+  const auto key = queue_study();
+  ASSERT_FALSE(key.empty());
+  auto fake = std::make_shared<testing::FakeExecutor>();
+  fake->script("sim", 2, {1});  // sample 2 fails
+  auto o = options();
+  o.executor = [fake](std::chrono::milliseconds) -> std::unique_ptr<StepExecutor> {
+    struct Shared : StepExecutor {  // every worker's executor is the one fake
+      std::shared_ptr<testing::FakeExecutor> f;
+      Result<void> prepare(const RenderedTask& t) override { return f->prepare(t); }
+      Result<ExecResult> run(const RenderedTask& t) override { return f->run(t); }
+      Result<void> mark_finished(const RenderedTask& t) override { return f->mark_finished(t); }
+    };
+    auto e = std::make_unique<Shared>();
+    e->f = fake;
+    return e;
+  };
+  run_fleet(backend_, loc_, "fleet", plans(), o);
+  EXPECT_EQ(fake->count_of("sim"), 6u) << "every sample ran on the fake, once";
+  EXPECT_EQ(fake->count_of("collect"), 1u) << "the funnel still runs after a failed sample";
+  EXPECT_FALSE(fs::exists(fs::path(workspace_) / "collect" / "all.txt")) << "nothing ran for real";
+  auto p = backend_.store(key)->progress();
+  ASSERT_TRUE(p.ok());
+  std::uint64_t failed = 0;
+  for (const auto& i : *p) failed += i.failed;
+  EXPECT_EQ(failed, 1u);
 }
 
 TEST_F(WorkerFleetTest, AStopRequestedBeforeItStartsRunsNothing) {
