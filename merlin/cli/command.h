@@ -34,6 +34,7 @@ Command purge_command();
 Command monitor_command();
 Command info_command();
 Command config_command();
+Command sample_command();
 
 /// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
 /// input, else 1. Defined in command.cc.

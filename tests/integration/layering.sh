@@ -11,6 +11,7 @@ declare -A FORBIDDEN=(
   [merlin/util]="merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/spec]="merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
   [merlin/samples]="merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/sampling]="merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/batch]="merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
   [merlin/study]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"
   [merlin/broker]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"

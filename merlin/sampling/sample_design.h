@@ -1,0 +1,44 @@
+#pragma once
+/// What `merlin sample` makes: a method, N rows, and per column a name, bounds and scale.
+/// Pure values and their parsing; the generators are in unit_sequences.h.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "merlin/util/result.h"
+
+namespace merlin::sampling {
+
+enum class Method { kUniform, kLhs, kSobol, kHalton, kGrid, kNormal };
+
+/// "uniform", "lhs", "sobol", "halton", "grid", "normal"; kBadInput naming the known ones.
+Result<Method> parse_method(std::string_view text);
+const char* method_name(Method m);
+
+struct Column {
+  std::string name;
+  double lo = 0, hi = 1;  ///< bounds; for `normal`, the ±3σ range
+  bool log = false;       ///< uniform in log(x) between lo and hi (both > 0)
+};
+
+/// "NAME=LO:HI" or "NAME=LO:HI:log" (also "LO:HI" unnamed); kBadInput saying what is wrong:
+/// inverted or equal bounds, a log scale over a non-positive bound, no number.
+Result<Column> parse_column(std::string_view text);
+
+struct SampleDesign {
+  Method method = Method::kUniform;
+  std::uint64_t rows = 0;
+  std::vector<Column> columns;
+  std::uint64_t seed = 0;
+  bool scramble = true;  ///< Sobol: random digital shift; Halton: random digit permutations
+};
+
+/// Checks a design as a whole (rows > 0, at least one column, the method's limits: Sobol's
+/// dimensions); kBadInput.
+Result<void> check_design(const SampleDesign& d);
+
+/// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.
+std::uint64_t grid_side(std::uint64_t rows, std::size_t dims);
+
+}  // namespace merlin::sampling
