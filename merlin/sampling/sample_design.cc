@@ -74,6 +74,10 @@ Result<void> check_design(const SampleDesign& d) {
   if (d.method == Method::kSobol && d.columns.size() > kSobolMaxDims)
     return Error::bad_input("--method sobol: at most " + std::to_string(kSobolMaxDims) +
                             " columns in this build, got " + std::to_string(d.columns.size()));
+  if (d.method == Method::kHalton && d.columns.size() > kHaltonMaxDims)
+    return Error::bad_input("--method halton: at most " + std::to_string(kHaltonMaxDims) +
+                            " columns (one prime base each), got " +
+                            std::to_string(d.columns.size()));
   if (d.method == Method::kSobol && d.rows > (std::uint64_t{1} << 32))
     return Error::bad_input("--method sobol: at most 2^32 rows");
   return ok();

@@ -34,8 +34,11 @@ struct SampleDesign {
   bool scramble = true;  ///< Sobol: random digital shift; Halton: random digit permutations
 };
 
+/// Halton's columns: one prime base each (sample_rows.cc's table).
+inline constexpr std::size_t kHaltonMaxDims = 30;
+
 /// Checks a design as a whole (rows > 0, at least one column, the method's limits: Sobol's
-/// dimensions); kBadInput.
+/// and Halton's columns); kBadInput.
 Result<void> check_design(const SampleDesign& d);
 
 /// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.

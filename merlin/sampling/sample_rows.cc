@@ -146,7 +146,8 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
       return;
     case Method::kHalton:
       for (std::size_t c = 0; c < dims; ++c) {
-        const unsigned base = kPrimes[c % (sizeof(kPrimes) / sizeof(kPrimes[0]))];
+        static_assert(sizeof(kPrimes) / sizeof(kPrimes[0]) == kHaltonMaxDims);
+        const unsigned base = kPrimes[c];
         auto perm = digit_perm(base, d.scramble, d.seed, c);
         for (std::uint64_t r = 0; r < count; ++r)
           out[r * dims + c] = to_bounds(d.columns[c], halton(first + r + 1, base, perm));

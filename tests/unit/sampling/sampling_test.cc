@@ -167,6 +167,8 @@ TEST(Sampling, BadInputSaysWhatIsWrong) {
   auto d = unit_design(Method::kSobol, 10, kSobolMaxDims + 1);
   EXPECT_NE(check_design(d).error().message.find("at most"), std::string::npos);
   EXPECT_FALSE(check_design(unit_design(Method::kLhs, 0, 2)).ok());
+  EXPECT_FALSE(check_design(unit_design(Method::kHalton, 10, kHaltonMaxDims + 1)).ok())
+      << "a prime base per column: no two columns share one";
 }
 
 TEST(Sampling, FilesReadBackThroughTheSpecsSampleReader) {
