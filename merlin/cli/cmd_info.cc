@@ -19,6 +19,9 @@ int info(const BrokerFlags& flags) {
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
   std::printf("broker:      %s (from %s)\n", loc->display().c_str(), loc->source.c_str());
+  if (loc->results)
+    std::printf("results:     %s (from %s)\n", loc->results->display().c_str(),
+                loc->results->source.c_str());
   auto backend = open_backend(*loc);
   if (!backend) return report_error(backend.error());
   auto v = (*backend)->server_version();

@@ -154,6 +154,18 @@ rm app.yaml
 MERLIN_BROKER_URL=amqp://guest:guest@127.0.0.1:$RABBIT_PORT/ \
   MERLIN_RESULTS_BACKEND_URL=redis://127.0.0.1:$REDIS_PORT/0 "$MERLIN" info >info2.txt 2>&1
 check "amqp:// and MERLIN_RESULTS_BACKEND_URL: info connects" grep -q "connection:  ok (RabbitMQ" info2.txt
+check "info names the results backend and where it came from" \
+  grep -qF "results:     redis://127.0.0.1:$REDIS_PORT/0 (from MERLIN_RESULTS_BACKEND_URL)" info2.txt
+closed=$((RABBIT_PORT + 5))
+set +e
+MERLIN_BROKER_URL=amqp://guest:guest@127.0.0.1:$closed/ \
+  MERLIN_RESULTS_BACKEND_URL=redis://127.0.0.1:$REDIS_PORT/0 "$MERLIN" run psf.yaml >down.out 2>down.err
+rc=$?
+set -e
+expect_eq "RabbitMQ down: exit 1" 1 "$rc"
+check "RabbitMQ down: one line naming the address" \
+  grep -q "^merlin: amqp://guest@127.0.0.1:$closed/: cannot connect (refused" down.err
+check "RabbitMQ down: no workspace printed" test ! -s down.out
 set +e
 MERLIN_BROKER_URL=amqp://guest:guest@127.0.0.1:$RABBIT_PORT/ "$MERLIN" run psf.yaml >/dev/null 2>err.txt
 rc=$?

@@ -167,7 +167,11 @@ Result<std::unique_ptr<AmqpConnection>> AmqpConnection::open(const AmqpSettings&
     return e;
   }
   if (st != AMQP_STATUS_OK) {
-    Error e = s->fail("cannot connect", st);
+    // rabbitmq-c keeps no errno of a failed connect: say what its "socket error" means here.
+    Error e = s->fail(st == AMQP_STATUS_SOCKET_ERROR
+                          ? "cannot connect (refused, or nothing reachable at that address)"
+                          : "cannot connect",
+                      st);
     e.retryable = true;
     return e;
   }
