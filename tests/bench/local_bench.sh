@@ -54,14 +54,8 @@ script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd "$script_dir/../.." && pwd)
 
 # --- the merlin binary -------------------------------------------------------
-if [[ $# -ge 1 && -n "$1" ]]; then
-  merlin=$1
-else
-  echo "== building build-bench/merlin (Release)" >&2
-  cmake -S "$repo_root" -B "$repo_root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$repo_root/build-bench" -j2 --target merlin >/dev/null
-  merlin=$repo_root/build-bench/merlin
-fi
+source "$repo_root/tests/bench/bench_lib.sh"
+bench_merlin "$repo_root" "${1:-}"
 [[ "$merlin" == /* ]] || merlin=$(cd "$(dirname "$merlin")" && pwd)/$(basename "$merlin")
 if [[ ! -x "$merlin" ]]; then
   echo "error: $merlin is not an executable" >&2

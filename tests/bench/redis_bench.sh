@@ -22,14 +22,8 @@
 set -euo pipefail
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd "$script_dir/../.." && pwd)
-if [[ $# -ge 1 && -n "$1" ]]; then
-  merlin=$(realpath "$1")
-else
-  echo "== building build-bench/merlin (Release)" >&2
-  cmake -S "$repo_root" -B "$repo_root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$repo_root/build-bench" -j2 --target merlin >/dev/null
-  merlin=$repo_root/build-bench/merlin
-fi
+source "$repo_root/tests/bench/bench_lib.sh"
+bench_merlin "$repo_root" "${1:-}"
 command -v redis-server >/dev/null || { echo "error: redis-server missing" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || { echo "error: /usr/bin/time missing (apt-get install time)" >&2; exit 2; }
 read -r -a sizes <<<"${BENCH_SIZES-10000 100000}"

@@ -7,14 +7,8 @@
 # Usage: tests/bench/sample_bench.sh [path/to/merlin]   Knobs: BENCH_ROWS (default 10000000).
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-if [[ $# -ge 1 && -n "$1" ]]; then
-  merlin=$(realpath "$1")
-else
-  cmake -S "$repo_root" -B "$repo_root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DMERLIN_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$repo_root/build-bench" -j2 --target merlin >/dev/null
-  merlin=$repo_root/build-bench/merlin
-fi
+source "$repo_root/tests/bench/bench_lib.sh"
+bench_merlin "$repo_root" "${1:-}"
 rows=${BENCH_ROWS:-10000000}
 work=$(mktemp -d "${TMPDIR:-/tmp}/merlin_sbench.XXXXXX")
 trap 'rm -rf "$work"' EXIT

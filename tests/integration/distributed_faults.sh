@@ -9,26 +9,7 @@ source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/faults_lib.sh"
 start_redis
 N=2000
-seq 0 $((N - 1)) >samples.csv
-cat >many.yaml <<'Y'
-description: {name: many, description: one short step per sample}
-study:
-  - name: sim
-    run:
-      cmd: |
-        echo $(V) >> $(MERLIN_WORKSPACE)/runs.log
-        sleep 0.02
-merlin:
-  resources:
-    workers:
-      w: {args: --concurrency 2, steps: [all]}
-  samples:
-    file: $(SPECROOT)/samples.csv
-    column_labels: [V]
-Y
-done_count() {  # ws: committed samples of the study's single step, from the broker
-  "$MERLIN" status "$1" --format csv | tail -1 | cut -d, -f4
-}
+many_study $N
 check_complete() {  # label ws n
   local key; key=$(basename "$2")
   expect_eq "$1: status shows every sample done, none failed" "sim,1,$3,$3,0" \

@@ -6,27 +6,11 @@
 #  - the worker's connections killed (CLIENT KILL) again and again: it goes on;
 #  - paused longer than the budget: exit 1 naming the server.
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/faults_lib.sh"
 start_redis --requirepass s3cret
 export MERLIN_BROKER_URL=redis://:s3cret@127.0.0.1:$REDIS_PORT/0 REDISCLI_AUTH=s3cret
 N=300
-seq 0 $((N - 1)) >samples.csv
-cat >many.yaml <<'Y'
-description: {name: many, description: one short step per sample}
-study:
-  - name: sim
-    run:
-      cmd: |
-        echo $(V) >> $(MERLIN_WORKSPACE)/runs.log
-        sleep 0.02
-merlin:
-  resources:
-    workers:
-      w: {args: --concurrency 2, steps: [all]}
-  samples:
-    file: $(SPECROOT)/samples.csv
-    column_labels: [V]
-Y
-done_count() { "$MERLIN" status "$1" --format csv | tail -1 | cut -d, -f4; }
+many_study $N
 check_complete() {  # label ws
   local key; key=$(basename "$2")
   expect_eq "$1: every sample done, none failed" "sim,1,$N,$N,0" \

@@ -2,6 +2,30 @@
 # on RabbitMQ): scenarios that need nothing of the broker but the merlin binary, so each runs
 # the same steps and checks on both. Needs lib.sh and a broker in the environment.
 
+# many_study N: samples.csv with 0..N-1 and many.yaml, one short step per sample (each run
+# appended to the workspace's runs.log), for tests that kill things while it runs.
+many_study() {
+  seq 0 $(($1 - 1)) >samples.csv
+  cat >many.yaml <<'Y'
+description: {name: many, description: one short step per sample}
+study:
+  - name: sim
+    run:
+      cmd: |
+        echo $(V) >> $(MERLIN_WORKSPACE)/runs.log
+        sleep 0.02
+merlin:
+  resources:
+    workers:
+      w: {args: --concurrency 2, steps: [all]}
+  samples:
+    file: $(SPECROOT)/samples.csv
+    column_labels: [V]
+Y
+}
+# done_count WS: committed samples of the study's single step, from the broker.
+done_count() { "$MERLIN" status "$1" --format csv | tail -1 | cut -d, -f4; }
+
 # A task that kills every worker that runs it is given up after --max-deliveries, recorded as
 # failed, and the study goes on past it.
 poison_scenario() {

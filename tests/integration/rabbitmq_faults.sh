@@ -12,21 +12,7 @@ start_rabbitmq
 export MERLIN_RESULTS_BACKEND_URL=$MERLIN_BROKER_URL
 export MERLIN_BROKER_URL=amqp://guest:guest@127.0.0.1:$RABBIT_PORT/
 N=600
-seq 0 $((N - 1)) >samples.csv
-cat >many.yaml <<'Y'
-description: {name: many, description: one short step per sample}
-study:
-  - name: sim
-    run:
-      cmd: |
-        echo $(V) >> $(MERLIN_WORKSPACE)/runs.log
-        sleep 0.02
-merlin:
-  samples:
-    file: $(SPECROOT)/samples.csv
-    column_labels: [V]
-Y
-done_count() { "$MERLIN" status "$1" --format csv | tail -1 | cut -d, -f4; }
+many_study $N
 
 # --- SIGKILL of workers, repeatedly --------------------------------------------------------
 ws=$("$MERLIN" run many.yaml 2>/dev/null)

@@ -53,16 +53,20 @@ Result<AmqpBroker::Depth> AmqpBroker::declare_pair(AmqpConnection& c, const std:
   return out;
 }
 
-Result<void> AmqpBroker::prepare(const std::vector<std::string>& queues) {
-  for (const auto& q : queues) {
-    {
-      std::lock_guard lock(mu_);
-      if (recorded_.count(q)) continue;
-    }
-    if (auto a = held_->add_queue(q); !a) return a;
+Result<void> AmqpBroker::record(const std::string& queue) {
+  {
     std::lock_guard lock(mu_);
-    recorded_.insert(q);
+    if (recorded_.count(queue)) return ok();
   }
+  if (auto a = held_->add_queue(queue); !a) return a;
+  std::lock_guard lock(mu_);
+  recorded_.insert(queue);
+  return ok();
+}
+
+Result<void> AmqpBroker::prepare(const std::vector<std::string>& queues) {
+  for (const auto& q : queues)
+    if (auto r = record(q); !r) return r;
   return session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
     for (const auto& q : queues)
       if (auto d = declare(c, gen, q); !d) return d;
@@ -88,7 +92,7 @@ Result<void> AmqpBroker::declare(AmqpConnection& c, std::uint64_t generation,
 
 Result<void> AmqpBroker::send(const std::string& queue, const std::vector<std::string>& bodies,
                               const AmqpPublishOptions& options) {
-  if (auto p = prepare({queue}); !p) return p;
+  if (auto r = record(queue); !r) return r;
   const bool delayed = options.expiration_ms.has_value();
   return session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
     if (auto d = declare(c, gen, queue); !d) return d;

@@ -84,6 +84,8 @@ class AmqpBroker : public Broker {
   /// Declares task queue `queue` (and its delay queue) once per connection.
   Result<void> declare(AmqpConnection& c, std::uint64_t generation,
                        const std::string& queue);  // inside session_.run
+  /// Adds `queue` to the study's queue set, once per handle.
+  Result<void> record(const std::string& queue);
   Result<void> send(const std::string& queue, const std::vector<std::string>& bodies,
                     const AmqpPublishOptions& options);
   /// Queues again the reservations whose lease ran out, at most every lease/4.

@@ -1,0 +1,15 @@
+# Sourced by the benchmarks. bench_merlin REPO_ROOT [path/to/merlin]: sets `merlin` to the given
+# binary (made absolute), or configures and builds build-bench/merlin (Release, no tests) and
+# uses that.
+bench_merlin() {
+  local root=$1 given=${2:-}
+  if [[ -n "$given" ]]; then
+    merlin=$(realpath -m "$given")
+    return
+  fi
+  echo "== building build-bench/merlin (Release)" >&2
+  cmake -S "$root" -B "$root/build-bench" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DMERLIN_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$root/build-bench" -j2 --target merlin >/dev/null
+  merlin=$root/build-bench/merlin
+}
