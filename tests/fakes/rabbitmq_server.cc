@@ -68,14 +68,24 @@ std::string RabbitServer::start() {
   dir_ = tmpl;
   for (const char* sub : {"/mnesia", "/log", "/home"}) fs::create_directories(dir_ + sub);
   node_ = "merlin_" + fs::path(dir_).filename().string().substr(14) + "@localhost";
-  port_ = free_port();
-  dist_port_ = free_port();
-  epmd_port_ = free_port();
-  std::ofstream(dir_ + "/rabbitmq.conf")
-      << "listeners.tcp.default = 127.0.0.1:" << port_ << "\n"
-      << "loopback_users.guest = true\n";
   std::ofstream(dir_ + "/enabled_plugins") << "[].\n";
-  return launch();
+  // Another test's server may take a port between free_port() and the node's start (Erlang then
+  // stops with 'nodistribution'): a few tries, each on fresh ports and a fresh database.
+  std::string why;
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    port_ = free_port();
+    dist_port_ = free_port();
+    epmd_port_ = free_port();
+    std::ofstream(dir_ + "/rabbitmq.conf")
+        << "listeners.tcp.default = 127.0.0.1:" << port_ << "\n"
+        << "loopback_users.guest = true\n";
+    std::error_code ec;
+    fs::remove_all(dir_ + "/mnesia", ec);
+    fs::create_directories(dir_ + "/mnesia");
+    why = launch();
+    if (why.empty()) return why;
+  }
+  return why;
 }
 
 std::string RabbitServer::launch() {

@@ -24,10 +24,18 @@ start_rabbitmq() {
   openssl x509 -req -in "$t/server.csr" -CA "$t/ca.pem" -CAkey "$t/ca.key" -CAcreateserial \
     -days 2 -extfile "$t/san.ext" -out "$t/server.pem" >/dev/null 2>&1
   chmod 644 "$t"/*
-  RABBIT_PORT=$((20000 + RANDOM % 30000))
-  RABBIT_TLS_PORT=$((RABBIT_PORT + 1))
-  local dist=$((RABBIT_PORT + 2)) epmd=$((RABBIT_PORT + 3))
-  cat >"$RABBIT_DIR/rabbitmq.conf" <<C
+  echo '[].' >"$RABBIT_DIR/enabled_plugins"
+  CLEANUP+=("stop_rabbitmq")
+  # Free ports from the kernel, and a few tries: another test's server may take one of them
+  # between here and the node's start (Erlang then fails with 'nodistribution').
+  local attempt ports
+  for attempt in 1 2 3 4 5; do
+    ports=$(python3 -c 'import socket
+ss = [socket.socket() for _ in range(4)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(" ".join(str(s.getsockname()[1]) for s in ss))')
+    read -r RABBIT_PORT RABBIT_TLS_PORT RABBIT_DIST RABBIT_EPMD <<<"$ports"
+    cat >"$RABBIT_DIR/rabbitmq.conf" <<C
 listeners.tcp.default = 127.0.0.1:$RABBIT_PORT
 listeners.ssl.default = 127.0.0.1:$RABBIT_TLS_PORT
 ssl_options.cacertfile = $t/ca.pem
@@ -37,15 +45,18 @@ ssl_options.verify = verify_none
 ssl_options.fail_if_no_peer_cert = false
 loopback_users.guest = true
 C
-  echo '[].' >"$RABBIT_DIR/enabled_plugins"
-  RABBIT_DIST=$dist
-  RABBIT_EPMD=$epmd
-  CLEANUP+=("stop_rabbitmq")
-  rabbit_launch
-  export RABBIT_PORT RABBIT_TLS_PORT RABBIT_CA=$t/ca.pem
+    rm -rf "$RABBIT_DIR/mnesia" && mkdir -p "$RABBIT_DIR/mnesia"
+    if rabbit_launch; then
+      export RABBIT_PORT RABBIT_TLS_PORT RABBIT_CA=$t/ca.pem
+      return 0
+    fi
+    stop_rabbitmq
+  done
+  echo "FAIL rabbitmq-server did not start in 5 tries; its log:"; tail -20 "$RABBIT_DIR/console.log"
+  exit 1
 }
 # Starts the node configured by start_rabbitmq (its database kept) and waits until the AMQP
-# port answers the protocol header with a method frame (type 1).
+# port answers the protocol header with a method frame (type 1); 1 if it does not.
 rabbit_launch() {
   (export HOME=$RABBIT_DIR/home RABBITMQ_NODENAME=merlin_$RABBIT_PORT@localhost \
      RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT=$RABBIT_PORT \
@@ -62,17 +73,18 @@ rabbit_launch() {
     if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$RABBIT_PORT && printf 'AMQP\\0\\0\\11\\1' >&3 && head -c1 <&3 | od -An -tx1 | grep -q 01" 2>/dev/null; then
       return 0
     fi
-    kill -0 "$RABBIT_PID" 2>/dev/null || break
+    kill -0 "$RABBIT_PID" 2>/dev/null || return 1
     sleep 0.1
   done
-  echo "FAIL rabbitmq-server did not start; its log:"; tail -20 "$RABBIT_DIR/console.log"
-  exit 1
+  return 1
 }
 # restart_rabbitmq: a clean stop (durable queues and persistent messages are on disk), then
 # the same node again on the same ports.
 restart_rabbitmq() {
   stop_rabbitmq
-  rabbit_launch
+  rabbit_launch && return 0
+  echo "FAIL rabbitmq-server did not start again; its log:"; tail -20 "$RABBIT_DIR/console.log"
+  exit 1
 }
 stop_rabbitmq() {
   [ -n "${RABBIT_PID:-}" ] || return 0
