@@ -6,10 +6,12 @@
 
 #include "merlin/cli/command.h"
 #include "merlin/util/log.h"
+#include "merlin/util/process_info.h"
 
 int main(int argc, char** argv) {
   using namespace merlin;
   using namespace merlin::cli;
+  put_self_on_path();  // steps and generate.cmd may call `merlin sample` / `merlin collect`
   CLI::App app{
       "merlin: ensemble workflows for simulation campaigns.\n"
       "Runs LLNL Merlin / Maestro study specs: `merlin run --local spec.yaml` runs a study on "
@@ -27,12 +29,21 @@ int main(int argc, char** argv) {
                  "debug, info, warn(ing), error or off, in any case (Merlin's -lvl works too)")
       ->capture_default_str();
 
-  const std::vector<Command> commands = {
-      run_command(),        run_workers_command(),   restart_command(),      status_command(),
-      detailed_status_command(),
-      queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
-      monitor_command(),    info_command(),          validate_command(),     example_command(),
-      config_command(),     sample_command()};
+  const std::vector<Command> commands = {run_command(),
+                                         run_workers_command(),
+                                         restart_command(),
+                                         status_command(),
+                                         detailed_status_command(),
+                                         queue_info_command(),
+                                         query_workers_command(),
+                                         stop_workers_command(),
+                                         purge_command(),
+                                         monitor_command(),
+                                         info_command(),
+                                         validate_command(),
+                                         example_command(),
+                                         config_command(),
+                                         sample_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);

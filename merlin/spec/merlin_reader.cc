@@ -1,4 +1,5 @@
 // `global.parameters` and the `merlin:` block (resources/workers, samples).
+#include "merlin/spec/did_you_mean.h"
 #include "merlin/spec/env_names.h"
 #include "merlin/spec/field_checks.h"
 #include "merlin/spec/node_reader.h"
@@ -157,7 +158,20 @@ void read_parameters(const YamlNode& node, StudySpec& spec, DiagnosticList& diag
 
 void read_merlin(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {
   if (node.is_null() || !expect_map(node, "'merlin'", diags)) return;
-  check_keys(node, {"resources", "samples"}, "'merlin'", diags);
+  check_keys(node, {"resources", "samples", "combine_parameters"}, "'merlin'", diags);
+  if (const YamlEntry* c = node.find("combine_parameters")) {
+    spec.combine_parameters_where = c->value.where;
+    if (auto v = read_scalar(c->value, "'merlin.combine_parameters'", diags)) {
+      if (*v == "cartesian") {
+        spec.combine_parameters = ParameterCombination::kCartesian;
+      } else if (*v != "zip") {
+        diags.error(c->value.where, "'merlin.combine_parameters' is '" + *v +
+                                        "'; it is 'zip' (the default: lists paired index-wise) "
+                                        "or 'cartesian' (every combination)" +
+                                        suggestion_suffix(*v, {"zip", "cartesian"}));
+      }
+    }
+  }
   if (const YamlEntry* r = node.find("resources")) read_resources(r->value, spec, diags);
   if (const YamlEntry* s = node.find("samples")) read_samples(*s, spec, diags);
 }

@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "merlin/spec/did_you_mean.h"
+#include "merlin/spec/parameter_grid.h"
 
 namespace merlin::spec {
 namespace {
@@ -36,6 +37,10 @@ void apply_overrides(const std::vector<std::pair<std::string, std::string>>& var
 }
 
 void apply_defaults(StudySpec& spec, DiagnosticList& diags) {
+  // A grid becomes zipped lists here (validation has bounded its size and said so if not).
+  if (spec.combine_parameters == ParameterCombination::kCartesian &&
+      cartesian_size(spec.parameters) <= kMaxParameterCombinations)
+    expand_cartesian(spec.parameters);
   for (auto& s : spec.steps)
     if (s.run.shell.empty()) s.run.shell = spec.batch.shell;
 

@@ -14,7 +14,7 @@ namespace merlin::spec {
 void apply_overrides(const std::vector<std::pair<std::string, std::string>>& vars, StudySpec& spec,
                      DiagnosticList& diags);
 
-/// Workers: none declared → one `default_worker` for every step; `steps: [all]` → every step;
+/// A parameter grid (`merlin.combine_parameters: cartesian`) → zipped lists. Workers: none declared → one `default_worker` for every step; `steps: [all]` → every step;
 /// steps no worker lists → added to `default_worker`, with a warning. Step shells default to the
 /// batch shell.
 void apply_defaults(StudySpec& spec, DiagnosticList& diags);

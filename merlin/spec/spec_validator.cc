@@ -1,9 +1,11 @@
 #include "merlin/spec/spec_validator.h"
 
+#include <cstdint>
 #include <string_view>
 #include <unordered_map>
 
 #include "merlin/spec/did_you_mean.h"
+#include "merlin/spec/parameter_grid.h"
 
 namespace merlin::spec {
 namespace {
@@ -20,8 +22,20 @@ void check_duplicate_steps(const StudySpec& spec, DiagnosticList& diags) {
   }
 }
 
-// Parameter lists are zipped index-wise (Maestro's default), so their lengths must agree.
+// Parameter lists are zipped index-wise (Maestro's default), so their lengths must agree; a
+// grid (`merlin.combine_parameters: cartesian`) takes any lengths, up to a bound on its size.
 void check_parameter_lengths(const StudySpec& spec, DiagnosticList& diags) {
+  if (spec.combine_parameters == ParameterCombination::kCartesian) {
+    const std::uint64_t n = cartesian_size(spec.parameters);
+    if (n > kMaxParameterCombinations)
+      diags.error(spec.combine_parameters_where,
+                  "the parameter grid has " +
+                      (n == UINT64_MAX ? std::string("over 2^64") : std::to_string(n)) +
+                      " combinations, more than " + std::to_string(kMaxParameterCombinations) +
+                      "; give an ensemble that large as merlin.samples (rows of a sample file, "
+                      "see `merlin sample -m grid`)");
+    return;
+  }
   const Parameter* first = nullptr;
   for (const auto& p : spec.parameters) {
     if (p.values.empty()) continue;

@@ -109,6 +109,10 @@ struct SamplesSpec {
   SourceLocation column_labels_where;  ///< of the `column_labels` list
 };
 
+/// How `global.parameters` lists combine (`merlin.combine_parameters`): zipped index-wise
+/// (Maestro's and Merlin's rule, the default) or every combination (a grid; an extension).
+enum class ParameterCombination { kZip, kCartesian };
+
 /// The whole spec.
 struct StudySpec {
   std::string path;         ///< the spec file as given
@@ -121,7 +125,9 @@ struct StudySpec {
   std::vector<std::string> sources;
   BatchSpec batch;
   std::vector<Step> steps;
-  std::vector<Parameter> parameters;
+  std::vector<Parameter> parameters;  ///< after defaults: zipped lists (a grid is expanded)
+  ParameterCombination combine_parameters = ParameterCombination::kZip;
+  SourceLocation combine_parameters_where;
   bool has_merlin_block = false;
   std::string task_server = "celery";
   bool overlap = false;             ///< `merlin.resources.overlap`: workers may share queues

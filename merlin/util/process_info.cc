@@ -1,5 +1,8 @@
 #include "merlin/util/process_info.h"
 
+#include <stdlib.h>
+
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
@@ -12,6 +15,26 @@ std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+std::string path_with(const std::string& path_var, const std::string& dir) {
+  if (dir.empty()) return path_var;
+  std::size_t start = 0;
+  while (start <= path_var.size()) {
+    std::size_t end = path_var.find(':', start);
+    if (end == std::string::npos) end = path_var.size();
+    if (path_var.compare(start, end - start, dir) == 0) return path_var;
+    start = end + 1;
+  }
+  return path_var.empty() ? dir : path_var + ":" + dir;
+}
+
+void put_self_on_path() {
+  const std::string exe = self_exe();
+  const auto slash = exe.rfind('/');
+  if (slash == std::string::npos) return;
+  const char* path = std::getenv("PATH");
+  ::setenv("PATH", path_with(path ? path : "", exe.substr(0, slash)).c_str(), 1);
 }
 
 std::string self_exe() {

@@ -14,6 +14,13 @@ std::string current_dir();
 std::string shell_quote(const std::string& s);
 /// This merlin binary's absolute path (/proc/self/exe), for commands that start it again.
 std::string self_exe();
+/// `path_var` (a PATH value) with `dir` appended unless one of its entries already is `dir`.
+std::string path_with(const std::string& path_var, const std::string& dir);
+/// Appends the directory of this binary to the process's PATH (see path_with), so that the
+/// commands it starts (steps, `generate.cmd`, batch scripts) find `merlin` — `merlin sample`,
+/// `merlin collect` — even when it was started by a full path. Entries already in PATH come
+/// first: a `merlin` there still wins. Call once at start, before any thread.
+void put_self_on_path();
 /// Seconds since the epoch, now.
 long long now_epoch();
 /// Number of cores (at least 1).

@@ -39,4 +39,14 @@ set +e
 rc=$?
 set -e
 expect_eq "unknown extension: exit 2" 2 "$rc"
+
+# generate.cmd calls a bare `merlin`: found through the PATH merlin gives its children, though
+# this merlin was started by its full path and is on no PATH entry.
+sed -e "s|$MERLIN sample|merlin sample|" -e 's/name: lhs/name: bare/' lhs.yaml >bare.yaml
+set +e
+env PATH=/usr/bin:/bin "$MERLIN" run --local --no-progress bare.yaml >bare.out 2>bare.err
+rc=$?
+set -e
+expect_eq "generate.cmd finds a bare 'merlin' on the PATH it is given" 0 "$rc"
+expect_eq "the bare study ran one task per generated row" 20 "$(find "$WORK"/bare_* -name xk.txt | wc -l)"
 finish

@@ -40,6 +40,7 @@ TEST(SpecReferenceSpecs, FeaturesReadAsDocumented) {
   EXPECT_EQ(load("level_max_dirs.yaml").samples->level_max_dirs, 3);
   EXPECT_EQ(load("batch_slurm_launcher.yaml").batch.type, "slurm");
   EXPECT_EQ(load("funnel_depends.yaml").steps.at(1).run.depends.at(0).value, "sim_*");
+  EXPECT_EQ(load("parameters_cartesian.yaml").parameters.at(1).values.size(), 6u);
 }
 
 }  // namespace
