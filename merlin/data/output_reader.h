@@ -10,6 +10,7 @@
 /// `<stem>` is the file name without its directory and extension (`result.json` → `result`).
 /// Thread-safe: readers share nothing.
 #include <string>
+#include <string_view>
 
 #include "merlin/data/sample_fields.h"
 #include "merlin/util/result.h"

@@ -175,7 +175,9 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   sum.output = o.output;
   sum.samples = s.count;
 
-  std::vector<bool> in_file(s.count, false);
+  // Samples in the file or handed to the writer (which may hold some back until a first
+  // sample gives a new file its fields): never read twice.
+  std::vector<bool> taken(s.count, false);
   std::unique_ptr<data::DatasetSink> sink;
   std::error_code ec;
   if (fs::exists(o.output, ec)) {
@@ -185,7 +187,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
       return Error::bad_input(o.output + ": " + why +
                               "; give another -o (the file is left as it is)");
     auto r = (*opened)->for_each_id([&](std::uint64_t id) {
-      if (id < s.count) in_file[id] = true;
+      if (id < s.count) taken[id] = true;
     });
     if (!r) return r.error();
     sum.already = (*opened)->rows();
@@ -216,7 +218,6 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
                   warned == o.max_warnings ? " (further sample warnings are only counted)" : "");
       },
       o.batch_rows);
-  writer.on_committed = [&](std::uint64_t id) { in_file[id] = true; };
 
   auto progress = o.progress ? progress_on(stderr, "collect ", std::chrono::milliseconds(250),
                                            std::chrono::milliseconds(10000))
@@ -229,7 +230,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     std::vector<bool> todo(s.count, false);
     std::uint64_t n_todo = 0;
     for (std::uint64_t i = 0; i < s.count; ++i)
-      if (outcomes->finished[i] && !in_file[i]) {
+      if (outcomes->finished[i] && !taken[i]) {
         todo[i] = true;
         n_todo++;
       }
@@ -284,6 +285,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     std::uint64_t seen = 0;
     while (auto r = queue.pop()) {
       if (!failed) continue;  // drain: the readers stop at the closed queue
+      taken[r->id] = true;
       failed = writer.add(std::move(*r));
       if (!failed) queue.close();
       ++seen;
