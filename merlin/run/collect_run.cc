@@ -33,6 +33,7 @@ using data::SampleStatus;
 namespace {
 
 constexpr std::uint64_t kClaim = 64;  // samples a reader takes at a time
+constexpr std::chrono::seconds kGoneAfter{5};
 
 // The whole file at `path` into `out`: 0, or the errno (ENOENT: no such file).
 int read_whole(const std::string& path, std::string& out) {
@@ -224,6 +225,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
                              : nullptr;
   const bool local = !is_broker_workspace(o.workspace);
   std::uint64_t last_finished = ~std::uint64_t{0};
+  auto alive_at = std::chrono::steady_clock::now();
   for (;;) {
     auto outcomes = read_sample_outcomes(s.study->tokens.info_dir, instances, s.instance, s.count);
     if (!outcomes) return outcomes.error();
@@ -299,8 +301,13 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
       return failed.error();
     }
     if (!o.follow || outcomes->finished_count == s.count) break;
-    // A local run that is gone finishes nothing more: stop rather than wait forever.
-    if (local && live_running(*s.study).empty() && outcomes->finished_count == last_finished) {
+    // A local run that is gone finishes nothing more: stop rather than wait forever. Its
+    // status.live is rewritten every second while it runs (and may not be there yet in its
+    // first second), so "gone" is no live file and no new commit for kGoneAfter.
+    const auto now = std::chrono::steady_clock::now();
+    if (!local || !live_running(*s.study).empty() || outcomes->finished_count != last_finished)
+      alive_at = now;
+    if (now - alive_at >= kGoneAfter) {
       log::warn("collect: no run of {} is alive and {} samples of {} are unfinished; stopping",
                 o.workspace, sum.unfinished, o.step);
       break;
