@@ -226,6 +226,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   const bool local = !is_broker_workspace(o.workspace);
   std::uint64_t last_finished = ~std::uint64_t{0};
   auto alive_at = std::chrono::steady_clock::now();
+  std::uint64_t seen = 0;  // samples handed to the writer by this collect
   for (;;) {
     auto outcomes = read_sample_outcomes(s.study->tokens.info_dir, instances, s.instance, s.count);
     if (!outcomes) return outcomes.error();
@@ -284,18 +285,19 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
         if (--active == 0) queue.close();
       });
     Result<void> failed = ok();
-    std::uint64_t seen = 0;
+    // Progress counts this collect's samples; with --follow the unfinished ones are to come.
+    const std::uint64_t round_total = seen + n_todo + (o.follow ? sum.unfinished : 0);
     while (auto r = queue.pop()) {
       if (!failed) continue;  // drain: the readers stop at the closed queue
       taken[r->id] = true;
       failed = writer.add(std::move(*r));
       if (!failed) queue.close();
       ++seen;
-      if (progress && progress->due()) progress->update(seen, n_todo);
+      if (progress && progress->due()) progress->update(seen, round_total);
     }
     for (auto& t : readers) t.join();
     if (failed) failed = writer.flush();
-    if (progress) progress->update(seen, n_todo);
+    if (progress) progress->update(seen, round_total);
     if (!failed) {
       if (progress) progress->finish();
       return failed.error();
