@@ -96,6 +96,10 @@ check "a warning names the failed sample" grep -q "sample 2 (.*simulate/02): the
 check "a warning names the malformed sample and its file" grep -q "sample 4 (.*simulate/04): result.json: not valid JSON" c1.err
 check "a warning names the missing output" grep -q "sample 5 (.*simulate/05): field.npy: no such file" c1.err
 check "the summary counts each status" grep -q "7 rows appended to out.h5 (4 ok, 1 failed, 1 malformed, 1 missing output)" c1.err
+for j in 1 4; do
+  "$MERLIN" collect "$ws" --step simulate -f result.json -f field.npy -o j$j.h5 -j $j --batch 2 >/dev/null 2>&1
+  expect_eq "with $j reader threads and batches of 2 rows: the same rows" ok "$(check_file j$j.h5 7)"
+done
 expect_eq "the funnel step's collect wrote the same rows" ok "$(check_file "$ws/gathered.h5" 7)"
 expect_eq "the funnel step's collect exited 1 (not all ok)" 1 "$(cat "$ws/gather/rc.txt")"
 sum1=$(md5sum out.h5)
