@@ -11,7 +11,6 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
-#include <mutex>
 #include <thread>
 
 #include "merlin/data/output_reader.h"
@@ -147,6 +146,35 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
   return s;
 }
 
+// One sample's files, read and parsed (a reader thread's work). A failed sample's files are
+// not read; the first file missing or malformed decides the sample's status.
+SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint64_t id) {
+  SampleRead r;
+  r.id = id;
+  if (!outcomes.succeeded[id]) {
+    r.status = SampleStatus::kFailed;
+    r.problem = "the step failed for this sample (its journal says so)";
+    return r;
+  }
+  const std::string dir = s.study->renderer->task_dir(s.instance, id) + "/";
+  std::string text;
+  for (const auto& f : s.files) {
+    if (int err = read_whole(dir + f.name, text); err) {
+      r.status = err == ENOENT ? SampleStatus::kMissing : SampleStatus::kMalformed;
+      r.problem = f.name + ": " + (err == ENOENT ? "no such file" : std::strerror(err));
+      r.fields.clear();
+      return r;
+    }
+    if (auto p = data::parse_output(f.kind, f.stem, text, r.fields); !p) {
+      r.status = SampleStatus::kMalformed;
+      r.problem = f.name + ": " + p.error().message;
+      r.fields.clear();
+      return r;
+    }
+  }
+  return r;
+}
+
 // A layout mismatch between the file and this collect, or "".
 std::string layout_mismatch(const data::DatasetLayout& file, const data::DatasetLayout& want) {
   auto list = [](const std::vector<std::string>& v) {
@@ -197,8 +225,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
 
   const samples::SampleTable* table = s.study->table.get();
   const std::size_t columns = s.base.input_columns.size();
-  std::uint64_t warned = 0;
-  std::mutex warn_mu;  // the writer warns; kept apart from the progress line
+  std::uint64_t warned = 0;  // only the writer (this thread) warns
   CollectWriter writer(
       std::move(sink), s.base,
       [&](const data::DatasetLayout& layout) { return format.create(o.output, layout, s.origin); },
@@ -212,7 +239,6 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
         }
       },
       [&](const SampleRead& r) {
-        std::lock_guard lock(warn_mu);
         if (++warned > o.max_warnings) return;
         std::string dir = s.study->renderer->task_dir(s.instance, r.id);
         log::warn("collect: sample {} ({}): {}{}", r.id, dir, r.problem,
@@ -243,34 +269,6 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     BoundedQueue<SampleRead> queue(o.queue_items);
     std::atomic<std::uint64_t> next{0};
     std::atomic<unsigned> active{std::max(1u, o.threads)};
-    auto read_one = [&](std::uint64_t id) {
-      SampleRead r;
-      r.id = id;
-      if (!outcomes->succeeded[id]) {
-        r.status = SampleStatus::kFailed;
-        r.problem = "the step failed for this sample (its journal says so)";
-        return r;
-      }
-      const std::string dir = s.study->renderer->task_dir(s.instance, id) + "/";
-      std::string text;
-      for (const auto& f : s.files) {
-        int err = read_whole(dir + f.name, text);
-        if (err) {
-          r.status = err == ENOENT ? SampleStatus::kMissing : SampleStatus::kMalformed;
-          r.problem =
-              f.name + (err == ENOENT ? ": no such file" : ": " + std::string(std::strerror(err)));
-          r.fields.clear();
-          return r;
-        }
-        if (auto p = data::parse_output(f.kind, f.stem, text, r.fields); !p) {
-          r.status = SampleStatus::kMalformed;
-          r.problem = f.name + ": " + p.error().message;
-          r.fields.clear();
-          return r;
-        }
-      }
-      return r;
-    };
     std::vector<std::thread> readers;
     for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
       readers.emplace_back([&] {
@@ -279,7 +277,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
           if (lo >= s.count) break;
           bool open = true;
           for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
-            if (todo[id]) open = queue.push(read_one(id));
+            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id));
           if (!open) break;
         }
         if (--active == 0) queue.close();
