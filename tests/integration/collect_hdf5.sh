@@ -134,9 +134,19 @@ wait $RUN
 wait $FOLLOW
 expect_eq "--follow ends when the step is complete (exit 1: not all ok)" 1 $?
 expect_eq "--follow collected every sample once" ok "$(check_file follow.h5 7 col2)"
+# An append cut short (rows written, rows_committed not moved on): two rows of garbage.
+"$PY" - <<'PY'
+import h5py
+with h5py.File("part.h5", "r+") as f:
+    def grow(name, obj):
+        if isinstance(obj, h5py.Dataset):
+            obj.resize(obj.shape[0] + 2, axis=0)
+            obj[-2:] = 6 if name == "sample_ids" else 1
+    f.visititems(grow)
+PY
 "$MERLIN" collect "$ws2" --step simulate -f result.json -f field.npy -o part.h5 >p2.out 2>p2.err
 check "collecting the finished study appends only the new sample" grep -q "1 rows appended to part.h5 (1 ok" p2.err
-expect_eq "the two goes make the whole study, each sample once" ok "$(check_file part.h5 7 col2)"
+expect_eq "the two goes make the whole study, each sample once, the uncommitted rows dropped" ok "$(check_file part.h5 7 col2)"
 
 # 3. merlin sample -o x.h5: the rows of the .npy, with the column labels.
 "$MERLIN" sample -n 500 -m lhs -c X=0:1 -c K=1e-3:1:log -s 4 -o s.npy 2>/dev/null
