@@ -12,6 +12,7 @@ PKGS=(
   librabbitmq-dev rabbitmq-server
   slurm-wlm munge openmpi-bin libopenmpi-dev
   time python3 python3-yaml
+  libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/data_formats.h"
 #include "merlin/sampling/sample_writer.h"
 
 namespace merlin::cli {
@@ -18,6 +19,21 @@ struct SampleArgs {
   bool no_scramble = false, header = false;
   std::string output;
 };
+
+// A dataset `samples` (rows x columns, float64) with a `column_labels` attribute, streamed.
+Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::string& path) {
+  if (auto c = sampling::check_design(d); !c) return c.error();
+  std::vector<std::string> labels;
+  for (std::size_t c = 0; c < d.columns.size(); ++c)
+    labels.push_back(d.columns[c].name.empty() ? "x" + std::to_string(c) : d.columns[c].name);
+  auto sink = hdf5_dataset_format()->create_matrix(path, "samples", labels);
+  if (!sink) return sink.error();
+  auto n = sampling::write_sample_rows(
+      d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); });
+  if (!n) return n.error();
+  if (auto c = (*sink)->commit(); !c) return c.error();
+  return *n;
+}
 
 int sample(const SampleArgs& a) {
   sampling::SampleDesign d;
@@ -38,7 +54,8 @@ int sample(const SampleArgs& a) {
   if (d.columns.empty())
     for (int i = 0; i < a.dims; ++i) d.columns.push_back({"x" + std::to_string(i), 0, 1, false});
   const auto start = std::chrono::steady_clock::now();
-  auto n = sampling::write_samples(d, a.output, {a.header});
+  auto n = is_hdf5_path(a.output) ? write_hdf5(d, a.output)
+                                  : sampling::write_samples(d, a.output, {a.header});
   if (!n) return report_error(n.error());
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -52,14 +69,16 @@ int sample(const SampleArgs& a) {
 
 Command sample_command() {
   return {"sample",
-          "Write a sample file (.npy, .csv, .tab) for a spec's merlin.samples: uniform, Latin "
+          "Write a sample file (.npy, .csv, .tab, .h5) for a spec's merlin.samples: uniform, Latin "
           "hypercube, Sobol, Halton, full grid or normal rows",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<SampleArgs>();
             sub.add_option("-n,--rows", a->rows, "Rows to write (grid: the most; k^d of them)")
                 ->required();
-            sub.add_option("-o,--output", a->output,
-                           "The file: .npy (float64, what merlin.samples.file reads), .csv, .tab")
+            sub.add_option(
+                   "-o,--output", a->output,
+                   "The file: .npy (float64, what merlin.samples.file reads), .csv, .tab, or .h5 "
+                   "(HDF5: a dataset `samples` with a `column_labels` attribute)")
                 ->required();
             sub.add_option("-m,--method", a->method,
                            "uniform, lhs (Latin hypercube: each column stratified into n "

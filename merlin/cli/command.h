@@ -35,6 +35,7 @@ Command monitor_command();
 Command info_command();
 Command config_command();
 Command sample_command();
+Command collect_command();
 
 /// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
 /// input, else 1. Defined in command.cc.

@@ -29,21 +29,12 @@ int main(int argc, char** argv) {
                  "debug, info, warn(ing), error or off, in any case (Merlin's -lvl works too)")
       ->capture_default_str();
 
-  const std::vector<Command> commands = {run_command(),
-                                         run_workers_command(),
-                                         restart_command(),
-                                         status_command(),
-                                         detailed_status_command(),
-                                         queue_info_command(),
-                                         query_workers_command(),
-                                         stop_workers_command(),
-                                         purge_command(),
-                                         monitor_command(),
-                                         info_command(),
-                                         validate_command(),
-                                         example_command(),
-                                         config_command(),
-                                         sample_command()};
+  const std::vector<Command> commands = {
+      run_command(),        run_workers_command(),   restart_command(),      status_command(),
+      detailed_status_command(),
+      queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
+      monitor_command(),    info_command(),          validate_command(),     example_command(),
+      config_command(),     sample_command(),        collect_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);

@@ -23,8 +23,8 @@ bool ends_with(const std::string& s, const char* tail) {
 // NumPy's format 1.0 header for float64 C-order (rows, cols), padded so the data is 64-byte
 // aligned.
 std::string npy_header(std::uint64_t rows, std::size_t cols) {
-  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
-                     std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
+                     ", " + std::to_string(cols) + "), }";
   std::size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');
   dict += '\n';
@@ -43,7 +43,32 @@ struct FileCloser {
   }
 };
 
+// The design with its real row count (a grid's is grid_side(rows)^columns).
+SampleDesign sized(const SampleDesign& design) {
+  SampleDesign d = design;
+  if (d.method == Method::kGrid) {
+    const std::uint64_t k = grid_side(d.rows, d.columns.size());
+    std::uint64_t n = 1;
+    for (std::size_t i = 0; i < d.columns.size(); ++i) n *= k;
+    d.rows = n;
+  }
+  return d;
+}
+
 }  // namespace
+
+Result<std::uint64_t> write_sample_rows(const SampleDesign& design, const RowBlockSink& sink) {
+  if (auto c = check_design(design); !c) return c.error();
+  const SampleDesign d = sized(design);
+  const std::size_t cols = d.columns.size();
+  std::vector<double> block(kBlockRows * cols);
+  for (std::uint64_t first = 0; first < d.rows; first += kBlockRows) {
+    const std::uint64_t n = std::min(kBlockRows, d.rows - first);
+    fill_rows(d, first, n, block.data());
+    if (auto r = sink(block.data(), n); !r) return r.error();
+  }
+  return d.rows;
+}
 
 Result<std::uint64_t> write_samples(const SampleDesign& design, const std::string& path,
                                     const WriteOptions& options) {
@@ -51,24 +76,19 @@ Result<std::uint64_t> write_samples(const SampleDesign& design, const std::strin
   const bool csv = ends_with(path, ".csv");
   const bool tab = ends_with(path, ".tab") || ends_with(path, ".txt");
   if (ends_with(path, ".h5") || ends_with(path, ".hdf5"))
-    return Error::bad_input(path + ": HDF5 sample files come with the HDF5 adapter of merlin "
-                                   "collect (issue #12); write .npy or .csv");
+    return Error::bad_input(path +
+                            ": HDF5 sample files are written through "
+                            "write_sample_rows (merlin sample -o x.h5)");
   if (!npy && !csv && !tab)
     return Error::bad_input(path + ": the file name ends in none of .npy, .csv, .tab, .txt");
   if (auto c = check_design(design); !c) return c.error();
-  SampleDesign d = design;
+  const SampleDesign d = sized(design);
   const std::size_t cols = d.columns.size();
-  if (d.method == Method::kGrid) {
-    const std::uint64_t k = grid_side(d.rows, cols);
-    std::uint64_t n = 1;
-    for (std::size_t i = 0; i < cols; ++i) n *= k;
-    d.rows = n;
-  }
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wb"));
   auto failed = [&](const char* what) {
-    Error e = Error::runtime("cannot " + std::string(what) + " " + path + ": " +
-                             std::strerror(errno));
+    Error e =
+        Error::runtime("cannot " + std::string(what) + " " + path + ": " + std::strerror(errno));
     f.reset();
     ::unlink(tmp.c_str());
     return e;

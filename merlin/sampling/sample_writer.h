@@ -3,8 +3,10 @@
 /// count): `.npy` (float64, shape (rows, columns), C order: what a spec's `merlin.samples.file`
 /// reads), `.csv` (comma-separated, `%.17g`, an optional header of the column names) or `.tab`
 /// (the same with spaces). Written under a temporary name and renamed: a reader never sees
-/// half a file. HDF5 output comes with merlin collect's HDF5 adapter (issue #12).
+/// half a file. Other formats (HDF5: adapters/data/hdf5, chosen by the CLI) take the rows
+/// from write_sample_rows.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "merlin/sampling/sample_design.h"
@@ -18,7 +20,16 @@ struct WriteOptions {
 
 /// The rows written (for a grid, grid_side(rows)^columns). kBadInput for an unknown extension,
 /// kRuntime for a file that cannot be written (naming it and the system's words).
+/// `.h5`/`.hdf5` are kBadInput here: the CLI writes them through write_sample_rows.
 Result<std::uint64_t> write_samples(const SampleDesign& d, const std::string& path,
                                     const WriteOptions& options = {});
+
+/// Receives `rows` rows of the design's columns, row-major; an error stops the writing.
+using RowBlockSink = std::function<Result<void>(const double* values, std::uint64_t rows)>;
+
+/// Computes the design's rows block by block (memory flat in the row count) and hands each
+/// block to `sink`, in order. Returns the rows handed (for a grid, grid_side(rows)^columns).
+/// kBadInput for a design check_design refuses; the sink's error otherwise.
+Result<std::uint64_t> write_sample_rows(const SampleDesign& d, const RowBlockSink& sink);
 
 }  // namespace merlin::sampling

@@ -8,10 +8,11 @@ cd "$SRC"
 
 # folder -> the folders it must not include
 declare -A FORBIDDEN=(
-  [merlin/util]="merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
-  [merlin/spec]="merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
-  [merlin/samples]="merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
-  [merlin/sampling]="merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/util]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/spec]="merlin/data merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
+  [merlin/samples]="merlin/data merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/sampling]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/data]="merlin/spec merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/batch]="merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
   [merlin/study]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"
   [merlin/broker]="merlin/workspace merlin/plan merlin/run merlin/cli workers adapters"
@@ -22,7 +23,8 @@ declare -A FORBIDDEN=(
   [adapters/broker/redis]="merlin/run merlin/cli workers adapters/broker/local adapters/scheduler"
   [adapters/broker/amqp]="merlin/run merlin/cli workers adapters/broker/local adapters/broker/redis adapters/scheduler"
   [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
-  [merlin/run]="merlin/cli adapters/broker/redis"
+  [adapters/data/hdf5]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters/broker adapters/scheduler"
+  [merlin/run]="merlin/cli adapters/broker/redis adapters/data"
 )
 for folder in "${!FORBIDDEN[@]}"; do
   bad=""
@@ -35,4 +37,11 @@ done
 # The CLI names one concrete backend, in one file.
 expect_eq "only merlin/cli/backends.cc includes a broker adapter" "merlin/cli/backends.cc" \
   "$(grep -rl '#include "adapters/broker/' merlin/cli | sort)"
+# Dataset formats: named by one CLI file; HDF5 and nlohmann::json each stay in their one place.
+expect_eq "only merlin/cli/data_formats.cc includes a data adapter" "merlin/cli/data_formats.cc" \
+  "$(grep -rl '#include "adapters/data/' merlin workers | sort)"
+expect_eq "hdf5.h only in adapters/data/hdf5" "adapters/data/hdf5/hdf5_handle.h" \
+  "$(grep -rl '#include <hdf5.h>' merlin workers adapters | sort)"
+expect_eq "nlohmann::json only in merlin/data/json_output.cc" "merlin/data/json_output.cc" \
+  "$(grep -rl '#include <nlohmann/' merlin workers adapters | sort)"
 finish

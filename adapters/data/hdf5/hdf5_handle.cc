@@ -1,0 +1,193 @@
+#include "adapters/data/hdf5/hdf5_handle.h"
+
+#include <algorithm>
+#include <cstring>
+#include <ctime>
+#include <mutex>
+
+namespace merlin::hdf5 {
+namespace {
+
+// At most ~1 MiB per chunk, at most 4096 rows.
+std::uint64_t chunk_rows_for(std::uint64_t row_bytes) {
+  return std::clamp<std::uint64_t>((1u << 20) / std::max<std::uint64_t>(row_bytes, 1), 1, 4096);
+}
+
+Error attr_error(const char* what, const char* name) {
+  return Error::runtime(std::string("HDF5: cannot ") + what + " attribute '" + name + "'");
+}
+
+Hid vlen_string_type() {
+  Hid t(H5Tcopy(H5T_C_S1));
+  H5Tset_size(t.get(), H5T_VARIABLE);
+  H5Tset_cset(t.get(), H5T_CSET_UTF8);
+  return t;
+}
+
+// Makes the attribute anew (deleting one of the same name first).
+Result<Hid> fresh_attr(hid_t obj, const char* name, hid_t type, hid_t space) {
+  if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+  Hid a(H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+  if (!a.valid()) return attr_error("create", name);
+  return a;
+}
+
+}  // namespace
+
+void hdf5_quiet() {
+  static std::once_flag once;
+  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+std::string hdf5_version() {
+  unsigned maj = 0, min = 0, rel = 0;
+  H5get_libversion(&maj, &min, &rel);
+  return std::to_string(maj) + "." + std::to_string(min) + "." + std::to_string(rel);
+}
+
+Result<void> write_string_attr(hid_t obj, const char* name, const std::string& value) {
+  Hid type = vlen_string_type();
+  Hid space(H5Screate(H5S_SCALAR));
+  auto a = fresh_attr(obj, name, type.get(), space.get());
+  if (!a) return a.error();
+  const char* p = value.c_str();
+  if (H5Awrite(a->get(), type.get(), &p) < 0) return attr_error("write", name);
+  return ok();
+}
+
+Result<void> write_strings_attr(hid_t obj, const char* name, const std::vector<std::string>& v) {
+  Hid type = vlen_string_type();
+  hsize_t n = v.size();
+  Hid space(n ? H5Screate_simple(1, &n, nullptr) : H5Screate(H5S_NULL));
+  auto a = fresh_attr(obj, name, type.get(), space.get());
+  if (!a) return a.error();
+  if (!n) return ok();
+  std::vector<const char*> ps;
+  for (const auto& s : v) ps.push_back(s.c_str());
+  if (H5Awrite(a->get(), type.get(), ps.data()) < 0) return attr_error("write", name);
+  return ok();
+}
+
+Result<void> write_u64_attr(hid_t obj, const char* name, std::uint64_t value) {
+  if (H5Aexists(obj, name) > 0) {  // rewritten in place: rows_committed moves on this way
+    Hid a(H5Aopen(obj, name, H5P_DEFAULT));
+    if (!a.valid() || H5Awrite(a.get(), H5T_NATIVE_UINT64, &value) < 0)
+      return attr_error("write", name);
+    return ok();
+  }
+  Hid space(H5Screate(H5S_SCALAR));
+  auto a = fresh_attr(obj, name, H5T_STD_U64LE, space.get());
+  if (!a) return a.error();
+  if (H5Awrite(a->get(), H5T_NATIVE_UINT64, &value) < 0) return attr_error("write", name);
+  return ok();
+}
+
+Result<std::vector<std::string>> read_strings_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0)
+    return Error::bad_input(std::string("no attribute '") + name + "'");
+  Hid a(H5Aopen(obj, name, H5P_DEFAULT));
+  Hid ftype(H5Aget_type(a.get()));
+  if (H5Tget_class(ftype.get()) != H5T_STRING)
+    return Error::bad_input(std::string("attribute '") + name + "' is not text");
+  Hid space(H5Aget_space(a.get()));
+  const auto n = H5Sget_simple_extent_npoints(space.get());
+  std::vector<std::string> out;
+  if (n <= 0) return out;
+  if (H5Tis_variable_str(ftype.get()) > 0) {
+    Hid type = vlen_string_type();
+    std::vector<char*> ps(static_cast<std::size_t>(n), nullptr);
+    if (H5Aread(a.get(), type.get(), ps.data()) < 0) return attr_error("read", name);
+    for (char* p : ps) out.emplace_back(p ? p : "");
+    H5Dvlen_reclaim(type.get(), space.get(), H5P_DEFAULT, ps.data());
+    return out;
+  }
+  const std::size_t size = H5Tget_size(ftype.get());  // fixed-width strings (h5py's bytes)
+  std::vector<char> buf(size * static_cast<std::size_t>(n));
+  if (H5Aread(a.get(), ftype.get(), buf.data()) < 0) return attr_error("read", name);
+  for (hssize_t i = 0; i < n; ++i) {
+    const char* p = buf.data() + i * size;
+    out.emplace_back(p, strnlen(p, size));
+  }
+  return out;
+}
+
+Result<std::string> read_string_attr(hid_t obj, const char* name) {
+  auto v = read_strings_attr(obj, name);
+  if (!v) return v.error();
+  if (v->size() != 1)
+    return Error::bad_input(std::string("attribute '") + name + "' is not one text");
+  return (*v)[0];
+}
+
+Result<std::uint64_t> read_u64_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0)
+    return Error::bad_input(std::string("no attribute '") + name + "'");
+  Hid a(H5Aopen(obj, name, H5P_DEFAULT));
+  Hid ftype(H5Aget_type(a.get()));
+  if (H5Tget_class(ftype.get()) != H5T_INTEGER)
+    return Error::bad_input(std::string("attribute '") + name + "' is not an integer");
+  std::uint64_t v = 0;
+  if (H5Aread(a.get(), H5T_NATIVE_UINT64, &v) < 0) return attr_error("read", name);
+  return v;
+}
+
+Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t type,
+                                const std::vector<std::uint64_t>& shape, const void* fill) {
+  const int rank = static_cast<int>(shape.size()) + 1;
+  std::vector<hsize_t> dims(rank, 0), max(rank, 0), chunk(rank, 0);
+  max[0] = H5S_UNLIMITED;
+  std::uint64_t row_bytes = H5Tget_size(type);
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    dims[i + 1] = max[i + 1] = chunk[i + 1] = shape[i];
+    row_bytes *= std::max<std::uint64_t>(shape[i], 1);
+  }
+  chunk[0] = chunk_rows_for(row_bytes);
+  Hid space(H5Screate_simple(rank, dims.data(), max.data()));
+  Hid dcpl(H5Pcreate(H5P_DATASET_CREATE));
+  H5Pset_chunk(dcpl.get(), rank, chunk.data());
+  H5Pset_shuffle(dcpl.get());
+  H5Pset_deflate(dcpl.get(), 4);
+  if (fill) H5Pset_fill_value(dcpl.get(), type, fill);
+  Hid lcpl(H5Pcreate(H5P_LINK_CREATE));
+  H5Pset_create_intermediate_group(lcpl.get(), 1);
+  Hid d(H5Dcreate2(parent, name.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT));
+  if (!d.valid()) return Error::runtime("HDF5: cannot create dataset '" + name + "'");
+  return d;
+}
+
+std::vector<std::uint64_t> dataset_dims(hid_t dataset) {
+  Hid space(H5Dget_space(dataset));
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  std::vector<hsize_t> dims(rank > 0 ? rank : 0);
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return {dims.begin(), dims.end()};
+}
+
+Result<void> write_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                        const void* data) {
+  auto dims = dataset_dims(dataset);
+  std::vector<hsize_t> size(dims.begin(), dims.end());
+  size[0] = first + rows;
+  if (H5Dset_extent(dataset, size.data()) < 0) return Error::runtime("HDF5: cannot extend");
+  if (rows == 0) return ok();
+  Hid fspace(H5Dget_space(dataset));
+  std::vector<hsize_t> start(size.size(), 0), count(size.begin(), size.end());
+  start[0] = first;
+  count[0] = rows;
+  H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+  Hid mspace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr));
+  if (H5Dwrite(dataset, mem_type, mspace.get(), fspace.get(), H5P_DEFAULT, data) < 0)
+    return Error::runtime("HDF5: cannot write rows");
+  return ok();
+}
+
+std::string utc_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace merlin::hdf5

@@ -1,0 +1,76 @@
+#pragma once
+/// RAII for HDF5 identifiers (files, groups, datasets, dataspaces, types, property lists,
+/// attributes) and the attribute helpers the adapter shares. Only adapters/data/hdf5 includes
+/// this (and so hdf5.h). HDF5's own error printing is off (hdf5_quiet): failures come back
+/// as values naming the file.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "merlin/util/result.h"
+
+namespace merlin::hdf5 {
+
+/// Owns one identifier; closes it with H5Idec_ref (right for every kind of identifier).
+class Hid {
+ public:
+  Hid() = default;
+  explicit Hid(hid_t id) : id_(id) {}
+  Hid(const Hid&) = delete;
+  Hid& operator=(const Hid&) = delete;
+  Hid(Hid&& o) noexcept : id_(std::exchange(o.id_, -1)) {}
+  Hid& operator=(Hid&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, -1);
+    }
+    return *this;
+  }
+  ~Hid() { reset(); }
+  void reset() {
+    if (id_ >= 0) H5Idec_ref(id_);
+    id_ = -1;
+  }
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+
+ private:
+  hid_t id_ = -1;
+};
+
+/// Turns off HDF5's printing of its error stack (once per process).
+void hdf5_quiet();
+
+/// "1.10.8": the library's version.
+std::string hdf5_version();
+
+/// Attributes on an object (the root group, a dataset).
+Result<void> write_string_attr(hid_t obj, const char* name, const std::string& value);
+Result<void> write_strings_attr(hid_t obj, const char* name, const std::vector<std::string>& v);
+Result<void> write_u64_attr(hid_t obj, const char* name, std::uint64_t value);
+/// Errors (kBadInput) when the attribute is missing or of another type.
+Result<std::string> read_string_attr(hid_t obj, const char* name);
+Result<std::vector<std::string>> read_strings_attr(hid_t obj, const char* name);
+Result<std::uint64_t> read_u64_attr(hid_t obj, const char* name);
+
+/// A chunked, gzip-compressed float64/uint64/uint8 dataset of shape (0, *shape), extendible
+/// along its first dimension; `fill` is its fill value (NaN for fields). `chunk_rows` rows a
+/// chunk.
+Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t type,
+                                const std::vector<std::uint64_t>& shape, const void* fill);
+
+/// Current dimensions of a dataset.
+std::vector<std::uint64_t> dataset_dims(hid_t dataset);
+
+/// Writes `rows` rows (each `row_size` elements of `mem_type`) at row `first`, growing the
+/// dataset to first + rows rows.
+Result<void> write_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                        const void* data);
+
+/// The current time as "2026-11-24T10:15:02Z".
+std::string utc_now();
+
+}  // namespace merlin::hdf5

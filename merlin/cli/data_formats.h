@@ -1,0 +1,17 @@
+#pragma once
+/// The one place the CLI names a dataset file format's adapter (as backends.cc is for
+/// brokers): merlin collect's output and `merlin sample -o x.h5`.
+#include <memory>
+#include <string>
+
+#include "merlin/data/dataset_sink.h"
+
+namespace merlin::cli {
+
+/// True for a name ending in .h5 or .hdf5.
+bool is_hdf5_path(const std::string& path);
+
+/// The HDF5 format (adapters/data/hdf5).
+std::unique_ptr<data::DatasetFormat> hdf5_dataset_format();
+
+}  // namespace merlin::cli

@@ -1,0 +1,344 @@
+#include "merlin/run/collect_run.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <thread>
+
+#include "merlin/data/output_reader.h"
+#include "merlin/run/bounded_queue.h"
+#include "merlin/run/collect_writer.h"
+#include "merlin/run/local_run.h"
+#include "merlin/run/prepared_study.h"
+#include "merlin/run/progress.h"
+#include "merlin/run/run_record.h"
+#include "merlin/run/sample_outcomes.h"
+#include "merlin/spec/did_you_mean.h"
+#include "merlin/util/files.h"
+#include "merlin/util/log.h"
+
+namespace merlin::run {
+namespace fs = std::filesystem;
+using data::SampleStatus;
+
+namespace {
+
+constexpr std::uint64_t kClaim = 64;  // samples a reader takes at a time
+constexpr std::chrono::seconds kGoneAfter{5};
+
+// The whole file at `path` into `out`: 0, or the errno (ENOENT: no such file).
+int read_whole(const std::string& path, std::string& out) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return errno;
+  struct stat st {};
+  out.clear();
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      ::close(fd);
+      return e;
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return 0;
+}
+
+struct OutputFile {
+  std::string name;  ///< as given
+  data::OutputKind kind;
+  std::string stem;
+};
+
+// What the study, step and output say before any sample is read.
+struct Setup {
+  std::unique_ptr<PreparedStudy> study;
+  InstanceId instance;
+  std::uint64_t count = 0;
+  std::vector<OutputFile> files;
+  data::DatasetLayout base;  ///< without fields
+  data::DatasetOrigin origin;
+};
+
+Result<void> check_output(const std::string& output) {
+  fs::path p(output);
+  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec))
+    return Error::bad_input(output + ": no directory " + dir.string() + " to write it in");
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    return Error::bad_input(output + ": cannot write in " + dir.string() + ": " +
+                            std::strerror(errno));
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec))
+    return Error::bad_input(output + ": there is something there that is not a file");
+  return ok();
+}
+
+Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
+  Setup s;
+  if (o.files.empty()) return Error::bad_input("give the output files to read: --file NAME");
+  for (const auto& f : o.files) {
+    auto kind = data::output_kind(f);
+    if (!kind) return kind.error();
+    if (f.empty() || f[0] == '/')
+      return Error::bad_input("--file " + f + ": a path relative to each sample's directory");
+    for (const auto& g : s.files)
+      if (data::output_stem(g.name) == data::output_stem(f))
+        return Error::bad_input("--file " + f + " and " + g.name +
+                                " would make fields of one name (" + data::output_stem(f) + ")");
+    s.files.push_back({f, *kind, data::output_stem(f)});
+  }
+  if (auto r = check_output(o.output); !r) return r.error();
+  std::error_code ec;
+  if (!fs::is_directory(o.workspace, ec) || !fs::exists(fs::path(o.workspace) / "merlin_info", ec))
+    return Error::bad_input(o.workspace + ": not a study workspace (no merlin_info/ there)");
+  auto po = reopen_options(o.workspace, cwd);
+  if (!po) return po.error();
+  auto study = prepare_study(*po);
+  if (!study) return study.error();
+  s.study = std::move(*study);
+  const StudyGraph& g = *s.study->graph;
+  const StepNode* node = nullptr;
+  std::vector<std::string> names;
+  for (const auto& n : g.steps()) {
+    names.push_back(n.name);
+    if (n.name == o.step) node = &n;
+  }
+  if (!node)
+    return Error::bad_input("--step " + o.step + ": the study has no such step" +
+                            spec::suggestion_suffix(o.step, names));
+  if (!node->sampled)
+    return Error::bad_input("--step " + o.step +
+                            ": not a sampled step (its commands name no sample column), so it has "
+                            "no per-sample outputs to collect");
+  if (node->instance_count != 1)
+    return Error::bad_input("--step " + o.step + ": it runs for " +
+                            std::to_string(node->instance_count) +
+                            " parameter combinations; merlin collect takes a step of one");
+  s.instance = node->first_instance;
+  s.count = g.instance(s.instance).count;
+  s.base.step = o.step;
+  for (const auto& f : s.files) s.base.files.push_back(f.name);
+  const auto* table = s.study->table.get();
+  const auto& labels =
+      s.study->spec.samples ? s.study->spec.samples->column_labels : std::vector<std::string>{};
+  for (std::size_t c = 0; table && c < table->columns(); ++c)
+    s.base.input_columns.push_back(c < labels.size() ? labels[c] : "column" + std::to_string(c));
+  s.origin.study = s.study->tokens.study_name;
+  s.origin.workspace = fs::absolute(o.workspace).lexically_normal().string();
+  auto text = files::read(po->spec_path);
+  s.origin.spec_text = text ? *text : "";
+  for (const auto& [k, v] : po->vars)
+    s.origin.vars += (s.origin.vars.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+// One sample's files, read and parsed (a reader thread's work). A failed sample's files are
+// not read; the first file missing or malformed decides the sample's status.
+SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint64_t id) {
+  SampleRead r;
+  r.id = id;
+  if (!outcomes.succeeded[id]) {
+    r.status = SampleStatus::kFailed;
+    r.problem = "the step failed for this sample (its journal says so)";
+    return r;
+  }
+  const std::string dir = s.study->renderer->task_dir(s.instance, id) + "/";
+  std::string text;
+  for (const auto& f : s.files) {
+    if (int err = read_whole(dir + f.name, text); err) {
+      r.status = err == ENOENT ? SampleStatus::kMissing : SampleStatus::kMalformed;
+      r.problem = f.name + ": " + (err == ENOENT ? "no such file" : std::strerror(err));
+      r.fields.clear();
+      return r;
+    }
+    if (auto p = data::parse_output(f.kind, f.stem, text, r.fields); !p) {
+      r.status = SampleStatus::kMalformed;
+      r.problem = f.name + ": " + p.error().message;
+      r.fields.clear();
+      return r;
+    }
+  }
+  return r;
+}
+
+// A layout mismatch between the file and this collect, or "".
+std::string layout_mismatch(const data::DatasetLayout& file, const data::DatasetLayout& want) {
+  auto list = [](const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+    return "[" + s + "]";
+  };
+  if (file.step != want.step) return "it holds step '" + file.step + "', not '" + want.step + "'";
+  if (file.files != want.files)
+    return "it holds the files " + list(file.files) + ", not " + list(want.files);
+  if (file.input_columns != want.input_columns)
+    return "its inputs are " + list(file.input_columns) + ", the study's " +
+           list(want.input_columns);
+  return "";
+}
+
+}  // namespace
+
+Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFormat& format,
+                                       const std::string& cwd) {
+  auto setup = set_up(o, cwd);
+  if (!setup) return setup.error();
+  Setup& s = *setup;
+  const StudyGraph& graph = *s.study->graph;
+  const std::uint32_t instances = static_cast<std::uint32_t>(graph.instances().size());
+  CollectSummary sum;
+  sum.output = o.output;
+  sum.samples = s.count;
+
+  // Samples in the file or handed to the writer (which may hold some back until a first
+  // sample gives a new file its fields): never read twice.
+  std::vector<bool> taken(s.count, false);
+  std::unique_ptr<data::DatasetSink> sink;
+  std::error_code ec;
+  if (fs::exists(o.output, ec)) {
+    auto opened = format.open(o.output);
+    if (!opened) return opened.error();
+    if (auto why = layout_mismatch((*opened)->layout(), s.base); !why.empty())
+      return Error::bad_input(o.output + ": " + why +
+                              "; give another -o (the file is left as it is)");
+    auto r = (*opened)->for_each_id([&](std::uint64_t id) {
+      if (id < s.count) taken[id] = true;
+    });
+    if (!r) return r.error();
+    sum.already = (*opened)->rows();
+    sink = std::move(*opened);
+  }
+
+  const samples::SampleTable* table = s.study->table.get();
+  const std::size_t columns = s.base.input_columns.size();
+  std::uint64_t warned = 0;  // only the writer (this thread) warns
+  CollectWriter writer(
+      std::move(sink), s.base,
+      [&](const data::DatasetLayout& layout) { return format.create(o.output, layout, s.origin); },
+      [&](std::uint64_t id, std::vector<double>& out) {
+        for (std::size_t c = 0; c < columns; ++c) {
+          std::string v = table->value(id, c);
+          char* end = nullptr;
+          double d = std::strtod(v.c_str(), &end);
+          out.push_back(
+              end != v.c_str() && *end == '\0' ? d : std::numeric_limits<double>::quiet_NaN());
+        }
+      },
+      [&](const SampleRead& r) {
+        if (++warned > o.max_warnings) return;
+        std::string dir = s.study->renderer->task_dir(s.instance, r.id);
+        log::warn("collect: sample {} ({}): {}{}", r.id, dir, r.problem,
+                  warned == o.max_warnings ? " (further sample warnings are only counted)" : "");
+      },
+      o.batch_rows);
+
+  auto progress = o.progress ? progress_on(stderr, "collect ", std::chrono::milliseconds(250),
+                                           std::chrono::milliseconds(10000))
+                             : nullptr;
+  const bool local = !is_broker_workspace(o.workspace);
+  std::uint64_t last_finished = ~std::uint64_t{0};
+  auto alive_at = std::chrono::steady_clock::now();
+  std::uint64_t seen = 0;  // samples handed to the writer by this collect
+  for (;;) {
+    auto outcomes = read_sample_outcomes(s.study->tokens.info_dir, instances, s.instance, s.count);
+    if (!outcomes) return outcomes.error();
+    std::vector<bool> todo(s.count, false);
+    std::uint64_t n_todo = 0;
+    for (std::uint64_t i = 0; i < s.count; ++i)
+      if (outcomes->finished[i] && !taken[i]) {
+        todo[i] = true;
+        n_todo++;
+      }
+    sum.unfinished = s.count - outcomes->finished_count;
+
+    // Readers take ranges of sample ids and hand each sample's outputs to this thread.
+    BoundedQueue<SampleRead> queue(o.queue_items);
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<unsigned> active{std::max(1u, o.threads)};
+    std::vector<std::thread> readers;
+    for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
+      readers.emplace_back([&] {
+        for (;;) {
+          const std::uint64_t lo = next.fetch_add(kClaim);
+          if (lo >= s.count) break;
+          bool open = true;
+          for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
+            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id));
+          if (!open) break;
+        }
+        if (--active == 0) queue.close();
+      });
+    Result<void> failed = ok();
+    // Progress counts this collect's samples; with --follow the unfinished ones are to come.
+    const std::uint64_t round_total = seen + n_todo + (o.follow ? sum.unfinished : 0);
+    while (auto r = queue.pop()) {
+      if (!failed) continue;  // drain: the readers stop at the closed queue
+      taken[r->id] = true;
+      failed = writer.add(std::move(*r));
+      if (!failed) queue.close();
+      ++seen;
+      if (progress && progress->due()) progress->update(seen, round_total);
+    }
+    for (auto& t : readers) t.join();
+    if (failed) failed = writer.flush();
+    if (progress) progress->update(seen, round_total);
+    if (!failed) {
+      if (progress) progress->finish();
+      return failed.error();
+    }
+    if (!o.follow || outcomes->finished_count == s.count) break;
+    // A local run that is gone finishes nothing more: stop rather than wait forever. Its
+    // status.live is rewritten every second while it runs (and may not be there yet in its
+    // first second), so "gone" is no live file and no new commit for kGoneAfter.
+    const auto now = std::chrono::steady_clock::now();
+    if (!local || !live_running(*s.study).empty() || outcomes->finished_count != last_finished)
+      alive_at = now;
+    if (now - alive_at >= kGoneAfter) {
+      log::warn("collect: no run of {} is alive and {} samples of {} are unfinished; stopping",
+                o.workspace, sum.unfinished, o.step);
+      break;
+    }
+    last_finished = outcomes->finished_count;
+    std::this_thread::sleep_for(o.poll);
+  }
+  if (progress) progress->finish();
+  const auto* c = writer.counts();
+  sum.missing = c[0];
+  sum.ok = c[1];
+  sum.failed = c[2];
+  sum.malformed = c[3];
+  sum.written = writer.written();
+  sum.unwritten = writer.waiting();
+  sum.rows = writer.sink() ? writer.sink()->rows() : 0;
+  return sum;
+}
+
+std::string collect_summary_text(const CollectSummary& s) {
+  std::string t = "collect: " + std::to_string(s.written) + " rows appended to " + s.output + " (" +
+                  std::to_string(s.ok) + " ok, " + std::to_string(s.failed) + " failed, " +
+                  std::to_string(s.malformed) + " malformed, " + std::to_string(s.missing) +
+                  " missing output); " + std::to_string(s.rows) + " rows in the file, " +
+                  std::to_string(s.samples) + " samples in the step";
+  if (s.unfinished) t += ", " + std::to_string(s.unfinished) + " not finished yet";
+  if (s.unwritten)
+    t += "; " + std::to_string(s.unwritten) +
+         " finished samples not written: none has readable outputs yet, and a new file takes "
+         "its fields from the first that has";
+  return t;
+}
+
+}  // namespace merlin::run

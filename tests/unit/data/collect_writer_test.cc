@@ -1,0 +1,162 @@
+// CollectWriter: the layout from the first readable sample, rows that do not fit marked
+// malformed, failed samples kept until a layout exists, batches.
+#include "merlin/run/collect_writer.h"
+
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "merlin/run/bounded_queue.h"
+
+#include <thread>
+
+namespace merlin::run {
+namespace {
+
+using data::SampleStatus;
+
+// Records appended batches.
+class RecordingSink : public data::DatasetSink {
+ public:
+  explicit RecordingSink(data::DatasetLayout l) : layout_(std::move(l)) {}
+  const data::DatasetLayout& layout() const override { return layout_; }
+  std::uint64_t rows() const override { return ids.size(); }
+  Result<void> for_each_id(const std::function<void(std::uint64_t)>& each) override {
+    for (auto id : ids) each(id);
+    return ok();
+  }
+  Result<void> append(const data::RowBatch& b) override {
+    appends++;
+    ids.insert(ids.end(), b.ids.begin(), b.ids.end());
+    status.insert(status.end(), b.status.begin(), b.status.end());
+    inputs.insert(inputs.end(), b.inputs.begin(), b.inputs.end());
+    fields.resize(b.fields.size());
+    for (std::size_t i = 0; i < b.fields.size(); ++i)
+      fields[i].insert(fields[i].end(), b.fields[i].begin(), b.fields[i].end());
+    return ok();
+  }
+  data::DatasetLayout layout_;
+  std::vector<std::uint64_t> ids;
+  std::vector<std::uint8_t> status;
+  std::vector<double> inputs;
+  std::vector<std::vector<double>> fields;
+  int appends = 0;
+};
+
+SampleRead ok_sample(std::uint64_t id, std::vector<double> v) {
+  SampleRead s;
+  s.id = id;
+  s.fields.push_back({"r/e", {}, {double(id)}});
+  s.fields.push_back({"r/v", {v.size()}, v});
+  return s;
+}
+
+SampleRead bad(std::uint64_t id, SampleStatus st) {
+  SampleRead s;
+  s.id = id;
+  s.status = st;
+  s.problem = "why";
+  return s;
+}
+
+struct Fixture {
+  RecordingSink* sink = nullptr;
+  int creates = 0;
+  std::vector<std::uint64_t> warned;
+  CollectWriter make(std::size_t batch) {
+    data::DatasetLayout base;
+    base.step = "sim";
+    base.input_columns = {"X"};
+    return CollectWriter(
+        nullptr, base,
+        [this](const data::DatasetLayout& l) -> Result<std::unique_ptr<data::DatasetSink>> {
+          creates++;
+          auto s = std::make_unique<RecordingSink>(l);
+          sink = s.get();
+          return std::unique_ptr<data::DatasetSink>(std::move(s));
+        },
+        [](std::uint64_t id, std::vector<double>& out) { out.push_back(id * 10.0); },
+        [this](const SampleRead& s) { warned.push_back(s.id); }, batch);
+  }
+};
+
+TEST(CollectWriter, FirstReadableSampleSetsTheLayoutAndEarlierFailuresFollowIt) {
+  Fixture fx;
+  auto w = fx.make(100);
+  ASSERT_TRUE(w.add(bad(3, SampleStatus::kFailed)).ok());
+  EXPECT_EQ(fx.creates, 0);
+  EXPECT_EQ(w.waiting(), 1u);
+  ASSERT_TRUE(w.add(ok_sample(5, {1, 2})).ok());
+  ASSERT_EQ(fx.creates, 1);
+  ASSERT_TRUE(w.flush().ok());
+  ASSERT_EQ(fx.sink->layout().fields.size(), 2u);
+  EXPECT_EQ(fx.sink->layout().fields[1].shape, std::vector<std::uint64_t>{2});
+  EXPECT_EQ(fx.sink->ids, (std::vector<std::uint64_t>{3, 5}));
+  EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{2, 1}));
+  EXPECT_EQ(fx.sink->inputs, (std::vector<double>{30, 50}));
+  EXPECT_TRUE(std::isnan(fx.sink->fields[1][0]) && std::isnan(fx.sink->fields[1][1]));
+  EXPECT_EQ(fx.sink->fields[1][2], 1);
+  EXPECT_EQ(fx.warned, std::vector<std::uint64_t>{3});
+}
+
+TEST(CollectWriter, AFieldOfAnotherShapeOrMissingMarksTheSampleMalformed) {
+  Fixture fx;
+  auto w = fx.make(100);
+  ASSERT_TRUE(w.add(ok_sample(0, {1, 2})).ok());
+  ASSERT_TRUE(w.add(ok_sample(1, {1, 2, 3})).ok());
+  SampleRead missing_field = ok_sample(2, {1, 2});
+  missing_field.fields.erase(missing_field.fields.begin());
+  ASSERT_TRUE(w.add(missing_field).ok());
+  SampleRead extra = ok_sample(3, {1, 2});
+  extra.fields.push_back({"r/z", {}, {1}});
+  ASSERT_TRUE(w.add(extra).ok());
+  ASSERT_TRUE(w.flush().ok());
+  EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{1, 3, 3, 3}));
+  EXPECT_EQ(w.counts()[1], 1u);
+  EXPECT_EQ(w.counts()[3], 3u);
+  EXPECT_EQ(fx.warned, (std::vector<std::uint64_t>{1, 2, 3}));
+  EXPECT_TRUE(std::isnan(fx.sink->fields[0][1]));
+}
+
+TEST(CollectWriter, AppendsInBatchesAndReportsCommittedIds) {
+  Fixture fx;
+  auto w = fx.make(2);
+  std::vector<std::uint64_t> committed;
+  w.on_committed = [&](std::uint64_t id) { committed.push_back(id); };
+  for (std::uint64_t i = 0; i < 5; ++i) ASSERT_TRUE(w.add(ok_sample(i, {1})).ok());
+  EXPECT_EQ(fx.sink->appends, 2);
+  EXPECT_EQ(committed.size(), 4u);
+  ASSERT_TRUE(w.flush().ok());
+  EXPECT_EQ(fx.sink->appends, 3);
+  EXPECT_EQ(committed.size(), 5u);
+  EXPECT_EQ(w.written(), 5u);
+}
+
+TEST(CollectWriter, AnEmptyFirstFieldSetsNoLayout) {
+  Fixture fx;
+  auto w = fx.make(10);
+  SampleRead s = ok_sample(0, {});
+  ASSERT_TRUE(w.add(s).ok());
+  EXPECT_EQ(fx.creates, 0);
+  EXPECT_EQ(w.waiting(), 1u);
+}
+
+TEST(CollectQueue, BoundedQueuePassesEveryItemOnceAtEachThreadCount) {
+  for (int producers : {1, 2, 4}) {
+    BoundedQueue<int> q(3);
+    std::vector<std::thread> ts;
+    std::atomic<int> left{producers};
+    for (int p = 0; p < producers; ++p)
+      ts.emplace_back([&, p] {
+        for (int i = 0; i < 1000; ++i) q.push(p * 1000 + i);
+        if (--left == 0) q.close();
+      });
+    std::vector<int> seen(producers * 1000, 0);
+    while (auto v = q.pop()) seen[*v]++;
+    for (auto& t : ts) t.join();
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), producers * 1000) << producers;
+  }
+}
+
+}  // namespace
+}  // namespace merlin::run
