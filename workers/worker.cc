@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "merlin/util/log.h"
+#include "workers/file_stager.h"
 #include "workers/return_code_policy.h"
 
 namespace merlin {
@@ -41,6 +42,11 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
       now_(std::move(now)) {
   const auto& graph = plan.graph();
   running_ = std::make_unique<std::atomic<std::uint32_t>[]>(graph.instances().size());
+  stager_ = options_.stager;
+  if (stager_ == nullptr) {
+    own_stager_ = std::make_unique<FileStager>();
+    stager_ = own_stager_.get();
+  }
   queues_ = options_.queues;
   if (queues_.empty()) {
     for (const auto& s : graph.steps())
@@ -102,7 +108,13 @@ Result<WorkerReport> Worker::run() {
   // Every thread waits at the gate until all are created: when the system refuses one
   // (std::system_error, e.g. EAGAIN at the thread limit), no task has been taken yet and the
   // threads already made leave without touching the broker.
+  bool any_scratch = false;
+  for (const auto& s : plan_.graph().steps()) any_scratch |= s.spec->run.scratch.has_value();
   try {
+    if (any_scratch) {
+      int n = options_.stager_threads > 0 ? options_.stager_threads : std::min(slots, 4);
+      pool_ = std::make_unique<StagingPool>(n, static_cast<std::size_t>(slots));
+    }
     threads.reserve(static_cast<std::size_t>(slots));
     for (int i = 0; i < slots; ++i)
       threads.emplace_back([this, i] {
@@ -127,7 +139,22 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  // Slots are done: what they handed to the stager is staged and committed (or, after
+  // abort(), released) before run() returns; the leases stay renewed meanwhile.
+  if (pool_) {
+    pool_->drain();
+    std::lock_guard lock(mu_);
+    report_.staging_busy_seconds = pool_->busy_seconds();
+    if (report_.staged + report_.staging_failed > 0)
+      log::info("staging: tasks={} failed={} bytes={} stager_busy_seconds={:.3f}", report_.staged,
+                report_.staging_failed, report_.staged_bytes, report_.staging_busy_seconds);
+  }
   if (start_error) {
+    {
+      std::lock_guard lock(mu_);
+      slots_done_ = true;
+    }
+    renew_cv_.notify_all();
     if (renewer.joinable()) renewer.join();
     return *start_error;
   }
@@ -152,6 +179,7 @@ void Worker::renewal_loop() {
   while (!renew_cv_.wait_for(lock, options_.lease_renewal, [this] { return slots_done_; })) {
     std::vector<Delivery> running;
     for (const auto& [slot, d] : in_flight_) running.push_back(d);
+    for (const auto& [key, d] : staging_) running.push_back(d);
     lock.unlock();
     for (const auto& d : running) {
       auto r = broker_.extend_lease(d);
@@ -281,6 +309,19 @@ Result<void> Worker::handle(const Delivery& d) {
 
   const auto& node = plan_.graph().step_of(m.instance);
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
+  const bool scratch = !task.scratch_dir.empty();
+  if (scratch) {
+    auto p = stager_->prepare(task);
+    if (!p) {  // the step cannot run there; the workspace holds nothing of it
+      log::error("scratch not usable study={} step={} sample={} error=\"{}\"",
+                 plan_.graph().tokens().study_name, node.name, m.lo, p.error().message);
+      {
+        std::lock_guard lock(mu_);
+        report_.staging_failed++;
+      }
+      return commit_and_ack(d, Outcome::kSoftFail, 0);
+    }
+  }
   if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;
   auto r = executor_.run(task);
@@ -322,6 +363,12 @@ Result<void> Worker::handle(const Delivery& d) {
     return broker_.ack(d);
   }
 
+  if (scratch) {
+    if (dec.outcome == Outcome::kSuccess && !dec.requeue)
+      return stage_then_commit(d, std::move(task), result.seconds, dec.write_finished);
+    log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
+              task.scratch_dir);
+  }
   if (dec.write_finished) {
     auto f = executor_.mark_finished(task);
     if (!f) return f;
@@ -350,6 +397,81 @@ Result<void> Worker::handle(const Delivery& d) {
     if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
   return commit_and_ack(d, dec.outcome, result.seconds);
+}
+
+Result<void> Worker::stage_then_commit(const Delivery& d, RenderedTask task, double seconds,
+                                       bool write_finished) {
+  std::uint64_t key;
+  {
+    std::lock_guard lock(mu_);
+    key = next_staging_++;
+    staging_[key] = d;
+  }
+  if (!pool_) {  // no stager threads (a worker driven without run()): stage here
+    finish_staging(key, d, task, seconds, write_finished);
+    return ok();
+  }
+  bool queued = pool_->submit([this, key, d, task = std::move(task), seconds, write_finished] {
+    finish_staging(key, d, task, seconds, write_finished);
+  });
+  if (queued) return ok();
+  {
+    std::lock_guard lock(mu_);
+    staging_.erase(key);
+  }
+  return broker_.release(d);
+}
+
+void Worker::finish_staging(std::uint64_t key, const Delivery& d, const RenderedTask& task,
+                            double seconds, bool write_finished) {
+  auto r = staged_commit(d, task, seconds, write_finished);
+  {
+    std::lock_guard lock(mu_);
+    staging_.erase(key);
+  }
+  if (!r) {
+    log::error("worker giving up error=\"{}\"", r.error().message);
+    (void)broker_.release(d);
+    fail(r.error());
+  }
+}
+
+// On a stager thread: outputs durable first, then MERLIN_FINISHED, then the commit (which
+// releases dependents, which may read the outputs), then the ack.
+Result<void> Worker::staged_commit(const Delivery& d, const RenderedTask& task, double seconds,
+                                   bool write_finished) {
+  const auto& m = d.message;
+  if (abort_) {  // stopped now: a restart runs it again, its scratch is made afresh
+    log::warn("staging skipped, the run was interrupted step={} sample={}: not committed",
+              task.step, m.lo);
+    return broker_.release(d);
+  }
+  auto s = stager_->stage_out(task);
+  if (!s) {
+    log::error(
+        "staging failed study={} step={} sample={} error=\"{}\" scratch={} (left for "
+        "inspection)",
+        plan_.graph().tokens().study_name, task.step, m.lo, s.error().message, task.scratch_dir);
+    {
+      std::lock_guard lock(mu_);
+      report_.staging_failed++;
+    }
+    return commit_and_ack(d, Outcome::kSoftFail, seconds);
+  }
+  auto c = stager_->clean(task);
+  if (!c) log::warn("step={} sample={} {}", task.step, m.lo, c.error().message);
+  if (write_finished) {
+    auto f = executor_.mark_finished(task);
+    if (!f) return f;
+  }
+  {
+    std::lock_guard lock(mu_);
+    report_.staged++;
+    report_.staged_bytes += s->bytes;
+  }
+  log::debug("staged step={} sample={} files={} bytes={}", task.step, m.lo, s->files.size(),
+             s->bytes);
+  return commit_and_ack(d, Outcome::kSuccess, seconds);
 }
 
 }  // namespace merlin

@@ -1,0 +1,37 @@
+#pragma once
+/// The real Stager: POSIX file I/O on the node's scratch and the shared workspace.
+/// Manifests: `<ws>/<step>/.merlin_staged/<host>.<pid>.tsv`, one per worker process per step,
+/// so processes on many nodes never append to one shared file.
+#include <mutex>
+#include <string>
+
+#include "workers/stager.h"
+
+namespace merlin {
+
+struct FileStagerOptions {
+  std::string host;  ///< "" = this machine's name
+  long pid = 0;      ///< 0 = this process's id
+};
+
+class FileStager : public Stager {
+ public:
+  explicit FileStager(FileStagerOptions options = {});
+  Result<void> prepare(const RenderedTask& task) override;
+  Result<StageOutReport> stage_out(const RenderedTask& task) override;
+  Result<void> clean(const RenderedTask& task) override;
+
+  /// The manifest this process appends to for a step dir.
+  std::string manifest_path(const std::string& step_dir) const;
+
+ private:
+  Result<void> stage_in_file(const RenderedTask& task, const std::string& source);
+  Result<void> append_manifest(const RenderedTask& task, const std::string& lines);
+  void remove_stale_temps(const std::string& dir) const;
+
+  std::string host_;
+  long pid_;
+  std::mutex manifest_mu_;  ///< one append at a time from this process's stager threads
+};
+
+}  // namespace merlin
