@@ -119,6 +119,21 @@ std::string parent_of(const std::string& path) {
 
 }  // namespace
 
+bool tidy_study_scratch(const std::string& dir) {
+  std::error_code ec;
+  fs::remove_all(dir + "/stage_in", ec);
+  std::vector<fs::path> dirs;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_directory(ec) && !it->is_symlink(ec)) dirs.push_back(it->path());
+  // Deepest first: a directory is empty once its empty children are gone.
+  std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) {
+    return a.native().size() > b.native().size();
+  });
+  for (const auto& d : dirs) ::rmdir(d.c_str());
+  ::rmdir(dir.c_str());
+  return !fs::exists(dir, ec);
+}
+
 FileStager::FileStager(FileStagerOptions options)
     : host_(options.host.empty() ? this_host() : options.host),
       pid_(options.pid != 0 ? options.pid : static_cast<long>(::getpid())) {}

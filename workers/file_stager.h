@@ -14,6 +14,12 @@ struct FileStagerOptions {
   long pid = 0;      ///< 0 = this process's id
 };
 
+/// At the end of a study on a node (a local run): removes `<study scratch dir>/stage_in` and
+/// every directory under `dir` left empty, `dir` too; the scratch dirs of failed tasks (not
+/// empty) stay for inspection. Returns whether `dir` is gone. Only for the last process of the
+/// study on the node: the stage_in copies are shared.
+bool tidy_study_scratch(const std::string& dir);
+
 class FileStager : public Stager {
  public:
   explicit FileStager(FileStagerOptions options = {});

@@ -90,6 +90,13 @@ std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
   return dir;
 }
 
+std::vector<std::string> TaskRenderer::study_scratch_dirs() const {
+  std::vector<std::string> out;
+  for (const auto& d : study_scratch_)
+    if (!d.empty() && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  return out;
+}
+
 std::string TaskRenderer::scratch_of(const Instance& inst, const std::string& dir) const {
   const std::string& root = study_scratch_[inst.step.v];
   if (root.empty()) return "";

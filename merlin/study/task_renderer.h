@@ -56,6 +56,10 @@ class TaskRenderer {
   /// Thread-safe (read-only).
   RenderedTask render(InstanceId instance, SampleId sample, TaskKind kind) const;
 
+  /// The study's scratch dirs on this node (`<root>/merlin-<ws>`, one per distinct root of the
+  /// steps with `scratch`), for tidying up after a local run.
+  std::vector<std::string> study_scratch_dirs() const;
+
   /// The absolute directory of an instance (`<ws>/<step>/<labels>`).
   std::string instance_dir(InstanceId instance) const;
   /// The absolute directory of a task (instance dir + sample path for sampled steps).

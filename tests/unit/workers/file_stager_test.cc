@@ -188,5 +188,25 @@ TEST_F(StagerFiles, AMissingStageInFileIsAnErrorNamingIt) {
   EXPECT_NE(r.error().message.find("nowhere.dat"), std::string::npos) << r.error().message;
 }
 
+TEST_F(StagerFiles, TidyingRemovesStageInAndEmptyDirsButKeepsFailedTasksScratch) {
+  const std::string table = (root_ / "spec" / "table.dat").string();
+  spit(table, "t");
+  auto ok_task = task(0, "00/00");
+  auto failed = task(1, "00/01");
+  ok_task.stage_in = failed.stage_in = {table};
+  ASSERT_TRUE(stager_.prepare(ok_task).ok());
+  ASSERT_TRUE(stager_.prepare(failed).ok());
+  spit(failed.scratch_dir + "/core", "what the failed step left");
+  ASSERT_TRUE(stager_.clean(ok_task).ok());
+  const std::string study = (root_ / "scratch" / "merlin-ws").string();
+  EXPECT_FALSE(tidy_study_scratch(study));
+  EXPECT_FALSE(fs::exists(study + "/stage_in"));
+  EXPECT_FALSE(fs::exists(study + "/sim/00/00"));
+  EXPECT_TRUE(fs::exists(failed.scratch_dir + "/core"));
+  fs::remove_all(failed.scratch_dir);
+  EXPECT_TRUE(tidy_study_scratch(study));
+  EXPECT_FALSE(fs::exists(study));
+}
+
 }  // namespace
 }  // namespace merlin
