@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <vector>
 
 #include "merlin/util/crc32c.h"
@@ -263,7 +264,10 @@ Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
 
 Result<void> FileStager::append_manifest(const RenderedTask& task, const std::string& lines) {
   const std::string path = manifest_path(task.step_dir);
-  std::lock_guard lock(manifest_mu_);
+  // Process-wide: every Worker of a `run-workers` process (one per worker entry) has its own
+  // FileStager, and they share this process's manifest of a step.
+  static std::mutex manifest_mu;
+  std::lock_guard lock(manifest_mu);
   auto d = make_dirs(parent_of(path));
   if (!d) return d;
   Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));

@@ -1,8 +1,8 @@
 #pragma once
 /// The real Stager: POSIX file I/O on the node's scratch and the shared workspace.
 /// Manifests: `<ws>/<step>/.merlin_staged/<host>.<pid>.tsv`, one per worker process per step,
-/// so processes on many nodes never append to one shared file.
-#include <mutex>
+/// so processes on many nodes never append to one shared file; within the process appends take
+/// turns on one lock.
 #include <string>
 
 #include "workers/stager.h"
@@ -37,7 +37,6 @@ class FileStager : public Stager {
 
   std::string host_;
   long pid_;
-  std::mutex manifest_mu_;  ///< one append at a time from this process's stager threads
 };
 
 }  // namespace merlin

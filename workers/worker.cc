@@ -366,8 +366,9 @@ Result<void> Worker::handle(const Delivery& d) {
   if (scratch) {
     if (dec.outcome == Outcome::kSuccess && !dec.requeue)
       return stage_then_commit(d, std::move(task), result.seconds, dec.write_finished);
-    log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
-              task.scratch_dir);
+    if (!dec.requeue)  // a retry makes its scratch dir afresh
+      log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
+                task.scratch_dir);
   }
   if (dec.write_finished) {
     auto f = executor_.mark_finished(task);

@@ -3,7 +3,7 @@
 # (after BENCH_STEP_S seconds of "compute"), run locally with -j BENCH_JOBS, once writing into
 # the workspace directly and once in scratch (MERLIN_SCRATCH) with `stage_out`. Prints tasks/s,
 # CPU seconds, the stager's busy time and how much of it the slots did not wait for:
-#   hidden = 1 - max(0, wall_on - wall_off) / stager_busy
+#   hidden = 1 - max(0, wall_on - wall_off) / stager_busy   (clamped to [0, 1])
 # Run it with TMPDIR on disk and on a tmpfs (the workspace and scratch both go under TMPDIR).
 # Exits 0 whatever the figures: a measurement, not a test.
 #
@@ -62,7 +62,7 @@ for round in $(seq "$rounds"); do
     hidden=""
     if [ "$mode" = on ] && [ -n "$busy" ]; then
       hidden=$(awk -v on="$w" -v off="${wall[off]}" -v b="$busy" \
-        'BEGIN { d = on - off; if (d < 0) d = 0; printf "%.2f", b > 0 ? 1 - d / b : 1 }')
+        'BEGIN { d = on - off; if (d < 0) d = 0; h = (b > 0) ? 1 - d / b : 1; if (h < 0) h = 0; printf "%.2f", h }')
     fi
     awk -v r="$round" -v fs="$fs" -v m="$mode" -v n="$n" -v mb="$mb" -v w="$w" -v u="$u" -v s="$s" \
       -v b="${busy:-0}" -v h="${hidden:--}" \

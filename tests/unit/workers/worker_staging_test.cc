@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <future>
+#include <map>
+#include <mutex>
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
@@ -40,6 +43,31 @@ merlin:
     column_labels: [V]
 )Y";
 
+// The local broker, counting lease renewals per sample.
+class RenewalCountingBroker : public LocalBroker {
+ public:
+  Result<void> extend_lease(const Delivery& d) override {
+    std::lock_guard lock(mu_);
+    renewals_[d.message.lo]++;
+    cv_.notify_all();
+    return LocalBroker::extend_lease(d);
+  }
+  int renewals(SampleId s) {
+    std::lock_guard lock(mu_);
+    return renewals_[s];
+  }
+  /// Waits (at most `bound`) until sample `s` has had more than `n` renewals.
+  bool wait_renewals_above(SampleId s, int n, std::chrono::seconds bound) {
+    std::unique_lock lock(mu_);
+    return cv_.wait_for(lock, bound, [&] { return renewals_[s] > n; });
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<SampleId, int> renewals_;
+};
+
 class StagingHarness {
  public:
   StagingHarness(std::uint64_t samples) : study_(make_study(kScratchStudy, samples)) {
@@ -54,8 +82,10 @@ class StagingHarness {
   bool ok() const { return study_ != nullptr; }
 
   /// Starts a worker with `slots` slots on the fake stager; get() the future for its report.
-  std::future<Result<WorkerReport>> start(int slots) {
+  std::future<Result<WorkerReport>> start(
+      int slots, std::chrono::milliseconds renewal = std::chrono::milliseconds(20'000)) {
     WorkerOptions o;
+    o.lease_renewal = renewal;
     o.slots = slots;
     o.poll = std::chrono::milliseconds(5);
     o.stager = &stager_;
@@ -81,14 +111,14 @@ class StagingHarness {
 
   FakeStager& stager() { return stager_; }
   FakeExecutor& executor() { return executor_; }
-  LocalBroker& broker() { return broker_; }
+  RenewalCountingBroker& broker() { return broker_; }
   Worker& worker() { return *worker_; }
 
  private:
   std::unique_ptr<testing::TestStudy> study_;
   std::unique_ptr<Plan> plan_;
   std::unique_ptr<LocalStateStore> store_;
-  LocalBroker broker_;
+  RenewalCountingBroker broker_;
   FakeExecutor executor_;
   FakeStager stager_;
   std::unique_ptr<Worker> worker_;
@@ -198,6 +228,20 @@ TEST(WorkerStaging, RunReturnsOnlyAfterStagingHasFinished) {
   ASSERT_TRUE(report.ok()) << report.error().message;
   EXPECT_EQ(report->staged, 4u);
   EXPECT_EQ(h.broker().reserved(), 0u);
+}
+
+TEST(WorkerStaging, ATaskWaitingForStagingKeepsItsLeaseRenewed) {
+  StagingHarness h(3);
+  ASSERT_TRUE(h.ok());
+  h.stager().hold();
+  auto run = h.start(1, std::chrono::milliseconds(1));
+  ASSERT_TRUE(h.stager().wait_started(1, kBound));   // sample 0 in staging
+  ASSERT_TRUE(h.stager().wait_prepared(2, kBound));  // its slot has moved on to sample 1
+  const int before = h.broker().renewals(0);
+  EXPECT_TRUE(h.broker().wait_renewals_above(0, before, kBound))
+      << "the staged delivery's lease was not renewed after its slot moved on";
+  h.stager().release();
+  ASSERT_TRUE(h.finish(run).ok());
 }
 
 TEST(WorkerStaging, AbortFinishesTheStagingUnderWayAndReleasesTheQueuedOnes) {
