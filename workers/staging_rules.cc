@@ -55,6 +55,12 @@ bool parse_number(std::string_view s, T& out, int base = 10) {
 
 }  // namespace
 
+ScratchAction scratch_action(bool has_scratch, bool success, bool requeue) {
+  if (!has_scratch) return ScratchAction::kNone;
+  if (requeue) return ScratchAction::kRequeue;
+  return success ? ScratchAction::kStageThenCommit : ScratchAction::kKeepForInspection;
+}
+
 OutputSelection select_outputs(const std::vector<std::string>& patterns,
                                const std::vector<std::string>& files) {
   OutputSelection out;

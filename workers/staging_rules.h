@@ -12,6 +12,17 @@
 
 namespace merlin {
 
+/// What the worker does with a step's scratch once the step has returned.
+enum class ScratchAction {
+  kNone,               ///< the step has no scratch: commit as before
+  kStageThenCommit,    ///< a success: hand it to the stager, which commits after the copy
+  kRequeue,            ///< retried or restarted: the next attempt makes its scratch afresh
+  kKeepForInspection,  ///< failed: commit the failure, leave the scratch dir and log its path
+};
+
+/// Pure: from whether the task has a scratch dir and the return-code decision's parts.
+ScratchAction scratch_action(bool has_scratch, bool success, bool requeue);
+
 /// What `stage_out` selects among the files of a task's scratch dir.
 struct OutputSelection {
   std::vector<std::string> files;      ///< relative paths, sorted, each once

@@ -363,12 +363,16 @@ Result<void> Worker::handle(const Delivery& d) {
     return broker_.ack(d);
   }
 
-  if (scratch) {
-    if (dec.outcome == Outcome::kSuccess && !dec.requeue)
+  switch (scratch_action(scratch, dec.outcome == Outcome::kSuccess, dec.requeue)) {
+    case ScratchAction::kStageThenCommit:
       return stage_then_commit(d, std::move(task), result.seconds, dec.write_finished);
-    if (!dec.requeue)  // a retry makes its scratch dir afresh
+    case ScratchAction::kKeepForInspection:
       log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
                 task.scratch_dir);
+      break;
+    case ScratchAction::kNone:
+    case ScratchAction::kRequeue:
+      break;
   }
   if (dec.write_finished) {
     auto f = executor_.mark_finished(task);

@@ -56,6 +56,14 @@ TEST(StagingRules, ATornOrMalformedManifestLineIsSkipped) {
   EXPECT_EQ(m.begin()->first.first, 1u);
 }
 
+TEST(StagingRules, OnlyASuccessIsStagedAndAFailureKeepsItsScratch) {
+  EXPECT_EQ(scratch_action(false, true, false), ScratchAction::kNone);
+  EXPECT_EQ(scratch_action(false, false, false), ScratchAction::kNone);
+  EXPECT_EQ(scratch_action(true, true, false), ScratchAction::kStageThenCommit);
+  EXPECT_EQ(scratch_action(true, false, false), ScratchAction::kKeepForInspection);
+  EXPECT_EQ(scratch_action(true, false, true), ScratchAction::kRequeue);
+}
+
 TEST(StagingCrc32c, KnownValuesAndChunkingDoNotChangeIt) {
   EXPECT_EQ(crc32c(""), 0u);
   EXPECT_EQ(crc32c("123456789"), 0xE3069283u);
