@@ -240,7 +240,12 @@ Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
     auto c = copy_durably(task.scratch_dir + "/" + rel,
                           dir + "/" + temp_name(base_name(rel), host_, pid_), to);
     if (!c) return c.error();
-    if (std::find(dirs.begin(), dirs.end(), dir) == dirs.end()) dirs.push_back(dir);
+    // The file's directory, and each one above it up to the task dir (a subdirectory made
+    // here is an entry of its parent, which must be durable too).
+    for (std::string p = dir;; p = parent_of(p)) {
+      if (std::find(dirs.begin(), dirs.end(), p) == dirs.end()) dirs.push_back(p);
+      if (p.size() <= task.dir.size()) break;
+    }
     ManifestEntry e;
     e.sample = task.sample;
     e.path = task.rel_dir.empty() ? rel : task.rel_dir + "/" + rel;

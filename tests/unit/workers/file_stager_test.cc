@@ -98,6 +98,18 @@ TEST_F(StagerFiles, SelectedOutputsAreCopiedAndRecordedWithSizeAndCrc32c) {
   EXPECT_FALSE(fs::exists(t.scratch_dir));
 }
 
+TEST_F(StagerFiles, OutputsInSubdirectoriesKeepTheirRelativePaths) {
+  auto t = task(5, "00/05");
+  t.stage_out = {"out/deep/*.json"};
+  ASSERT_TRUE(stager_.prepare(t).ok());
+  spit(t.scratch_dir + "/out/deep/a.json", "[1]");
+  auto r = stager_.stage_out(t);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(slurp(t.dir + "/out/deep/a.json"), "[1]");
+  auto entries = read_manifest(slurp(stager_.manifest_path(t.step_dir)));
+  ASSERT_EQ(entries.count({5, "00/05/out/deep/a.json"}), 1u);
+}
+
 TEST_F(StagerFiles, APatternMatchingNothingIsAnErrorNamingIt) {
   auto t = task(3, "00/03");
   ASSERT_TRUE(stager_.prepare(t).ok());
