@@ -115,6 +115,16 @@ ws=$(ls -d out/staged_*)
 check_workspace "$ws" "$MERLIN_SCRATCH" "local"
 check "the worker logged its staging summary" grep -q "staging: tasks=$N failed=0" run.err
 
+# --- scratch: auto without MERLIN_SCRATCH takes app.yaml's scratch: before $TMPDIR ----------
+mkdir appcfg && cd appcfg && cp ../staged.yaml ../samples.csv ../table.dat .
+printf 'scratch: %s/appscratch\n' "$WORK" >app.yaml
+mkdir tmpdir
+env -u MERLIN_SCRATCH TMPDIR="$WORK/appcfg/tmpdir" "$MERLIN" run --local --no-progress staged.yaml >/dev/null 2>run.err
+check "app.yaml scratch: the run exits 0" test $? = 0
+expect_eq "app.yaml scratch: every sample ran under it" "$N" \
+  "$(find out -name where.txt -exec cat {} + | grep -c "^$WORK/appscratch/merlin-staged_")"
+cd ..
+
 # --- killed with SIGKILL mid-study, restarted -------------------------------------------------
 rm -rf out runs.log "$MERLIN_SCRATCH"
 mkdir -p out && touch out/kill_at_25
