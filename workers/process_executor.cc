@@ -94,7 +94,9 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   // Nothing but stdin/out/err reaches the step: not our Redis sockets (a step could write
   // commands to them with our login), journal or lock files, nor what our parent left open.
   posix_spawn_file_actions_addclosefrom_np(&fa, 3);
-  posix_spawn_file_actions_addchdir_np(&fa, task.dir.c_str());
+  // In the task's scratch dir when the step has one (created by the Stager), else its
+  // workspace dir; the script, .out and .err stay in the workspace either way.
+  posix_spawn_file_actions_addchdir_np(&fa, task.run_dir().c_str());
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // A process group of its own, so a drain can signal the whole step.

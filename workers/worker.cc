@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "merlin/util/log.h"
+#include "workers/file_stager.h"
 #include "workers/return_code_policy.h"
 
 namespace merlin {
@@ -41,6 +42,11 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
       now_(std::move(now)) {
   const auto& graph = plan.graph();
   running_ = std::make_unique<std::atomic<std::uint32_t>[]>(graph.instances().size());
+  stager_ = options_.stager;
+  if (stager_ == nullptr) {
+    own_stager_ = std::make_unique<FileStager>();
+    stager_ = own_stager_.get();
+  }
   queues_ = options_.queues;
   if (queues_.empty()) {
     for (const auto& s : graph.steps())
@@ -102,7 +108,13 @@ Result<WorkerReport> Worker::run() {
   // Every thread waits at the gate until all are created: when the system refuses one
   // (std::system_error, e.g. EAGAIN at the thread limit), no task has been taken yet and the
   // threads already made leave without touching the broker.
+  bool any_scratch = false;
+  for (const auto& s : plan_.graph().steps()) any_scratch |= s.spec->run.scratch.has_value();
   try {
+    if (any_scratch) {
+      int n = options_.stager_threads > 0 ? options_.stager_threads : std::min(slots, 4);
+      pool_ = std::make_unique<StagingPool>(n, static_cast<std::size_t>(slots));
+    }
     threads.reserve(static_cast<std::size_t>(slots));
     for (int i = 0; i < slots; ++i)
       threads.emplace_back([this, i] {
@@ -127,7 +139,22 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  // Slots are done: what they handed to the stager is staged and committed (or, after
+  // abort(), released) before run() returns; the leases stay renewed meanwhile.
+  if (pool_) {
+    pool_->drain();
+    std::lock_guard lock(mu_);
+    report_.staging_busy_seconds = pool_->busy_seconds();
+    if (report_.staged + report_.staging_failed > 0)
+      log::info("staging: tasks={} failed={} bytes={} stager_busy_seconds={:.3f}", report_.staged,
+                report_.staging_failed, report_.staged_bytes, report_.staging_busy_seconds);
+  }
   if (start_error) {
+    {
+      std::lock_guard lock(mu_);
+      slots_done_ = true;
+    }
+    renew_cv_.notify_all();
     if (renewer.joinable()) renewer.join();
     return *start_error;
   }
@@ -152,6 +179,7 @@ void Worker::renewal_loop() {
   while (!renew_cv_.wait_for(lock, options_.lease_renewal, [this] { return slots_done_; })) {
     std::vector<Delivery> running;
     for (const auto& [slot, d] : in_flight_) running.push_back(d);
+    for (const auto& [key, d] : staging_) running.push_back(d);
     lock.unlock();
     for (const auto& d : running) {
       auto r = broker_.extend_lease(d);
@@ -281,6 +309,19 @@ Result<void> Worker::handle(const Delivery& d) {
 
   const auto& node = plan_.graph().step_of(m.instance);
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
+  const bool scratch = !task.scratch_dir.empty();
+  if (scratch) {
+    auto p = stager_->prepare(task);
+    if (!p) {  // the step cannot run there; the workspace holds nothing of it
+      log::error("scratch not usable study={} step={} sample={} error=\"{}\"",
+                 plan_.graph().tokens().study_name, node.name, m.lo, p.error().message);
+      {
+        std::lock_guard lock(mu_);
+        report_.staging_failed++;
+      }
+      return commit_and_ack(d, Outcome::kSoftFail, 0);
+    }
+  }
   if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;
   auto r = executor_.run(task);
@@ -322,6 +363,17 @@ Result<void> Worker::handle(const Delivery& d) {
     return broker_.ack(d);
   }
 
+  switch (scratch_action(scratch, dec.outcome == Outcome::kSuccess, dec.requeue)) {
+    case ScratchAction::kStageThenCommit:
+      return stage_then_commit(d, std::move(task), result.seconds, dec.write_finished);
+    case ScratchAction::kKeepForInspection:
+      log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
+                task.scratch_dir);
+      break;
+    case ScratchAction::kNone:
+    case ScratchAction::kRequeue:
+      break;
+  }
   if (dec.write_finished) {
     auto f = executor_.mark_finished(task);
     if (!f) return f;

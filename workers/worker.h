@@ -18,6 +18,8 @@
 #include "merlin/broker/state_store.h"
 #include "merlin/plan/plan.h"
 #include "merlin/study/task_renderer.h"
+#include "workers/stager.h"
+#include "workers/staging_pool.h"
 #include "workers/step_executor.h"
 
 namespace merlin {
@@ -53,6 +55,12 @@ struct WorkerOptions {
   /// Called from a slot thread just before a task's step starts (for the task journal's
   /// "started" record, which `merlin detailed-status` shows as RUNNING).
   std::function<void(InstanceId, SampleId)> on_start;
+  /// Scratch and staging of steps with `scratch:` (docs/staging.md); not owned. Null = a
+  /// FileStager of the worker's own.
+  Stager* stager = nullptr;
+  /// Threads staging outputs while the slots go on; 0 = min(slots, 4). The queue in front of
+  /// them holds `slots` tasks; a slot finding it full waits (backpressure).
+  int stager_threads = 0;
 };
 
 /// What a worker did, for the closing summary.
@@ -60,6 +68,10 @@ struct WorkerReport {
   std::uint64_t executed = 0, succeeded = 0, failed = 0, requeued = 0, skipped = 0, splits = 0;
   bool stopped_by_step = false;          ///< MERLIN_STOP_WORKERS was returned
   std::set<std::string> stopped_queues;  ///< by MERLIN_HARD_FAIL
+  std::uint64_t staged = 0;              ///< tasks whose outputs were staged and committed
+  std::uint64_t staging_failed = 0;      ///< tasks failed by scratch or staging errors
+  std::uint64_t staged_bytes = 0;
+  double staging_busy_seconds = 0;  ///< the stager threads' time in jobs, summed
 };
 
 class Worker {
@@ -91,6 +103,15 @@ class Worker {
   Result<void> handle(const Delivery& d);
   Result<void> give_up_on(const Delivery& d);
   Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds);
+  /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
+  /// full); they stage its outputs, then commit and ack (finish_staging). The delivery's lease
+  /// is renewed until then.
+  Result<void> stage_then_commit(const Delivery& d, RenderedTask task, double seconds,
+                                 bool write_finished);
+  void finish_staging(std::uint64_t key, const Delivery& d, const RenderedTask& task,
+                      double seconds, bool write_finished);
+  Result<void> staged_commit(const Delivery& d, const RenderedTask& task, double seconds,
+                             bool write_finished);
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);
@@ -113,6 +134,12 @@ class Worker {
   std::vector<std::string> queues_;
   std::optional<Error> error_;
   std::map<int, Delivery> in_flight_;  ///< by slot, guarded by mu_ (for lease renewal)
+  /// Deliveries waiting for or in staging, by job key; guarded by mu_ (for lease renewal).
+  std::map<std::uint64_t, Delivery> staging_;
+  std::uint64_t next_staging_ = 0;  ///< guarded by mu_
+  std::unique_ptr<Stager> own_stager_;
+  Stager* stager_ = nullptr;
+  std::unique_ptr<StagingPool> pool_;  ///< made by run() when a step has scratch
   std::condition_variable renew_cv_;
   bool slots_done_ = false;  ///< guarded by mu_
   enum class StartState { kWaiting, kGo, kCancelled };

@@ -104,6 +104,11 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
 
 std::string app_config_path() { return find_app_config(current_dir(), expand_home("~")); }
 
+std::string app_scratch() {
+  auto config = spec::read_app_config(app_config_path());
+  return config ? config->scratch : "";
+}
+
 BrokerEnvironment BrokerEnvironment::current() {
   auto get = [](const char* name) {
     const char* v = std::getenv(name);

@@ -33,6 +33,10 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags);
 /// The app.yaml this process reads: find_app_config of the working directory and $HOME.
 std::string app_config_path();
 
+/// app.yaml's top-level `scratch:` ("" when none, or when app.yaml cannot be read: the broker
+/// resolution reports that).
+std::string app_scratch();
+
 /// What resolve_broker reads besides the flags.
 struct BrokerEnvironment {
   std::string app_config;  ///< the app.yaml to read (missing: none)

@@ -106,6 +106,7 @@ int restart(const RestartArgs& a) {
   auto reopened = reopen_options(a.workspace, current_dir());
   if (!reopened) return report_error(reopened.error());
   PrepareOptions po = *reopened;
+  po.scratch.app_scratch = app_scratch();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   if (is_broker_workspace(a.workspace)) {

@@ -111,6 +111,7 @@ int run(const RunArgs& a) {
   po.samples_file = a.samples_file;
   po.epoch = now_epoch();
   po.cwd = current_dir();
+  po.scratch.app_scratch = app_scratch();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   print_warnings(**s);

@@ -227,6 +227,7 @@ int run_workers(const RunWorkersArgs& a) {
   fo.output_path = tokens->output_path;
   fo.max_deliveries = static_cast<std::uint32_t>(std::max(0, a.max_deliveries));
   fo.kill_wait = kill_wait_of(a.kill_wait);
+  fo.app_scratch = app_scratch();
   auto left = a.drain_margin > 0 ? allocation_seconds_left() : std::nullopt;
   if (left) {
     long drain_in = std::max(0L, *left - static_cast<long>(a.drain_margin));

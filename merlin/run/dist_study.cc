@@ -12,7 +12,6 @@
 
 namespace merlin::run {
 
-
 Result<spec::LoadedSpec> load_spec_with_vars(const std::string& spec_path,
                                              const std::vector<std::string>& vars) {
   if (spec_path.empty()) return Error::bad_input("a spec file is required (see --help)");
@@ -77,6 +76,7 @@ Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, State
   return ok();
 }
 
+
 Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
                                     const BrokerLocation& loc) {
   StudyEnqueue st = study_enqueue_of(s);
@@ -115,11 +115,12 @@ Result<std::vector<StudyRecord>> studies_of_spec(
   return studies_named(studies, *name);
 }
 
-Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
-                                                    bool open_samples) {
+Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace, bool open_samples,
+                                                    const std::string& app_scratch) {
   auto po = reopen_options(workspace, current_dir());
   if (!po) return po.error();
   po->open_samples = open_samples;
+  po->scratch.app_scratch = app_scratch;
   return prepare_study(*po);
 }
 

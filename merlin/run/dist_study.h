@@ -15,7 +15,6 @@
 
 namespace merlin::run {
 
-
 /// Loads SPEC with `--vars K=V` strings applied, and its variables substituted in queue,
 /// worker and batch text (substitute_resource_tokens): the spec argument of the queue commands.
 /// Errors (kBadInput): no spec given, a malformed K=V, any problem of the spec.
@@ -48,6 +47,7 @@ Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, State
 
 /// Queues `s` in `backend` at `loc` (all or nothing), after recording `broker_at=` in
 /// merlin_info/run.env.
+
 Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
                                     const BrokerLocation& loc);
 
@@ -59,8 +59,10 @@ Result<std::vector<StudyRecord>> studies_of_spec(
     const std::string& spec_path, const std::vector<std::pair<std::string, std::string>>& vars,
     StudyRegistry& studies);
 
-/// A queued study reopened from its workspace (spec copy, samples copy, tokens).
+/// A queued study reopened from its workspace (spec copy, samples copy, tokens);
+/// `app_scratch`: app.yaml's `scratch:` for steps with `scratch: auto`.
 Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace,
-                                                    bool open_samples = true);
+                                                    bool open_samples = true,
+                                                    const std::string& app_scratch = "");
 
 }  // namespace merlin::run

@@ -22,6 +22,7 @@
 #include "merlin/util/log.h"
 #include "merlin/workspace/journal.h"
 #include "merlin/workspace/task_journals.h"
+#include "workers/file_stager.h"
 
 namespace merlin::run {
 namespace {
@@ -214,6 +215,10 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   }
   Interrupts::uninstall({SIGINT, SIGTERM});
   if (!report) return report.error();
+  // This process was the study's only one on the node: its stage_in copies and the empty
+  // scratch dirs go; failed tasks' scratch dirs stay (their paths were logged).
+  for (const auto& dir : s.renderer->study_scratch_dirs())
+    if (!tidy_study_scratch(dir)) log::info("scratch kept for inspection: {}", dir);
 
   LocalRunResult result;
   result.report = *report;

@@ -239,7 +239,7 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
     auto w = write_info(o, *s);
     if (!w) return cleanup(w.error());
   }
-  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get());
+  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get(), o.scratch);
   return s;
 }
 

@@ -32,6 +32,7 @@ struct PrepareOptions {
   std::uint64_t expect_samples = 0;  ///< restart/status: the row count recorded at run time
   bool create_workspace = true;      ///< run: lay out merlin_info/ (removed again on failure)
   bool open_samples = true;          ///< status needs only the count, stored in run.env
+  ScratchSettings scratch;  ///< how steps with `scratch:` find their root on this node
 };
 
 struct PreparedStudy {

@@ -277,7 +277,7 @@ class Fleet {
 
   /// Runs the workers on one study until it has no work for them; true if they did any.
   Result<bool> serve(const StudyRecord& rec) {
-    auto s = reopen_study(rec.workspace);
+    auto s = reopen_study(rec.workspace, true, options_.app_scratch);
     if (!s) {
       log::error("cannot open the workspace of study={} workspace={} error=\"{}\"; skipping it",
                  rec.key, rec.workspace, s.error().message);

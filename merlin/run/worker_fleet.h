@@ -39,6 +39,7 @@ struct FleetOptions {
   std::optional<std::chrono::steady_clock::time_point> drain_at;
   /// Makes each worker's step executor (tests pass a fake).
   ExecutorFactory executor = process_executor;
+  std::string app_scratch;  ///< app.yaml's `scratch:` (ScratchSettings::app_scratch)
 };
 
 

@@ -93,6 +93,11 @@ Result<AppConfig> read_app_config(const std::string& path) {
         read_server(e, config.broker, true, config.ignored, diags);
       } else if (e.key == "results_backend") {
         read_server(e, config.results_backend, false, config.ignored, diags);
+      } else if (e.key == "scratch") {
+        if (e.value.is_scalar())
+          config.scratch = e.value.scalar;
+        else if (!e.value.is_null())
+          diags.error(e.value.where, "'scratch' must be a path, got " + describe_kind(e.value));
       } else {
         config.ignored.push_back({e.key, why_block(e.key)});
       }

@@ -45,6 +45,9 @@ struct IgnoredKey {
 struct AppConfig {
   std::string path;  ///< the file read ("" when there was none)
   AppServer broker, results_backend;
+  /// Top-level `scratch:` (an extension, docs/staging.md): the root `scratch: auto` takes
+  /// when MERLIN_SCRATCH is not set. "" = none.
+  std::string scratch;
   std::vector<IgnoredKey> ignored;  ///< in file order
 };
 

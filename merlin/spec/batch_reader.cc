@@ -15,7 +15,7 @@ const std::vector<std::string> kBatchKeys = {"type",        "bank",
                                              "flux_path",   "flux_start_opts",
                                              "flux_exec",   "flux_exec_workers",
                                              "host",        "reservation",
-                                             "qos"};
+                                             "qos",         "bb"};
 
 // Keys kept raw in BatchSpec::other.
 const std::vector<std::string> kOtherKeys = {"host", "reservation", "qos"};
@@ -37,6 +37,14 @@ void read_batch(const YamlNode& node, const std::string& context, BatchSpec& out
     if (k == "flux_exec_workers") {
       if (auto b = read_bool(e.value, what(k), diags))
         out.flux_exec_workers = *b ? "true" : "false";
+      continue;
+    }
+    if (k == "bb") {  // an extension: burst-buffer lines for Slurm jobs (docs/staging.md)
+      if (e.value.is_sequence()) {
+        if (auto list = read_scalar_list(e.value, what(k), diags)) out.bb = texts_to_strings(*list);
+      } else if (auto line = read_scalar(e.value, what(k), diags)) {
+        out.bb = {*line};
+      }
       continue;
     }
     auto v = read_scalar(e.value, what(k), diags);

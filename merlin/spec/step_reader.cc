@@ -16,7 +16,63 @@ const std::vector<std::string> kRunKeys = {
     "batch",
     // Further Merlin/Maestro keys, kept raw in StepRun::other.
     "pre", "post", "num resource set", "launch distribution", "tasks per rs", "rs per node",
-    "cpus per rs", "bind gpus", "nested", "use_broker"};
+    "cpus per rs", "bind gpus", "nested", "use_broker",
+    // Extensions: node-local scratch and staging (docs/staging.md).
+    "scratch", "stage_out", "stage_in"};
+
+// Why a stage_out pattern cannot be used, or "" when it can: it is relative to the task's
+// scratch dir and names files copied into the workspace task dir, so it may not leave either.
+std::string bad_stage_pattern(const std::string& p) {
+  if (p.empty()) return "is empty";
+  if (p.front() == '/') return "is an absolute path (patterns are relative to the scratch dir)";
+  std::size_t start = 0;
+  while (start <= p.size()) {
+    auto end = p.find('/', start);
+    if (end == std::string::npos) end = p.size();
+    if (p.compare(start, end - start, "..") == 0)
+      return "holds '..' (patterns may not leave the task's scratch dir)";
+    start = end + 1;
+  }
+  return "";
+}
+
+void read_staging(const YamlNode& node, const std::string& context, StepRun& run,
+                  DiagnosticList& diags) {
+  if (const YamlEntry* s = node.find("scratch")) {
+    const std::string what = "'scratch' in " + context;
+    if (!s->value.is_scalar()) {
+      diags.error(s->value.where,
+                  what + " must be 'auto' or a path, got " + describe_kind(s->value));
+    } else if (auto t = read_text(s->value, what, diags)) {
+      if (t->value.empty()) diags.error(s->value.where, what + " is empty");
+      run.scratch = *t;
+    }
+  }
+  if (const YamlEntry* o = node.find("stage_out")) {
+    if (auto list = read_scalar_list(o->value, "'stage_out' in " + context, diags)) {
+      for (const auto& t : *list)
+        if (auto why = bad_stage_pattern(t.value); !why.empty())
+          diags.error(t.where, "stage_out pattern '" + t.value + "' in " + context + " " + why);
+      run.stage_out = *list;
+    }
+    if (!node.find("scratch"))
+      diags.error(o->key_where, "'stage_out' in " + context +
+                                    " needs 'scratch' (outputs are staged from node-local "
+                                    "scratch; add 'scratch: auto')");
+  }
+  if (const YamlEntry* i = node.find("stage_in")) {
+    if (auto list = read_scalar_list(i->value, "'stage_in' in " + context, diags)) {
+      for (const auto& t : *list)
+        if (t.value.empty())
+          diags.error(t.where, "'stage_in' in " + context + " has an empty entry");
+      run.stage_in = *list;
+    }
+    if (!node.find("scratch"))
+      diags.error(i->key_where, "'stage_in' in " + context +
+                                    " needs 'scratch' (files are staged into node-local "
+                                    "scratch; add 'scratch: auto')");
+  }
+}
 
 struct CountKey {
   const char* key;
@@ -133,10 +189,13 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
       if (auto d = read_scalar_list(e.value, "'depends' in " + context, diags)) run.depends = *d;
     } else if (e.key == "batch") {
       read_step_batch(e.value, context, run, diags);
+    } else if (e.key == "scratch" || e.key == "stage_out" || e.key == "stage_in") {
+      continue;  // read_staging
     } else if (std::find(kRunKeys.begin(), kRunKeys.end(), e.key) != kRunKeys.end()) {
       read_run_value(e, context, run, diags);
     }
   }
+  read_staging(node, context, run, diags);
 }
 
 void read_steps(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {

@@ -37,6 +37,9 @@ struct BatchSpec {
   std::string launch_pre, launch_args, worker_launch;
   std::string flux_path, flux_start_opts, flux_exec, flux_exec_workers;
   std::map<std::string, std::string> other;  ///< any further known key, raw
+  /// `bb:` (an extension): burst-buffer lines for a Slurm worker job, each emitted verbatim
+  /// after the `#SBATCH` lines, prefixed `#BB ` unless it already starts with `#` (`#DW ...`).
+  std::vector<std::string> bb;
   SourceLocation where;
 };
 
@@ -67,6 +70,16 @@ struct StepRun {
   bool exit_on_error = false;
   std::map<std::string, std::string> launcher_flags;  ///< `slurm`/`flux`/`lsf` extra flags by type
   std::string batch_type;  ///< per-step `batch: {type}`; empty = the study's
+  /// Node-local scratch (an extension, docs/staging.md): `auto` or a path whose `$VAR` /
+  /// `${VAR}` are expanded on the worker's node at run time. Unset: the step runs in its
+  /// workspace directory, as in Merlin.
+  std::optional<Text> scratch;
+  /// Glob patterns relative to the task's scratch dir, copied to the workspace task dir after
+  /// a successful run (only with `scratch`; no absolute path, no `..`).
+  std::vector<Text> stage_out;
+  /// Files (template text, tokens allowed) copied once per node into scratch and linked into
+  /// each task's scratch dir under their base name.
+  std::vector<Text> stage_in;
   /// Further Merlin/Maestro run keys kept raw (`pre`, `post`, `num resource set`, `tasks per rs`,
   /// `rs per node`, `cpus per rs`, `bind gpus`, `nested`, `use_broker`).
   std::map<std::string, std::string> other;

@@ -1,5 +1,5 @@
-#include "merlin/batch/scheduler.h"
 #include "merlin/study/task_renderer.h"
+#include "merlin/batch/scheduler.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -41,9 +41,22 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
 
 bool exported_as_env(const std::string& label) { return spec::is_exported_label(label); }
 
-TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table)
+TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table,
+                           const ScratchSettings& scratch)
     : graph_(graph), table_(table) {
   const auto& spec = graph.spec();
+  for (const auto& node : graph.steps()) {
+    const auto& run = node.spec->run;
+    std::string dir;
+    std::vector<std::string> in;
+    if (run.scratch) {
+      dir = study_scratch_dir(scratch_root(graph.tokens().substitute(run.scratch->value), scratch),
+                              graph.tokens().workspace);
+      for (const auto& f : run.stage_in) in.push_back(graph.tokens().substitute(f.value));
+    }
+    study_scratch_.push_back(std::move(dir));
+    stage_in_.push_back(std::move(in));
+  }
   if (spec.samples) {
     const auto& labels = spec.samples->column_labels;
     for (std::size_t c = 0; c < labels.size(); ++c) {
@@ -77,6 +90,19 @@ std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
   return dir;
 }
 
+std::vector<std::string> TaskRenderer::study_scratch_dirs() const {
+  std::vector<std::string> out;
+  for (const auto& d : study_scratch_)
+    if (!d.empty() && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+  return out;
+}
+
+std::string TaskRenderer::scratch_of(const Instance& inst, const std::string& dir) const {
+  const std::string& root = study_scratch_[inst.step.v];
+  if (root.empty()) return "";
+  return root + dir.substr(graph_.tokens().workspace.size());
+}
+
 std::string TaskRenderer::render_instance_text(const Instance& inst,
                                                const std::string& text) const {
   const auto& node = graph_.step(inst.step);
@@ -103,6 +129,10 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       return names;
     }
     if (t.name == "WORKSPACE" && !node.sampled) return instance_dir(inst.id);
+    if (t.name == "MERLIN_SCRATCH" && !node.sampled) {
+      std::string s = scratch_of(inst, instance_dir(inst.id));
+      return s.empty() ? instance_dir(inst.id) : s;
+    }
     // $(other.workspace), by Maestro's rules: the other step's top directory when this step
     // depends on it as a funnel (`other_*`, `other*`) or when it has no parameters; else its
     // instance for this step's combination. (An unparameterised step naming a parameterised
@@ -147,6 +177,17 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.script_path = t.dir + "/" + script_name(inst, kind);
   t.out_path = t.dir + "/" + inst.base_name + ".out";
   t.err_path = t.dir + "/" + inst.base_name + ".err";
+  t.step = node.name;
+  t.sample = node.sampled ? sample : 0;
+  t.scratch_dir = scratch_of(inst, t.dir);
+  if (!t.scratch_dir.empty()) {
+    const auto& run = node.spec->run;
+    t.stage_in_dir = study_scratch_[inst.step.v] + "/stage_in";
+    for (const auto& p : run.stage_out) t.stage_out.push_back(p.value);
+    t.stage_in = stage_in_[inst.step.v];
+    t.step_dir = graph_.tokens().workspace + "/" + node.name;
+    t.rel_dir = t.dir.size() > t.step_dir.size() ? t.dir.substr(t.step_dir.size() + 1) : "";
+  }
   const std::string& text = kind == TaskKind::kRestart ? restart_[id.v] : cmd_[id.v];
   std::string body;
   if (node.sampled) {
@@ -156,6 +197,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
     if (table_ != nullptr && !column_of_.empty()) row = table_->row_values(sample);
     body = substitute(text, [&](const spec::TokenRef& tok) -> std::optional<std::string> {
       if (tok.name == "WORKSPACE") return t.dir;
+      if (tok.name == "MERLIN_SCRATCH") return t.run_dir();
       if (tok.name == "MERLIN_SAMPLE_ID") return std::to_string(sample);
       if (tok.name == "MERLIN_SAMPLE_PATH") return path;
       if (tok.name == "MERLIN_SAMPLE_VECTOR") {
@@ -182,6 +224,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.env.emplace_back("MERLIN_GPUS", run.gpus.empty() ? "0" : run.gpus);
   t.env.emplace_back("MERLIN_WORKSPACE", graph_.tokens().workspace);
   t.env.emplace_back("WORKSPACE", t.dir);
+  if (!t.scratch_dir.empty()) t.env.emplace_back("MERLIN_SCRATCH", t.scratch_dir);
   // Maestro's script writer: the `#!` line, a blank line, the command and a newline (so a `|`
   // block, which keeps its own final newline, ends in an empty line), byte for byte.
   t.script_text = "#!" + node.shell + "\n\n" + body + "\n";

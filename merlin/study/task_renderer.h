@@ -9,6 +9,7 @@
 
 #include "merlin/samples/sample_table.h"
 #include "merlin/study/ids.h"
+#include "merlin/study/scratch_paths.h"
 #include "merlin/study/study_graph.h"
 #include "merlin/study/task_kind.h"
 
@@ -25,6 +26,19 @@ struct RenderedTask {
   /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE, and the step's
   /// resources for $(VLAUNCHER): MERLIN_NODES, MERLIN_PROCS, MERLIN_CORES, MERLIN_GPUS.
   std::vector<std::pair<std::string, std::string>> env;
+
+  /// Node-local scratch (docs/staging.md); scratch_dir is empty when the step has none.
+  std::string scratch_dir;             ///< the task's scratch dir: the step's cwd while it runs
+  std::string stage_in_dir;            ///< `<root>/merlin-<ws>/stage_in`: the node's shared copies
+  std::vector<std::string> stage_out;  ///< glob patterns relative to scratch_dir
+  std::vector<std::string> stage_in;   ///< source files, tokens substituted
+  std::string step_dir;                ///< `<ws>/<step>`: manifests go to its .merlin_staged/
+  std::string rel_dir;  ///< `dir` relative to step_dir ("" for an unparameterised, unsampled step)
+  std::string step;     ///< the step's name (logs)
+  std::uint64_t sample = 0;  ///< the sample id (0 for an unsampled step)
+
+  /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
+  const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
 };
 
 /// True when a column label is exported to steps as an environment variable: a shell
@@ -35,10 +49,16 @@ bool exported_as_env(const std::string& label);
 class TaskRenderer {
  public:
   /// `table` may be null when the study has no samples. Both must outlive the renderer.
-  TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table);
+  /// `scratch`: how steps with `scratch:` find their root on this node (read once here).
+  TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table,
+               const ScratchSettings& scratch = {});
 
   /// Thread-safe (read-only).
   RenderedTask render(InstanceId instance, SampleId sample, TaskKind kind) const;
+
+  /// The study's scratch dirs on this node (`<root>/merlin-<ws>`, one per distinct root of the
+  /// steps with `scratch`), for tidying up after a local run.
+  std::vector<std::string> study_scratch_dirs() const;
 
   /// The absolute directory of an instance (`<ws>/<step>/<labels>`).
   std::string instance_dir(InstanceId instance) const;
@@ -57,6 +77,11 @@ class TaskRenderer {
   /// Label and column of each column exported as env (exported_as_env).
   std::vector<std::pair<std::string, std::size_t>> exported_;
   std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it
+  /// Per step: `<root>/merlin-<ws>` for steps with scratch, else "".
+  std::vector<std::string> study_scratch_;
+  std::vector<std::vector<std::string>> stage_in_;  ///< per step, tokens substituted
+  /// The task's scratch dir (task_dir moved under the step's study scratch dir).
+  std::string scratch_of(const Instance& inst, const std::string& dir) const;
 };
 
 }  // namespace merlin

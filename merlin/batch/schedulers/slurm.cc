@@ -31,6 +31,9 @@ class Slurm : public Scheduler {
     if (job.array > 1) head.push_back(fmt::format("#SBATCH --array=1-{}", job.array));
     head.push_back("#SBATCH --output=" + log + job.worker +
                    (job.array > 1 ? "-%A_%a.out" : "-%j.out"));
+    // Burst-buffer requests (`bb:`), after the #SBATCH lines as Slurm's burst_buffer plugins
+    // read them: `#BB ...` (Lua/datawarp), or verbatim when already a directive (`#DW ...`).
+    for (const auto& line : b.bb) head.push_back(line.rfind('#', 0) == 0 ? line : "#BB " + line);
     return head;
   }
   std::string node_launcher(const WorkerJob& job) const override {

@@ -41,6 +41,29 @@ srun --mpi=none --overlap -N 2 -n 2 -p pbatch /opt/merlin run-workers /w/demo.ya
 )");
 }
 
+TEST(WorkerJob, SlurmBurstBufferLinesFollowTheSbatchLines) {
+  WorkerJob j = job("slurm");
+  j.batch.bb = {"jobdw capacity=100GB access_mode=striped type=scratch",
+                "#DW stage_in source=/lus/in destination=$DW_JOB_STRIPED/in type=directory"};
+  auto s = render_job_script(j);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(*s, R"(#!/bin/bash
+#SBATCH --job-name=merlin_demo_sim_worker
+#SBATCH --nodes=2
+#SBATCH --exclusive
+#SBATCH --time=01:30:05
+#SBATCH --partition=pbatch
+#SBATCH --account=physics
+#SBATCH --output=/w/merlin_workers/sim_worker-%j.out
+#BB jobdw capacity=100GB access_mode=striped type=scratch
+#DW stage_in source=/lus/in destination=$DW_JOB_STRIPED/in type=directory
+
+# merlin worker 'sim_worker': one worker process per node; each exits when the study has no work left for
+# it (or drains before the time limit), so the allocation ends with the study.
+srun --mpi=none --overlap -N 2 -n 2 -p pbatch /opt/merlin run-workers /w/demo.yaml --worker sim_worker --here --exit-when-done
+)");
+}
+
 TEST(WorkerJob, FluxScript) {
   auto s = render_job_script(job("flux"));
   ASSERT_TRUE(s.ok()) << s.error().message;

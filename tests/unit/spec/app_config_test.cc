@@ -184,5 +184,16 @@ TEST_F(AppConfigTest, NotAMapIsBadInput) {
   EXPECT_NE(c.error().message.find("must be a map"), std::string::npos);
 }
 
+TEST_F(AppConfigTest, StagingScratchIsReadAndNotListedAsUnused) {
+  auto c = read("scratch: /nvme/$USER\nbroker:\n  name: redis\n  server: localhost\n");
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->scratch, "/nvme/$USER");
+  for (const auto& k : keys(*c)) EXPECT_NE(k, "scratch");
+  auto bad = read("scratch: [a, b]\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("'scratch' must be a path"), std::string::npos)
+      << bad.error().message;
+}
+
 }  // namespace
 }  // namespace merlin::spec

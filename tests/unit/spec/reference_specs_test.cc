@@ -38,6 +38,15 @@ TEST(SpecReferenceSpecs, FeaturesReadAsDocumented) {
   EXPECT_EQ(load("workers_args.yaml").workers.at(0).args, "-l INFO --concurrency 2");
   EXPECT_EQ(load("maestro_plain.yaml").workers.at(0).name, "default_worker");
   EXPECT_EQ(load("level_max_dirs.yaml").samples->level_max_dirs, 3);
+  {
+    const auto staged = load("staging_scratch.yaml").steps.at(0).run;
+    ASSERT_TRUE(staged.scratch.has_value());
+    EXPECT_EQ(staged.scratch->value, "auto");
+    ASSERT_EQ(staged.stage_out.size(), 2u);
+    EXPECT_EQ(staged.stage_out[1].value, "*.npy");
+    ASSERT_EQ(staged.stage_in.size(), 1u);
+    EXPECT_EQ(staged.stage_in[0].value, "$(SPECROOT)/samples.csv");
+  }
   EXPECT_EQ(load("batch_slurm_launcher.yaml").batch.type, "slurm");
   EXPECT_EQ(load("funnel_depends.yaml").steps.at(1).run.depends.at(0).value, "sim_*");
   EXPECT_EQ(load("parameters_cartesian.yaml").parameters.at(1).values.size(), 6u);

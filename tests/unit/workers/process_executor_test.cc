@@ -53,6 +53,20 @@ constexpr const char* kListFds =
     "ls -l --time-style=+T /proc/self/fd | "
     "awk '$8 == \"->\" && $9 !~ /^\\/proc\\/[0-9]+\\/fd$/ {print $7}' | sort -n | paste -sd' '";
 
+TEST_F(ProcessExecutorTest, AStagingStepRunsInItsScratchDirWithItsFilesInTheWorkspace) {
+  ProcessExecutor ex;
+  auto t = task("sim", "pwd; echo out > result.json");
+  t.scratch_dir = (dir_ / "scratch" / "sim").string();
+  fs::create_directories(t.scratch_dir);
+  auto r = ex.run(t);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 0);
+  EXPECT_EQ(out_of(t), t.scratch_dir + "\n");
+  EXPECT_TRUE(fs::exists(t.scratch_dir + "/result.json"));
+  EXPECT_FALSE(fs::exists(t.dir + "/result.json"));
+  EXPECT_TRUE(fs::exists(t.script_path)) << "the script stays in the workspace";
+}
+
 TEST_F(ProcessExecutorTest, AShellWithArgumentsRunsItsWordsBeforeTheScript) {
   // Merlin's hello.yaml: `shell: /usr/bin/env python3` (it was started as one program name,
   // "/usr/bin/env python3", which does not exist).

@@ -1,0 +1,42 @@
+#pragma once
+/// The real Stager: POSIX file I/O on the node's scratch and the shared workspace.
+/// Manifests: `<ws>/<step>/.merlin_staged/<host>.<pid>.tsv`, one per worker process per step,
+/// so processes on many nodes never append to one shared file; within the process appends take
+/// turns on one lock.
+#include <string>
+
+#include "workers/stager.h"
+
+namespace merlin {
+
+struct FileStagerOptions {
+  std::string host;  ///< "" = this machine's name
+  long pid = 0;      ///< 0 = this process's id
+};
+
+/// At the end of a study on a node (a local run): removes `<study scratch dir>/stage_in` and
+/// every directory under `dir` left empty, `dir` too; the scratch dirs of failed tasks (not
+/// empty) stay for inspection. Returns whether `dir` is gone. Only for the last process of the
+/// study on the node: the stage_in copies are shared.
+bool tidy_study_scratch(const std::string& dir);
+
+class FileStager : public Stager {
+ public:
+  explicit FileStager(FileStagerOptions options = {});
+  Result<void> prepare(const RenderedTask& task) override;
+  Result<StageOutReport> stage_out(const RenderedTask& task) override;
+  Result<void> clean(const RenderedTask& task) override;
+
+  /// The manifest this process appends to for a step dir.
+  std::string manifest_path(const std::string& step_dir) const;
+
+ private:
+  Result<void> stage_in_file(const RenderedTask& task, const std::string& source);
+  Result<void> append_manifest(const RenderedTask& task, const std::string& lines);
+  void remove_stale_temps(const std::string& dir) const;
+
+  std::string host_;
+  long pid_;
+};
+
+}  // namespace merlin

@@ -1,0 +1,139 @@
+#include "workers/staging_rules.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+namespace merlin {
+namespace {
+
+constexpr std::string_view kTempTag = ".merlin-tmp.";
+
+std::string escaped(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '\\')
+      out += "\\\\";
+    else if (c == '\t')
+      out += "\\t";
+    else if (c == '\n')
+      out += "\\n";
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::optional<std::string> unescaped(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] != '\\') {
+      out += s[i];
+      continue;
+    }
+    if (++i == s.size()) return std::nullopt;
+    if (s[i] == '\\')
+      out += '\\';
+    else if (s[i] == 't')
+      out += '\t';
+    else if (s[i] == 'n')
+      out += '\n';
+    else
+      return std::nullopt;
+  }
+  return out;
+}
+
+template <typename T>
+bool parse_number(std::string_view s, T& out, int base = 10) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out, base);
+  return ec == std::errc() && p == s.data() + s.size();
+}
+
+}  // namespace
+
+ScratchAction scratch_action(bool has_scratch, bool success, bool requeue) {
+  if (!has_scratch) return ScratchAction::kNone;
+  if (requeue) return ScratchAction::kRequeue;
+  return success ? ScratchAction::kStageThenCommit : ScratchAction::kKeepForInspection;
+}
+
+OutputSelection select_outputs(const std::vector<std::string>& patterns,
+                               const std::vector<std::string>& files) {
+  OutputSelection out;
+  std::set<std::string> chosen;
+  for (const auto& p : patterns) {
+    bool any = false;
+    for (const auto& f : files) {
+      if (::fnmatch(p.c_str(), f.c_str(), FNM_PATHNAME | FNM_PERIOD) == 0) {
+        chosen.insert(f);
+        any = true;
+      }
+    }
+    if (!any) out.unmatched.push_back(p);
+  }
+  out.files.assign(chosen.begin(), chosen.end());
+  return out;
+}
+
+std::string temp_name(std::string_view base, std::string_view host, long pid) {
+  return "." + std::string(base) + std::string(kTempTag) + std::string(host) + "." +
+         std::to_string(pid);
+}
+
+std::optional<std::pair<std::string, long>> parse_temp_name(std::string_view name) {
+  if (name.empty() || name.front() != '.') return std::nullopt;
+  auto tag = name.rfind(kTempTag);
+  if (tag == std::string_view::npos || tag == 0) return std::nullopt;
+  std::string_view rest = name.substr(tag + kTempTag.size());
+  auto dot = rest.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+  long pid = 0;
+  if (!parse_number(rest.substr(dot + 1), pid)) return std::nullopt;
+  return std::make_pair(std::string(rest.substr(0, dot)), pid);
+}
+
+std::string format_manifest_line(const ManifestEntry& e) {
+  char crc[9];
+  static const char* kHex = "0123456789abcdef";
+  for (int i = 0; i < 8; ++i) crc[i] = kHex[(e.crc32c >> (28 - 4 * i)) & 0xF];
+  crc[8] = 0;
+  return std::to_string(e.sample) + "\t" + escaped(e.path) + "\t" + std::to_string(e.size) + "\t" +
+         crc + "\n";
+}
+
+std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
+    std::string_view text) {
+  std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> out;
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    if (nl == std::string_view::npos) break;  // torn last line: not written whole
+    std::string_view line = text.substr(0, nl);
+    text.remove_prefix(nl + 1);
+    std::string_view f[4];
+    int n = 0;
+    while (n < 4) {
+      auto tab = line.find('\t');
+      f[n++] = line.substr(0, tab);
+      if (tab == std::string_view::npos) {
+        line = {};
+        break;
+      }
+      line.remove_prefix(tab + 1);
+    }
+    if (n != 4 || !line.empty()) continue;
+    ManifestEntry e;
+    auto path = unescaped(f[1]);
+    if (!path || f[3].size() != 8 || !parse_number(f[0], e.sample) || !parse_number(f[2], e.size) ||
+        !parse_number(f[3], e.crc32c, 16))
+      continue;
+    e.path = *path;
+    out[{e.sample, e.path}] = e;
+  }
+  return out;
+}
+
+}  // namespace merlin
