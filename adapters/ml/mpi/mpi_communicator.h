@@ -1,0 +1,23 @@
+#pragma once
+/// The MPI Communicator (MPI_COMM_WORLD). Only this folder includes <mpi.h>.
+#include <memory>
+
+#include "merlin/ml/communicator.h"
+#include "merlin/util/result.h"
+
+namespace merlin::mpi {
+
+/// Whether this process was started by an MPI launcher (mpirun/mpiexec, srun with PMI/PMIx):
+/// one of OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMI_RANK, PMIX_RANK is set.
+bool launched_by_mpi();
+
+/// Under an MPI launcher, initialises MPI (finalised when the communicator goes) and returns
+/// MPI_COMM_WORLD's; otherwise a SingleProcess, without touching MPI (a plain run needs no
+/// orted). Errors (kRuntime) when MPI_Init fails.
+Result<std::unique_ptr<ml::Communicator>> make_communicator(int* argc, char*** argv);
+
+/// Ends every rank of the job with `code` (MPI_Abort), when one rank cannot go on alone and the
+/// others would wait for it in a collective. A no-op without MPI.
+void abort_all(int code);
+
+}  // namespace merlin::mpi
