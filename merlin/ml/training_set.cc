@@ -1,6 +1,8 @@
 #include "merlin/ml/training_set.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include <fmt/format.h>
 
@@ -31,7 +33,16 @@ Result<TrainingSet> make_training_set(const data::DatasetColumns& cols, const Tr
   TrainingSet t;
   t.n_in = cols.input_names.size();
   t.n_out = cols.target_names.size();
-  const auto split = split_rows(rows, o.val_fraction, o.seed);
+  // Split over the rows in sample-id order: a file collected in another order (collect appends
+  // as samples finish) gives the same split.
+  std::vector<std::size_t> by_id(rows);
+  std::iota(by_id.begin(), by_id.end(), std::size_t{0});
+  std::stable_sort(by_id.begin(), by_id.end(), [&](std::size_t a, std::size_t b) {
+    return cols.sample_ids[a] < cols.sample_ids[b];
+  });
+  auto split = split_rows(rows, o.val_fraction, o.seed);
+  for (auto& r : split.train) r = by_id[r];
+  for (auto& r : split.val) r = by_id[r];
   if (split.train.size() < static_cast<std::size_t>(ranks))
     return Error::bad_input(
         fmt::format("{}: {} training rows for {} ranks", o.data, split.train.size(), ranks));

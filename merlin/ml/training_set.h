@@ -1,5 +1,6 @@
 #pragma once
-/// From the rows read out of a dataset to what one rank trains on: the seeded split, the
+/// From the rows read out of a dataset to what one rank trains on: the seeded split (over the
+/// rows in sample-id order, so the order a collect appended them in does not matter), the
 /// normalisation fitted on the training rows, this rank's shard of them (standardised floats,
 /// row-major) and its share of the validation rows. Every rank computes the same split and
 /// statistics from the same rows, so nothing needs to be communicated.

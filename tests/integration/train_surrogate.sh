@@ -11,6 +11,7 @@ TRAIN=$(dirname "$MERLIN")/merlin-train
 [ -x "$TRAIN" ] || { echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"; exit 77; }
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # harmless when not root
+export OMPI_MCA_rmaps_base_oversubscribe=1  # the spec step's plain `mpirun -np 2` on fewer cores
 MPIRUN=(mpirun -np 2 --oversubscribe)
 
 # The dataset: V0 (m/s), ANGLE (deg), DRAG; range and max height of a projectile with a drag
@@ -33,16 +34,26 @@ study:
     run:
       cmd: merlin_bin collect $(MERLIN_WORKSPACE) --step simulate -f result.json -o $(MERLIN_WORKSPACE)/dataset.h5 --no-progress
       depends: [simulate_*]
+  - name: train
+    run:
+      cmd: $(LAUNCHER) train_bin --data $(MERLIN_WORKSPACE)/dataset.h5 --target result/range --hidden 16 --epochs 20 --out $(WORKSPACE)/model
+      depends: [gather]
+      nodes: 1
+      procs: 2
 merlin:
   samples:
     file: $(SPECROOT)/samples.csv
     column_labels: [V0, ANGLE, DRAG]
 Y
-sed -i "s|merlin_bin|$MERLIN|" proj.yaml
+sed -i "s|merlin_bin|$MERLIN|; s|train_bin|$TRAIN|" proj.yaml
 "$MERLIN" run --local --no-progress proj.yaml >run.txt 2>&1
 DATA=$(ls -d "$WORK"/studies/proj_*/dataset.h5 2>/dev/null)
 [ -f "$DATA" ] || { fail "the study made dataset.h5"; cat run.txt | tail -20; finish; exit 1; }
 pass "the study made a dataset of 300 projectiles"
+# Its train step: $(LAUNCHER) with procs: 2 under the local batch type is mpirun -np 2.
+check "the spec's train step ran under mpirun -np 2" grep -q "^mpirun -np 2 $TRAIN " "$WORK"/studies/proj_*/train/train.sh
+expect_eq "the spec's train step trained on 2 ranks" 2 \
+  "$(sed -n 's/^  "ranks": \([0-9]*\),$/\1/p' "$WORK"/studies/proj_*/train/model/report.json)"
 
 # The spread of the target over every sample (awk over what the samples wrote): an untrained
 # model that predicts the mean has about this RMSE.
@@ -57,7 +68,7 @@ below() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a != "null" && a + 
 same() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && d <= 1e-6 * (b < 0 ? -b : b) + 1e-9) }'; }
 
 OPTS=(--data "$DATA" --inputs V0,ANGLE,DRAG --target result/range --hidden 32,32 --lr 3e-3
-      --batch 32 --epochs 60 --seed 5 --checkpoint-every 5 --target-error "$BOUND")
+      --batch 32 --epochs 120 --seed 5 --checkpoint-every 5 --target-error "$BOUND")
 
 # 1 rank, no launcher.
 "$TRAIN" "${OPTS[@]}" --checkpoint ck1 --out m1 >t1.txt 2>&1
@@ -69,11 +80,11 @@ check "1 rank: the baseline is the spread's order ($B1 vs $SPREAD)" \
   awk -v b="$B1" -v s="$SPREAD" 'BEGIN { exit !(b > s / 2 && b < s * 2) }'
 check "1 rank: the untrained bound is missed by the mean ($B1 >= $BOUND)" below "$BOUND" "$B1"
 check "1 rank: val RMSE $R1 < $BOUND" below "$R1" "$BOUND"
-expect_eq "1 rank: report says 1 rank, 60 epochs" "1 60" \
+expect_eq "1 rank: report says 1 rank, 120 epochs" "1 120" \
   "$(field m1/report.json ranks) $(field m1/report.json epochs)"
 check "1 rank: seconds_to_target reached" below 0 "$(field m1/report.json seconds_to_target)"
 check "model.json and model.pt written" test -s m1/model.json -a -s m1/model.pt
-expect_eq "60 epoch lines logged" 60 "$(grep -c '^epoch=' t1.txt)"
+expect_eq "120 epoch lines logged" 120 "$(grep -c '^epoch=' t1.txt)"
 
 # 2 ranks under mpirun: each rank half the training rows, gradients averaged.
 "${MPIRUN[@]}" "$TRAIN" "${OPTS[@]}" --checkpoint ck2 --out m2 >t2.txt 2>&1
@@ -82,8 +93,8 @@ R2=$(field m2/report.json final_val_rmse)
 echo "2 ranks: final val RMSE $R2"
 expect_eq "2 ranks: report says 2 ranks" 2 "$(field m2/report.json ranks)"
 check "2 ranks: val RMSE $R2 < $BOUND" below "$R2" "$BOUND"
-expect_eq "2 ranks: one rank logs (60 epoch lines)" 60 "$(grep -c '^epoch=' t2.txt)"
-check "2 ranks: the rate is scaled by 2 after warm-up" grep -q '^epoch=60/60 .* lr=0.006$' t2.txt
+expect_eq "2 ranks: one rank logs (120 epoch lines)" 120 "$(grep -c '^epoch=' t2.txt)"
+check "2 ranks: the rate is scaled by 2 after warm-up" grep -q '^epoch=120/120 .* lr=0.006$' t2.txt
 
 # Killed after its first checkpoint, then resumed: the same end as the run of 1 rank.
 "$TRAIN" "${OPTS[@]}" --checkpoint ck3 --out m3 >t3.txt 2>&1 &
@@ -103,7 +114,7 @@ R3=$(field m3/report.json final_val_rmse)
 echo "resumed: final val RMSE $R3 (uninterrupted: $R1)"
 check "resumed: the same final val RMSE as uninterrupted ($R3 vs $R1, rel 1e-6)" same "$R3" "$R1"
 check "resumed: report says where it resumed" below 0 "$(field m3/report.json resumed_from_epoch)"
-expect_eq "resumed: the report's history has all 60 epochs" 60 \
+expect_eq "resumed: the report's history has all 120 epochs" 120 \
   "$(grep -c '{"epoch": ' m3/report.json)"
 check "at most 2 checkpoints kept" test "$(ls ck3 | grep -c '\.ckpt$')" -le 2
 # Resuming with other options is refused (its checkpoint holds another run).

@@ -1,4 +1,5 @@
 // From dataset rows to one rank's standardised shard.
+#include <algorithm>
 #include <cmath>
 
 #include <gtest/gtest.h>
@@ -53,6 +54,20 @@ TEST(TrainingSet, BaselineIsTheErrorOfPredictingTheTrainingMean) {
   EXPECT_GT(one->baseline_rmse[0], 20);
   EXPECT_LT(one->baseline_rmse[0], 40);
   EXPECT_EQ(one->card.target_names, std::vector<std::string>{"y"});
+}
+
+TEST(TrainingSet, TheSplitFollowsSampleIdsNotTheOrderRowsWereCollectedIn) {
+  auto c = columns(60);
+  auto reversed = c;
+  std::reverse(reversed.sample_ids.begin(), reversed.sample_ids.end());
+  std::reverse(reversed.inputs.begin(), reversed.inputs.end());
+  std::reverse(reversed.targets.begin(), reversed.targets.end());
+  auto a = make_training_set(c, options(), 0, 1);
+  auto b = make_training_set(reversed, options(), 0, 1);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a->x_val, b->x_val);
+  EXPECT_EQ(a->x_train, b->x_train);
+  EXPECT_EQ(a->card.targets.mean, b->card.targets.mean);
 }
 
 TEST(TrainingSet, TooFewRowsIsBadInputNamingTheFile) {
