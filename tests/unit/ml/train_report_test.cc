@@ -1,4 +1,6 @@
 // Time to accuracy: which epoch first met the bound, the seconds until then, and the JSON.
+#include <cmath>
+
 #include <gtest/gtest.h>
 
 #include "merlin/ml/model_card.h"
