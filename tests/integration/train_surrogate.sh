@@ -130,6 +130,18 @@ expect_eq "predict: header and 20 rows" "result/range 21" "$(head -1 p.csv) $(wc
 truth=$(awk -F, '{ t = $2 * 3.14159265358979 / 180; printf "%.10g\n", $1 * $1 * sin(2 * t) / 9.81 / (1 + 2 * $3 * $1) }' x.csv)
 err=$(paste -d, <(echo "$truth") <(tail -n +2 p.csv) | awk -F, '{ d = $1 - $2; e += d * d; n++ } END { printf "%.6g", sqrt(e / n) }')
 check "predict: RMSE on 20 rows $err < $BOUND" below "$err" "$BOUND"
+# The same inputs as .npy (float64, 20 × 3) give the same predictions.
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  /usr/bin/python3 -c "import numpy as np; np.save('x.npy', np.loadtxt('x.csv', delimiter=','))"
+  "$TRAIN" predict --model m1 --inputs x.npy >p_npy.csv 2>tp2.txt
+  expect_eq "predict: .npy inputs, to stdout: exit 0" 0 $?
+  expect_eq "predict: .npy and .csv inputs predict the same" "$(cat p.csv)" "$(cat p_npy.csv)"
+else
+  echo "note: no numpy for /usr/bin/python3: the .npy predict check is not run"
+fi
+"$TRAIN" predict --model nowhere --inputs x.csv >tp3.txt 2>&1
+expect_eq "predict: no model there: exit 2" 2 $?
+check "predict: no model there: named" grep -q 'nowhere/model.pt: no such file' tp3.txt
 
 # Bad input: exit 2, naming the file or field.
 "$TRAIN" --data nope.h5 --target result/range --out mx >b1.txt 2>&1
