@@ -21,6 +21,9 @@ class Communicator {
   virtual Result<void> broadcast(float* data, std::size_t n, int root) = 0;
   /// Returns when every rank has called it.
   virtual Result<void> barrier() = 0;
+  /// Ends every rank of the job with exit `code`: for a rank that cannot go on alone while the
+  /// others would wait for it in a collective. Returns (doing nothing) for one rank.
+  virtual void abort_all(int code) = 0;
 };
 
 /// One rank: sums and broadcasts leave the data as it is.
@@ -32,6 +35,7 @@ class SingleProcess final : public Communicator {
   Result<void> allreduce_sum(double*, std::size_t) override { return ok(); }
   Result<void> broadcast(float*, std::size_t, int) override { return ok(); }
   Result<void> barrier() override { return ok(); }
+  void abort_all(int) override {}
 };
 
 }  // namespace merlin::ml

@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
   if (!r) {
     const int code = fail(r.error());
     // Another rank may be waiting in a collective for this one: end them all.
-    if ((*comm)->size() > 1) mpi::abort_all(code);
+    (*comm)->abort_all(code);
     return code;
   }
   return 0;

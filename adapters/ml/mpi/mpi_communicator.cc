@@ -8,8 +8,6 @@
 namespace merlin::mpi {
 namespace {
 
-bool g_mpi_up = false;
-
 Result<void> check(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return ok();
   char text[MPI_MAX_ERROR_STRING];
@@ -24,10 +22,7 @@ class MpiCommunicator final : public ml::Communicator {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
   }
-  ~MpiCommunicator() override {
-    MPI_Finalize();
-    g_mpi_up = false;
-  }
+  ~MpiCommunicator() override { MPI_Finalize(); }
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   Result<void> allreduce_sum(float* data, std::size_t n) override {
@@ -45,6 +40,7 @@ class MpiCommunicator final : public ml::Communicator {
                  "MPI_Bcast");
   }
   Result<void> barrier() override { return check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+  void abort_all(int code) override { MPI_Abort(MPI_COMM_WORLD, code); }
 
  private:
   int rank_ = 0, size_ = 1;
@@ -63,12 +59,7 @@ Result<std::unique_ptr<ml::Communicator>> make_communicator(int* argc, char*** a
   if (auto r = check(MPI_Init(argc, argv), "MPI_Init"); !r) return r.error();
   // Errors come back as codes (turned into values above), not as an abort inside MPI.
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  g_mpi_up = true;
   return std::unique_ptr<ml::Communicator>(new MpiCommunicator());
-}
-
-void abort_all(int code) {
-  if (g_mpi_up) MPI_Abort(MPI_COMM_WORLD, code);
 }
 
 }  // namespace merlin::mpi

@@ -16,8 +16,4 @@ bool launched_by_mpi();
 /// orted). Errors (kRuntime) when MPI_Init fails.
 Result<std::unique_ptr<ml::Communicator>> make_communicator(int* argc, char*** argv);
 
-/// Ends every rank of the job with `code` (MPI_Abort), when one rank cannot go on alone and the
-/// others would wait for it in a collective. A no-op without MPI.
-void abort_all(int code);
-
 }  // namespace merlin::mpi
