@@ -3,7 +3,8 @@
 # formula per sample) collected into HDF5 by `merlin collect`. Trains on 1 rank and on 2 ranks
 # under mpirun and checks both beat the model that predicts the mean by a wide margin; kills a
 # run with SIGKILL after its first checkpoint and checks the resumed run ends where the
-# uninterrupted one did; predicts on held-out inputs; bad input exits 2, divergence exits 1.
+# uninterrupted one did (and a 2-rank run stopped and resumed, the 2-rank one); predicts;
+# bad input exits 2, divergence exits 1. A spec step runs it under $(LAUNCHER) with procs: 2.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 
@@ -117,6 +118,14 @@ check "resumed: report says where it resumed" below 0 "$(field m3/report.json re
 expect_eq "resumed: the report's history has all 120 epochs" 120 \
   "$(grep -c '{"epoch": ' m3/report.json)"
 check "at most 2 checkpoints kept" test "$(ls ck3 | grep -c '\.ckpt$')" -le 2
+# 2 ranks: stopped after 40 epochs, resumed to 120 (every rank reads the checkpoint): the end
+# of the uninterrupted 2-rank run.
+"${MPIRUN[@]}" "$TRAIN" "${OPTS[@]}" --epochs 40 --checkpoint ck5 --out m5 >t5.txt 2>&1
+"${MPIRUN[@]}" "$TRAIN" "${OPTS[@]}" --checkpoint ck5 --out m5 >t5b.txt 2>&1
+expect_eq "2 ranks resumed: exit 0" 0 $?
+check "2 ranks resumed: from epoch 40" grep -q '^resumed from .*ck5/epoch-000040\.ckpt epoch=40 ' t5b.txt
+R5=$(field m5/report.json final_val_rmse)
+check "2 ranks resumed: the same final val RMSE as uninterrupted ($R5 vs $R2)" same "$R5" "$R2"
 # Resuming with other options is refused (its checkpoint holds another run).
 "$TRAIN" "${OPTS[@]}" --lr 1e-2 --checkpoint ck3 --out m4 >t4.txt 2>&1
 expect_eq "resume with another --lr: exit 2" 2 $?
