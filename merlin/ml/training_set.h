@@ -1,13 +1,16 @@
 #pragma once
-/// From the rows read out of a dataset to what one rank trains on: the seeded split (over the
-/// rows in sample-id order, so the order a collect appended them in does not matter), the
-/// normalisation fitted on the training rows, this rank's shard of them (standardised floats,
-/// row-major) and its share of the validation rows. Every rank computes the same split and
-/// statistics from the same rows, so nothing needs to be communicated.
+/// From a dataset's index (its usable rows, their ids and inputs) to what one rank trains on:
+/// the seeded split (over the rows in sample-id order, so the order a collect appended them in
+/// does not matter), this rank's shard of the training rows and share of the validation rows
+/// (standardised floats, row-major), and the normalisation. A rank reads the targets of its
+/// own rows only; the target statistics and the baseline error are summed over the ranks.
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "merlin/data/dataset_columns.h"
+#include "merlin/ml/communicator.h"
 #include "merlin/ml/model_card.h"
 #include "merlin/ml/train_options.h"
 #include "merlin/util/result.h"
@@ -26,9 +29,17 @@ struct TrainingSet {
   std::size_t val_shard_rows() const { return n_in ? x_val.size() / n_in : 0; }
 };
 
-/// Errors (kBadInput), naming the data file: fewer ok rows than --min-rows, or fewer training
-/// rows than ranks.
-Result<TrainingSet> make_training_set(const data::DatasetColumns& cols, const TrainOptions& o,
-                                      int rank, int ranks);
+/// The flattened targets of some file rows (rows × targets, in the order asked).
+using TargetReader =
+    std::function<Result<std::vector<double>>(const std::vector<std::uint64_t>& file_rows)>;
+
+/// Builds this rank's set from `index` (targets not needed in it), reading the targets of
+/// every ranks-th training row (its shard and the rows its statistics cover) and of its
+/// validation rows through `read_targets`. Collective: every rank of `comm` calls it.
+/// Errors (kBadInput), the same on every rank, naming the data file: fewer usable rows than
+/// --min-rows, fewer training rows than ranks; and what `read_targets` returns.
+Result<TrainingSet> make_training_set(const data::DatasetColumns& index,
+                                      const TargetReader& read_targets, const TrainOptions& o,
+                                      Communicator& comm);
 
 }  // namespace merlin::ml

@@ -53,7 +53,16 @@ ml::TrainingSet linear_set(const ml::TrainOptions& o) {
     c.targets.push_back(3 * x0 - 2 * x1 + 1);
   }
   c.rows_committed = 100;
-  return std::move(*ml::make_training_set(c, o, 0, 1));
+  c.file_rows.resize(100);
+  for (std::uint64_t i = 0; i < 100; ++i) c.file_rows[i] = i;
+  const auto y = c.targets;
+  auto read = [&y](const std::vector<std::uint64_t>& rows) -> Result<std::vector<double>> {
+    std::vector<double> out;
+    for (auto r : rows) out.push_back(y[r]);
+    return out;
+  };
+  ml::SingleProcess one;
+  return std::move(*ml::make_training_set(c, read, o, one));
 }
 
 ml::TrainOptions options(const std::string& out) {

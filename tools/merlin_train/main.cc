@@ -41,9 +41,13 @@ Result<void> write_file(const std::string& path, const std::string& text) {
 
 Result<void> train_on_rank(const ml::TrainOptions& o, ml::Communicator& comm) {
   const bool leader = comm.rank() == 0;
-  auto cols = hdf5::read_dataset_columns(o.data, o.inputs, o.targets);
-  if (!cols) return cols.error();
-  auto set = ml::make_training_set(*cols, o, comm.rank(), comm.size());
+  // Every rank reads the index (ids, status, inputs); the targets only of its own rows.
+  auto index = hdf5::read_dataset_index(o.data, o.inputs, o.targets);
+  if (!index) return index.error();
+  auto read_targets = [&](const std::vector<std::uint64_t>& rows) {
+    return hdf5::read_dataset_targets(o.data, o.targets, rows);
+  };
+  auto set = ml::make_training_set(*index, read_targets, o, comm);
   if (!set) return set.error();
   if (leader)
     std::cout << "merlin-train ranks=" << comm.size() << " train_rows=" << set->train_rows_total

@@ -72,6 +72,39 @@ TEST(Hdf5Columns, ReadsOnlyRowsCommitted) {
   EXPECT_EQ(c->sample_ids, (std::vector<std::uint64_t>{1, 2}));
 }
 
+TEST(Hdf5Columns, IndexDropsOkRowsWithANanTargetAndKeepsFileRows) {
+  ScratchDir dir;
+  const auto path = dir.file("d.h5");
+  write_dataset(path, {3, 5, 7}, {1, 1, 1});
+  {  // sample 5's e is NaN (a null in its JSON) though its status is ok
+    hdf5_quiet();
+    Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    Hid d(H5Dopen2(f.get(), "fields/r/e", H5P_DEFAULT));
+    const double v[3] = {3.5, std::nan(""), 7.5};
+    ASSERT_GE(H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v), 0);
+  }
+  auto index = read_dataset_index(path, {"A"}, {"r/e"});
+  ASSERT_TRUE(index.ok()) << index.error().message;
+  EXPECT_EQ(index->sample_ids, (std::vector<std::uint64_t>{3, 7}));
+  EXPECT_EQ(index->file_rows, (std::vector<std::uint64_t>{0, 2}));
+  EXPECT_TRUE(index->targets.empty()) << "an index holds no targets";
+  auto all_v = read_dataset_index(path, {"A"}, {"v"});
+  ASSERT_TRUE(all_v.ok());
+  EXPECT_EQ(all_v->rows(), 3u) << "the NaN is in a field not chosen";
+}
+
+TEST(Hdf5Columns, TargetsOfChosenRowsInTheOrderAsked) {
+  ScratchDir dir;
+  const auto path = dir.file("d.h5");
+  write_dataset(path, {3, 5, 7, 9}, {1, 1, 1, 1});
+  auto t = read_dataset_targets(path, {"v", "r/e"}, {3, 0, 2});
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  EXPECT_EQ(*t, (std::vector<double>{9, -9, 9.5, 3, -3, 3.5, 7, -7, 7.5}));
+  auto beyond = read_dataset_targets(path, {"v"}, {4});
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_NE(beyond.error().message.find("row 4 is not committed"), std::string::npos);
+}
+
 TEST(Hdf5Columns, UnknownColumnOrFieldIsBadInputNamingWhatThereIs) {
   ScratchDir dir;
   const auto path = dir.file("d.h5");
