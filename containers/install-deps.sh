@@ -13,6 +13,7 @@ PKGS=(
   slurm-wlm munge openmpi-bin libopenmpi-dev
   time python3 python3-yaml
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
+  libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
 )
 
 missing=()

@@ -25,6 +25,9 @@ declare -A FORBIDDEN=(
   [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
   [adapters/data/hdf5]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters/broker adapters/scheduler"
   [merlin/run]="merlin/cli adapters/broker/redis adapters/data"
+  [merlin/ml]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [adapters/ml/torch]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/mpi"
+  [adapters/ml/mpi]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/torch"
 )
 for folder in "${!FORBIDDEN[@]}"; do
   bad=""
@@ -44,4 +47,9 @@ expect_eq "hdf5.h only in adapters/data/hdf5" "adapters/data/hdf5/hdf5_handle.h"
   "$(grep -rl '#include <hdf5.h>' merlin workers adapters | sort)"
 expect_eq "nlohmann::json only in merlin/data/json_output.cc" "merlin/data/json_output.cc" \
   "$(grep -rl '#include <nlohmann/' merlin workers adapters | sort)"
+# merlin-train: torch in adapters/ml/torch, MPI in adapters/ml/mpi, nowhere else in the product.
+expect_eq "torch only in adapters/ml/torch" "adapters/ml/torch/mlp.h" \
+  "$(grep -rl '#include <torch/' merlin workers adapters tools | sort)"
+expect_eq "mpi.h only in adapters/ml/mpi" "adapters/ml/mpi/mpi_communicator.cc" \
+  "$(grep -rl '#include <mpi.h>' merlin workers adapters tools | sort)"
 finish

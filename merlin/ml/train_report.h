@@ -1,0 +1,61 @@
+#pragma once
+/// What a training run reports: one record per epoch (logged as it ends, kept in checkpoints so
+/// a resumed run reports the whole history) and the time-to-accuracy summary of report.json.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace merlin::ml {
+
+struct EpochRecord {
+  int epoch = 0;                 ///< 1-based
+  double train_loss = 0;         ///< mean MSE of the epoch's steps, standardised units, all ranks
+  std::vector<double> val_rmse;  ///< per target, in target units, over all validation rows
+  double seconds = 0;            ///< wall time of this epoch (training and validation)
+  double lr = 0;                 ///< the rate of the epoch's last step
+};
+
+/// The epoch's validation error that --target-error is compared with: the largest of its
+/// targets' RMSEs (every target must be within the bound).
+double worst_rmse(const EpochRecord& r);
+
+/// "epoch=3/50 train_loss=0.0123 val_rmse=1.23 seconds=0.051 lr=0.002" (one val_rmse per
+/// target, named, when there are several).
+std::string epoch_line(const EpochRecord& r, int epochs, const std::vector<std::string>& targets);
+
+struct RunFacts {
+  int ranks = 1;
+  std::size_t train_rows = 0;  ///< rows trained on per epoch, all ranks together
+  std::size_t val_rows = 0;
+  std::vector<std::string> targets;
+  std::vector<double> baseline_rmse;  ///< per target: predicting the training mean
+  std::optional<double> target_error;
+  std::optional<int> resumed_from_epoch;
+};
+
+struct TrainSummary {
+  int epochs = 0;
+  double best_val_rmse = 0;  ///< worst_rmse of the best epoch
+  int best_epoch = 0;
+  double final_val_rmse = 0;
+  std::optional<double> seconds_to_target;  ///< summed epoch seconds until worst_rmse <= target
+  std::optional<int> epoch_to_target;
+  double total_seconds = 0;
+  double samples_per_second = 0;  ///< train rows × epochs / total seconds
+};
+
+/// Summarises a history (precondition: not empty).
+TrainSummary summarize(const std::vector<EpochRecord>& history, const RunFacts& facts);
+
+/// report.json: ranks, epochs, rows, targets, best/final val RMSE (and per target), the
+/// baseline RMSE, target error, seconds and epoch to target (null when not reached), total
+/// seconds, samples per second, resumed_from_epoch, and the per-epoch history.
+std::string report_json(const std::vector<EpochRecord>& history, const RunFacts& facts);
+
+/// A JSON string literal of `s` (quotes and escapes).
+std::string json_string(const std::string& s);
+
+/// A JSON number, or null for NaN/inf (JSON has no such numbers).
+std::string json_number(double x);
+
+}  // namespace merlin::ml
