@@ -154,7 +154,15 @@ TEST_P(Contract, TheSameMessageDelayedTwiceIsDeliveredTwice) {
   auto due = Clock::now();
   ASSERT_TRUE(b->publish_at("q", msg(1), due).ok());
   ASSERT_TRUE(b->publish_at("q", msg(1), due).ok());
-  EXPECT_EQ(pending(*b, {"q"}), 2u);
+  // On RabbitMQ a message that comes due is dead-lettered from the delay queue to the task
+  // queue inside the server, and for that moment is in neither: the count may read low once
+  // (the product confirms a zero with a second read). Both must be counted within a few reads.
+  std::uint64_t seen = 0;
+  for (int i = 0; i < 50 && seen != 2; ++i) {
+    seen = pending(*b, {"q"});
+    if (seen != 2) std::this_thread::sleep_for(milliseconds(20));
+  }
+  EXPECT_EQ(seen, 2u);
   EXPECT_TRUE(take(*b).has_value());
   EXPECT_TRUE(take(*b).has_value());
 }

@@ -40,16 +40,20 @@ Result<AmqpBroker::Depth> AmqpBroker::declare_pair(AmqpConnection& c, const std:
                                                    const std::string& queue) {
   const std::string name = amqp_names::task_queue(study, queue);
   Depth out;
-  AmqpQueueOptions task;
-  task.max_priority = amqp_names::kMaxPriority;
-  auto t = c.declare_queue(name, task);
-  if (!t) return t.error();
-  out.ready = *t;
+  // The delay queue is read first: a message that comes due between the two reads moves from
+  // it to the task queue and is then counted in both (an over-count for one read) instead of
+  // in neither. (Nothing is published to the pair before both are declared, so a delay queue
+  // never dead-letters to a task queue that is not there yet.)
   AmqpQueueOptions delay;
   delay.dead_letter_to = name;
   auto d = c.declare_queue(amqp_names::delay_queue(study, queue), delay);
   if (!d) return d.error();
   out.delayed = *d;
+  AmqpQueueOptions task;
+  task.max_priority = amqp_names::kMaxPriority;
+  auto t = c.declare_queue(name, task);
+  if (!t) return t.error();
+  out.ready = *t;
   return out;
 }
 
