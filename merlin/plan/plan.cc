@@ -2,7 +2,7 @@
 
 namespace merlin {
 
-Plan::Plan(const StudyGraph& graph) : graph_(graph) {}
+Plan::Plan(const StudyGraph& graph, const FanoutSource* fanout) : graph_(graph), fanout_(fanout) {}
 
 const std::string& Plan::queue_of(InstanceId id) const {
   return graph_.step_of(id).spec->run.task_queue;
@@ -21,6 +21,21 @@ Routed Plan::whole_range(const Instance& inst) const {
   m.hi = inst.count;
   m.gated = has_per_sample_parent(inst);
   return {queue_of(inst.id), m};
+}
+
+Result<Routed> Plan::release(const Instance& inst, StateStore& store) const {
+  Routed r = whole_range(inst);
+  if (!graph_.step_of(inst.id).fanout) return r;
+  if (fanout_ == nullptr)
+    return Error::runtime("step '" + graph_.step_of(inst.id).name +
+                          "' takes its samples from a file (samples_from) but this plan cannot "
+                          "read them");
+  // A failed expansion is the step's failure, not the worker's: one task that fails.
+  auto rows = fanout_->expand(inst.id);
+  auto recorded = store.set_count(inst.id, rows ? *rows : 1);
+  if (!recorded) return recorded.error();
+  r.message.hi = *recorded;
+  return r;
 }
 
 Routed Plan::one_sample(const Instance& inst, SampleId s) const {
@@ -71,14 +86,19 @@ Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
     }
     auto claimed = store.claim_release(inst.id);
     if (!claimed) return claimed.error();
-    if (*claimed) out.push_back(whole_range(inst));
+    if (!*claimed) continue;
+    auto r = release(inst, store);
+    if (!r) return r.error();
+    out.push_back(std::move(*r));
   }
   return out;
 }
 
 std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
   std::vector<TaskMessage> out;
-  for (auto [lo, hi] : graph_.hierarchy().split(m.lo, m.hi)) {
+  const bool own = graph_.step_of(m.instance).fanout && fanout_ != nullptr;
+  const SampleHierarchy h = own ? fanout_->hierarchy(m.instance) : SampleHierarchy();
+  for (auto [lo, hi] : (own ? h : graph_.hierarchy()).split(m.lo, m.hi)) {
     TaskMessage c = m;
     c.lo = lo;
     c.hi = hi;
@@ -117,7 +137,10 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       if (!*ready) continue;
       auto claimed = store.claim_release(child.id);
       if (!claimed) return claimed.error();
-      if (*claimed) out.push_back(whole_range(child));
+      if (!*claimed) continue;
+      auto r = release(child, store);
+      if (!r) return r.error();
+      out.push_back(std::move(*r));
     }
   }
   return out;
@@ -139,7 +162,10 @@ Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sampl
     } else {
       auto complete = store.is_complete(child.id);
       if (!complete) return complete.error();
-      if (!*complete) out.push_back(whole_range(child));
+      if (*complete) continue;
+      auto r = release(child, store);
+      if (!r) return r.error();
+      out.push_back(std::move(*r));
     }
   }
   return out;

@@ -10,12 +10,17 @@
 ///  - If an instance has per-sample parents *and* is released, its range is `gated`: each leaf
 ///    checks its parents before running. Either the parent's commit or the gated leaf sees the
 ///    other's write, so no sample is lost; at worst one runs twice and commits once.
+///  - Releasing a fan-out instance (`samples_from`, docs/fanout.md) expands it first: the
+///    FanoutSource gives its row count, StateStore::set_count records it (first count wins),
+///    and the range queued is [0, recorded count). A failed expansion records 1 sample: one
+///    task, which the worker fails with the expansion's message (the study goes on).
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "merlin/broker/state_store.h"
 #include "merlin/broker/task_message.h"
+#include "merlin/study/fanout_source.h"
 #include "merlin/study/study_graph.h"
 #include "merlin/util/result.h"
 
@@ -28,7 +33,9 @@ struct Routed {
 
 class Plan {
  public:
-  explicit Plan(const StudyGraph& graph);
+  /// `fanout` expands fan-out instances; it may be null for a study without any (releasing
+  /// one then fails with kRuntime). Both must outlive the Plan.
+  explicit Plan(const StudyGraph& graph, const FanoutSource* fanout = nullptr);
 
   /// Every message to queue to (re)start the study from the state in `store` (empty store:
   /// the roots). Instances already complete are skipped; done samples are skipped by leaves.
@@ -59,9 +66,12 @@ class Plan {
   Result<bool> sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const;
   bool has_per_sample_parent(const Instance& inst) const;
   Routed whole_range(const Instance& inst) const;
+  /// whole_range, after expanding a fan-out instance (see the rules above).
+  Result<Routed> release(const Instance& inst, StateStore& store) const;
   Routed one_sample(const Instance& inst, SampleId s) const;
 
   const StudyGraph& graph_;
+  const FanoutSource* fanout_;
 };
 
 }  // namespace merlin

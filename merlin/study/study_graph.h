@@ -29,7 +29,10 @@ struct StepNode {
   StepId id;
   std::string name;
   const spec::Step* spec = nullptr;
-  bool sampled = false;                  ///< cmd/restart use a sample token
+  bool sampled = false;  ///< cmd/restart use a sample token, or `fanout`
+  /// Its samples are the rows of a file written upstream (`samples_from`, docs/fanout.md):
+  /// its instances' counts are known only when they are released.
+  bool fanout = false;
   std::vector<std::string> used_params;  ///< sorted by name; includes inherited ones
   std::string cmd;                       ///< with study-level tokens substituted
   std::string restart;                   ///< idem; empty if none
@@ -46,7 +49,7 @@ struct Instance {
   std::string labels;       ///< "N_NEW.10.X2.0.5" ('.'-joined labels sorted by parameter name)
   std::string rel_dir;      ///< "<step>" or "<step>/<labels>", relative to the workspace
   std::string base_name;    ///< "<step>" or "<step>_<labels>": script/out/err names
-  std::uint64_t count = 1;  ///< samples (1 for an unsampled step)
+  std::uint64_t count = 1;  ///< samples (1 for an unsampled step, 0 for a fan-out step's)
   std::vector<Edge> parents;
   std::vector<Edge> children;
 };
@@ -67,8 +70,10 @@ class StudyGraph {
   const Instance& instance(InstanceId id) const { return instances_[id.v]; }
   const SampleHierarchy& hierarchy() const { return hierarchy_; }
   std::uint64_t samples() const { return samples_; }
-  /// Total tasks (samples summed over instances).
+  /// Total tasks (samples summed over instances; fan-out instances count 0).
   std::uint64_t total_tasks() const;
+  /// Every instance's sample count as a store starts with it: kCountUnknown for fan-out ones.
+  std::vector<std::uint64_t> start_counts() const;
   /// Parameter value for combination `combo` (raw text) and its rendered label ("X2.0.5").
   std::string param_value(const std::string& name, int combo) const;
   std::string param_label(const std::string& name, int combo) const;

@@ -1,0 +1,26 @@
+#pragma once
+/// Where the samples of a fan-out step (`samples_from`, docs/fanout.md) come from when it is
+/// released: the side effect the Plan asks for, behind an interface so that the Plan's
+/// decisions are tested with a fake and the file I/O lives in FanoutTables.
+#include <cstdint>
+
+#include "merlin/study/ids.h"
+#include "merlin/study/sample_hierarchy.h"
+#include "merlin/util/result.h"
+
+namespace merlin {
+
+class FanoutSource {
+ public:
+  virtual ~FanoutSource() = default;
+  /// Expands a fan-out instance: its number of sample rows. The first call that succeeds fixes
+  /// the rows (a copy every later call, worker and restart reads); later calls return the same
+  /// count, so calling it again after redelivery or restart is harmless. Errors (kBadInput)
+  /// say why the step cannot run, naming the step and the file. Thread-safe.
+  virtual Result<std::uint64_t> expand(InstanceId instance) const = 0;
+  /// The directory hierarchy of an expanded instance's samples (a single sample's when it is
+  /// not expanded). Thread-safe.
+  virtual SampleHierarchy hierarchy(InstanceId instance) const = 0;
+};
+
+}  // namespace merlin
