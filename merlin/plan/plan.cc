@@ -23,19 +23,81 @@ Routed Plan::whole_range(const Instance& inst) const {
   return {queue_of(inst.id), m};
 }
 
-Result<Routed> Plan::release(const Instance& inst, StateStore& store) const {
+Result<void> Plan::release(const Instance& inst, StateStore& store,
+                           std::vector<Routed>& out) const {
   Routed r = whole_range(inst);
-  if (!graph_.step_of(inst.id).fanout) return r;
-  if (fanout_ == nullptr)
-    return Error::runtime("step '" + graph_.step_of(inst.id).name +
-                          "' takes its samples from a file (samples_from) but this plan cannot "
-                          "read them");
-  // A failed expansion is the step's failure, not the worker's: one task that fails.
-  auto rows = fanout_->expand(inst.id);
-  auto recorded = store.set_count(inst.id, rows ? *rows : 1);
-  if (!recorded) return recorded.error();
-  r.message.hi = *recorded;
-  return r;
+  if (!graph_.unknown_at_start(inst.id)) {
+    out.push_back(std::move(r));
+    return ok();
+  }
+  auto n = count_of(inst, store, out);
+  if (!n) return n.error();
+  if (*n == 0) return ok();  // a loop iteration that will not run
+  r.message.hi = *n;
+  out.push_back(std::move(r));
+  return ok();
+}
+
+Result<std::uint64_t> Plan::count_of(const Instance& inst, StateStore& store,
+                                     std::vector<Routed>& out) const {
+  const auto& node = graph_.step_of(inst.id);
+  if ((node.fanout || node.loop >= 0) && fanout_ == nullptr)
+    return Error::runtime("step '" + node.name +
+                          "' takes its samples from a file (samples_from) or loops, but this "
+                          "plan cannot read what steps wrote");
+  auto deciders = graph_.previous_deciders(inst.id);
+  if (!deciders.empty()) {
+    bool again = true;
+    for (InstanceId d : deciders) again = again && fanout_->loop_again(d);
+    if (!again) {
+      auto s = skip_rest_of_loop(inst, store, out);
+      if (!s) return s.error();
+      return std::uint64_t{0};
+    }
+  }
+  std::uint64_t want = inst.count;
+  if (node.fanout) {
+    // A failed expansion is the step's failure, not the worker's: one task that fails.
+    auto rows = fanout_->expand(inst.id);
+    want = rows ? *rows : 1;
+  }
+  return store.set_count(inst.id, want);
+}
+
+Result<void> Plan::skip_rest_of_loop(const Instance& head, StateStore& store,
+                                     std::vector<Routed>& out) const {
+  const Loop& loop = graph_.loops()[static_cast<std::size_t>(graph_.step_of(head.id).loop)];
+  std::vector<InstanceId> skipped;
+  for (std::uint32_t it = head.iteration; it <= loop.iterations; ++it)
+    for (StepId sid : loop.body)
+      for (std::uint32_t k = 0; k < graph_.step(sid).instance_count; ++k)
+        skipped.push_back(graph_.in_iteration(sid, k, it));
+  for (InstanceId id : skipped) {
+    auto n = store.set_count(id, 0);
+    if (!n) return n.error();
+  }
+  auto is_skipped = [&](InstanceId id) {
+    const auto& i = graph_.instance(id);
+    return graph_.step_of(id).loop == graph_.step_of(head.id).loop && i.iteration >= head.iteration;
+  };
+  for (InstanceId id : skipped) {
+    for (const auto& e : graph_.instance(id).children) {
+      if (is_skipped(e.instance)) continue;
+      const auto& child = graph_.instance(e.instance);
+      auto complete = store.is_complete(child.id);
+      if (!complete) return complete.error();
+      if (*complete) continue;
+      auto ready = whole_parents_complete(child, store);
+      if (!ready) return ready.error();
+      if (!*ready) continue;
+      auto claimed = store.claim_release(child.id);
+      if (!claimed) return claimed.error();
+      if (!*claimed) continue;
+      auto r = release(child, store, out);
+      if (!r) return r;
+    }
+  }
+  return ok();
 }
 
 Routed Plan::one_sample(const Instance& inst, SampleId s) const {
@@ -87,9 +149,8 @@ Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
     auto claimed = store.claim_release(inst.id);
     if (!claimed) return claimed.error();
     if (!*claimed) continue;
-    auto r = release(inst, store);
+    auto r = release(inst, store, out);
     if (!r) return r.error();
-    out.push_back(std::move(*r));
   }
   return out;
 }
@@ -130,6 +191,11 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
+      if (graph_.unknown_at_start(child.id)) {  // a loop copy: its count first
+        auto n = count_of(child, store, out);
+        if (!n) return n.error();
+        if (sample >= *n) continue;
+      }
       out.push_back(one_sample(child, sample));
     } else if (commit.remaining == 0) {
       auto ready = whole_parents_complete(child, store);
@@ -138,9 +204,8 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       auto claimed = store.claim_release(child.id);
       if (!claimed) return claimed.error();
       if (!*claimed) continue;
-      auto r = release(child, store);
+      auto r = release(child, store, out);
       if (!r) return r.error();
-      out.push_back(std::move(*r));
     }
   }
   return out;
@@ -158,14 +223,18 @@ Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sampl
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
+      if (graph_.unknown_at_start(child.id)) {
+        auto n = count_of(child, store, out);
+        if (!n) return n.error();
+        if (sample >= *n) continue;
+      }
       out.push_back(one_sample(child, sample));
     } else {
       auto complete = store.is_complete(child.id);
       if (!complete) return complete.error();
       if (*complete) continue;
-      auto r = release(child, store);
+      auto r = release(child, store, out);
       if (!r) return r.error();
-      out.push_back(std::move(*r));
     }
   }
   return out;

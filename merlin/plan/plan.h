@@ -14,6 +14,11 @@
 ///    FanoutSource gives its row count, StateStore::set_count records it (first count wins),
 ///    and the range queued is [0, recorded count). A failed expansion records 1 sample: one
 ///    task, which the worker fails with the expansion's message (the study goes on).
+///  - Loops (docs/fanout.md): iterations after the first start with unknown counts, recorded
+///    at their release. Releasing iteration i+1's `back_to` instance asks the FanoutSource for
+///    iteration i's decider's verdict: "again" releases it; "stop" records every instance of
+///    iterations i+1.. as done with 0 samples and releases what waited for them (the steps
+///    after the loop). set_count's first-wins makes a stop and a release exclusive.
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,8 +71,18 @@ class Plan {
   Result<bool> sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const;
   bool has_per_sample_parent(const Instance& inst) const;
   Routed whole_range(const Instance& inst) const;
-  /// whole_range, after expanding a fan-out instance (see the rules above).
-  Result<Routed> release(const Instance& inst, StateStore& store) const;
+  /// Appends what releasing `inst` queues: its whole range, after expanding a fan-out
+  /// instance or recording a loop copy's count; or, for a loop head whose decider said stop,
+  /// what skipping the rest of the loop releases (see the rules above).
+  Result<void> release(const Instance& inst, StateStore& store, std::vector<Routed>& out) const;
+  /// Records 0 samples for every instance of `head`'s loop from `head`'s iteration on, then
+  /// releases the instances outside those that were waiting for them.
+  Result<void> skip_rest_of_loop(const Instance& head, StateStore& store,
+                                 std::vector<Routed>& out) const;
+  /// The count of an instance that was unknown at start, recording it first if need be
+  /// (a loop copy's own count; 0 when its loop stopped before it).
+  Result<std::uint64_t> count_of(const Instance& inst, StateStore& store,
+                                 std::vector<Routed>& out) const;
   Routed one_sample(const Instance& inst, SampleId s) const;
 
   const StudyGraph& graph_;

@@ -171,20 +171,22 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     // Failed samples are run again: restart finishes the study, as Merlin's re-runs every
     // task without MERLIN_FINISHED. A fan-out instance whose file could not be read (no copy)
     // is forgotten altogether: it is expanded again, from the file as it is now.
+    // (A count of 0 is a loop iteration that was skipped, not a failed expansion.)
     const FanoutTables& fanout = s.renderer->fanout();
-    auto again = [&](InstanceId i) { return graph.step_of(i).fanout && !fanout.expanded(i); };
+    std::vector<bool> again(instances, false);
     std::uint64_t kept = 0;
     auto n = read_journal(
         journal_path(s), instances,
         [&](const JournalRecord& r) {
           if (r.outcome == Outcome::kSoftFail || r.outcome == Outcome::kHardFail) return;
-          if (again(r.instance)) return;
+          if (again[r.instance.v]) return;
           store.restore(r.instance, r.sample, r.outcome, r.seconds);
           ++kept;
         },
         false,
         [&](InstanceId i, std::uint64_t count) {
-          if (!again(i)) store.restore_count(i, count);
+          again[i.v] = graph.step_of(i).fanout && count > 0 && !fanout.expanded(i);
+          if (!again[i.v]) store.restore_count(i, count);
         });
     if (!n) return n.error();
     log::info("restart: {} finished tasks kept from the journal, failed ones run again", kept);

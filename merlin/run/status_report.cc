@@ -20,7 +20,7 @@ std::vector<StepStatus> step_status(const StudyGraph& graph,
     auto& row = rows[inst.step.v];
     row.instances++;
     const bool known = inst.id.v < progress.size() && progress[inst.id.v].count_known;
-    if (!graph.step(inst.step).fanout)
+    if (!graph.unknown_at_start(inst.id))
       row.total += inst.count;
     else if (known)
       row.total += progress[inst.id.v].total;
@@ -73,8 +73,8 @@ std::string format_status(const std::vector<StepStatus>& rows, StatusFormat form
                        r.instances, r.total, r.done, r.failed, r.running, r.queued, r.mean_seconds);
   for (const auto& r : rows)
     if (r.count_unknown > 0)
-      out += fmt::format("{}: {} instance{} pending, count unknown (samples_from not read yet)\n",
-                         r.step, r.count_unknown, r.count_unknown == 1 ? "" : "s");
+      out += fmt::format("{}: {} instance{} pending, count unknown (not released yet)\n", r.step,
+                         r.count_unknown, r.count_unknown == 1 ? "" : "s");
   return out;
 }
 

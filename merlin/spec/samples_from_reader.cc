@@ -1,4 +1,4 @@
-// A step's `samples_from:` block (an extension, docs/fanout.md).
+// A step's `samples_from:` and `loop:` blocks (extensions, docs/fanout.md).
 #include "merlin/spec/node_reader.h"
 #include "merlin/spec/spec_reader.h"
 
@@ -41,6 +41,34 @@ void read_samples_from(const YamlEntry& entry, const std::string& context, StepR
       from.max_rows = static_cast<std::uint64_t>(*v);
   }
   run.samples_from = std::move(from);
+}
+
+void read_loop(const YamlEntry& entry, const std::string& context, StepRun& run,
+               DiagnosticList& diags) {
+  const std::string what = "'loop' in " + context;
+  const YamlNode& node = entry.value;
+  if (node.is_null()) {
+    diags.error(entry.key_where, what + " is empty (it needs 'back_to' and 'max_iterations')");
+    return;
+  }
+  if (!expect_map(node, what, diags)) return;
+  check_keys(node, {"back_to", "max_iterations"}, what, diags);
+  LoopSpec loop;
+  loop.where = entry.key_where;
+  if (const YamlEntry* b = node.find("back_to")) {
+    if (auto t = read_text(b->value, "'back_to' of " + what, diags)) loop.back_to = *t;
+  } else {
+    diags.error(node.where, "missing required key 'back_to' in " + what);
+  }
+  if (const YamlEntry* m = node.find("max_iterations")) {
+    if (auto v = read_int(m->value, "'max_iterations' of " + what, 1, diags))
+      loop.max_iterations = *v;
+  } else {
+    diags.error(node.where, what +
+                                " has no bound: add 'max_iterations' (a loop runs at most that "
+                                "many times in all)");
+  }
+  run.loop = std::move(loop);
 }
 
 }  // namespace merlin::spec

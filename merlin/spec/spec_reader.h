@@ -29,6 +29,9 @@ void read_merlin(const YamlNode& node, StudySpec& spec, DiagnosticList& diags);
 /// `samples_from` of a step's run block (samples_from_reader.cc; docs/fanout.md).
 void read_samples_from(const YamlEntry& entry, const std::string& context, StepRun& run,
                        DiagnosticList& diags);
+/// `loop` of a step's run block (samples_from_reader.cc; docs/fanout.md).
+void read_loop(const YamlEntry& entry, const std::string& context, StepRun& run,
+               DiagnosticList& diags);
 /// A sample column label: a token name, not reserved, not an environment name merlin or the
 /// shell needs, not in `earlier` (the labels before it).
 void check_column_label(const Text& label, const std::vector<std::string>& earlier,

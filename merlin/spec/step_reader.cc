@@ -20,7 +20,7 @@ const std::vector<std::string> kRunKeys = {
     // Extensions: node-local scratch and staging (docs/staging.md).
     "scratch", "stage_out", "stage_in",
     // Extension: data-dependent fan-out (docs/fanout.md).
-    "samples_from"};
+    "samples_from", "loop"};
 
 // Why a stage_out pattern cannot be used, or "" when it can: it is relative to the task's
 // scratch dir and names files copied into the workspace task dir, so it may not leave either.
@@ -193,6 +193,8 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
       read_step_batch(e.value, context, run, diags);
     } else if (e.key == "samples_from") {
       read_samples_from(e, context, run, diags);
+    } else if (e.key == "loop") {
+      read_loop(e, context, run, diags);
     } else if (e.key == "scratch" || e.key == "stage_out" || e.key == "stage_in") {
       continue;  // read_staging
     } else if (std::find(kRunKeys.begin(), kRunKeys.end(), e.key) != kRunKeys.end()) {

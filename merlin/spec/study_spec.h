@@ -66,6 +66,14 @@ struct SamplesFrom {
   SourceLocation where;                    ///< of the `samples_from:` key
 };
 
+/// `loop` of a step (an extension, docs/fanout.md): the step decides, each time it finishes,
+/// whether the steps from `back_to` to it run again, at most `max_iterations` times in all.
+struct LoopSpec {
+  Text back_to;            ///< an ancestor of the step (or the step itself)
+  int max_iterations = 0;  ///< the bound, >= 1; required
+  SourceLocation where;    ///< of the `loop:` key
+};
+
 /// A step's `run:` block.
 struct StepRun {
   Text cmd;                   ///< required
@@ -92,6 +100,8 @@ struct StepRun {
   std::vector<Text> stage_in;
   /// Samples decided at run time (docs/fanout.md); unset: the study's samples, if any.
   std::optional<SamplesFrom> samples_from;
+  /// Runs the sub-graph from `back_to` again while the step asks (docs/fanout.md).
+  std::optional<LoopSpec> loop;
   /// Further Merlin/Maestro run keys kept raw (`pre`, `post`, `num resource set`, `tasks per rs`,
   /// `rs per node`, `cpus per rs`, `bind gpus`, `nested`, `use_broker`).
   std::map<std::string, std::string> other;

@@ -1,7 +1,7 @@
 #pragma once
-/// Where the samples of a fan-out step (`samples_from`, docs/fanout.md) come from when it is
-/// released: the side effect the Plan asks for, behind an interface so that the Plan's
-/// decisions are tested with a fake and the file I/O lives in FanoutTables.
+/// What the Plan reads that steps wrote (docs/fanout.md): the samples of a fan-out step
+/// (`samples_from`) when it is released, and a loop decider's verdict. Behind an interface so
+/// that the Plan's decisions are tested with a fake and the file I/O lives in FanoutTables.
 #include <cstdint>
 
 #include "merlin/study/ids.h"
@@ -21,6 +21,9 @@ class FanoutSource {
   /// The directory hierarchy of an expanded instance's samples (a single sample's when it is
   /// not expanded). Thread-safe.
   virtual SampleHierarchy hierarchy(InstanceId instance) const = 0;
+  /// True when the loop decider instance `decider` (finished) asked for another iteration: it
+  /// left the file `MERLIN_LOOP_AGAIN` in its directory. Thread-safe.
+  virtual bool loop_again(InstanceId decider) const = 0;
 };
 
 }  // namespace merlin

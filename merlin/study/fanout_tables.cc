@@ -32,6 +32,11 @@ std::string FanoutTables::copy_path(InstanceId id) const {
          fs::path(files_[id.v]).extension().string();
 }
 
+bool FanoutTables::loop_again(InstanceId decider) const {
+  return files::exists(graph_.tokens().workspace + "/" + graph_.instance(decider).rel_dir +
+                       "/MERLIN_LOOP_AGAIN");
+}
+
 bool FanoutTables::expanded(InstanceId id) const { return files::exists(copy_path(id)); }
 
 Result<const FanoutTables::Entry*> FanoutTables::open_copy_locked(InstanceId id) const {

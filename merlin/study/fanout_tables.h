@@ -27,6 +27,7 @@ class FanoutTables : public FanoutSource {
 
   Result<std::uint64_t> expand(InstanceId instance) const override;
   SampleHierarchy hierarchy(InstanceId instance) const override;
+  bool loop_again(InstanceId decider) const override;
 
   /// The expanded instance's table (opened once, then cached; valid as long as this object).
   /// Errors: the reason its expansion failed, or that it was not expanded. Thread-safe.

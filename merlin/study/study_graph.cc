@@ -90,7 +90,7 @@ std::string StudyGraph::param_label(const std::string& name, int combo) const {
 std::vector<std::uint64_t> StudyGraph::start_counts() const {
   std::vector<std::uint64_t> out;
   out.reserve(instances_.size());
-  for (const auto& i : instances_) out.push_back(step(i.step).fanout ? kCountUnknown : i.count);
+  for (const auto& i : instances_) out.push_back(unknown_at_start(i.id) ? kCountUnknown : i.count);
   return out;
 }
 
@@ -171,6 +171,7 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       inst.rel_dir = inst.labels.empty() ? node.name : node.name + "/" + inst.labels;
       inst.base_name = inst.labels.empty() ? node.name : node.name + "_" + inst.labels;
       inst.count = node.fanout ? 0 : node.sampled ? samples : 1;
+      inst.index = static_cast<std::uint32_t>(c);
       g.instances_.push_back(std::move(inst));
     }
     node.instance_count = static_cast<std::uint32_t>(n);
@@ -204,6 +205,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       }
     }
   }
+  auto loops = g.expand_loops();
+  if (!loops) return loops.error();
   return g;
 }
 

@@ -149,6 +149,7 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       return render_launcher(r);
     }
     if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node, graph_.tokens()));
+    if (t.name == "MERLIN_ITERATION") return std::to_string(inst.iteration);
     if (t.name == "MERLIN_GLOB_PATH") return graph_.hierarchy().glob();
     if (t.name == "MERLIN_PATHS_ALL") return paths_all_;
     if (t.name == "MERLIN_SAMPLE_NAMES") {
@@ -181,10 +182,13 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       }
       for (const auto& n : graph_.steps()) {
         if (n.spec != other) continue;
+        // Inside a loop body, a step of the same body means the same iteration's.
+        const bool same_loop = n.loop >= 0 && n.loop == node.loop;
+        const std::uint32_t it = same_loop ? inst.iteration : 1;
+        const std::string iter = same_loop ? "/iter." + std::to_string(it) : "";
         if (funnel || n.used_params.empty() || inst.combo < 0)
-          return graph_.tokens().workspace + "/" + n.name;
-        return instance_dir(
-            InstanceId{n.first_instance.v + static_cast<std::uint32_t>(inst.combo)});
+          return graph_.tokens().workspace + "/" + n.name + iter;
+        return instance_dir(graph_.in_iteration(n.id, static_cast<std::uint32_t>(inst.combo), it));
       }
     }
     return std::nullopt;

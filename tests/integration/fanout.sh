@@ -1,10 +1,29 @@
 #!/usr/bin/env bash
-# Data-dependent fan-out (docs/fanout.md): a step's samples are the rows of a file an upstream
-# step writes. Local run: counts per instance, directories, the funnel once. kill -9 mid-fan-out
-# then `merlin restart`: every row done once more at most, from the copied rows even if the
-# producer's file changed. Bad files fail their instance alone (exit 1). Two Redis run-workers.
+# Data-dependent fan-out and loops (docs/fanout.md): a step's samples are the rows of a file an
+# upstream step writes. Local run: counts per instance, directories, the funnel once. kill -9
+# mid-fan-out then `merlin restart`: every row done, only in-flight ones twice, from the copied
+# rows even if the producer's file changed. Bad files fail their instance alone (exit 1).
+# Successive halving as one study (propose → trial → select loops back, 16/8/4 rows, stops
+# after 3 of at most 4 iterations; report once), locally, killed mid-loop and restarted, and
+# with two Redis run-workers.
 source "$(dirname "$0")/lib.sh"
-cp "$SRC/tests/integration/specs/fanout.yaml" "$SRC/tests/integration/specs/fanout_bad.yaml" .
+cp "$SRC/tests/integration/specs/fanout.yaml" "$SRC/tests/integration/specs/fanout_bad.yaml" \
+  "$SRC/tests/integration/specs/fanout_loop.yaml" .
+# check_loop DIR WORKSPACE WHAT: the halving study's outcome.
+check_loop() {
+  expect_eq "$3: iterations 1-3 ran 16, 8 and 4 rows, each once" \
+    "$( (seq 1 16 | sed 's/^/1 /'; seq 1 8 | sed 's/^/2 /'; seq 1 4 | sed 's/^/3 /') | sort)" \
+    "$(sort -u "$1/trials.log")"
+  expect_eq "$3: select decided three times" "1 16
+2 8
+3 4" "$(cat "$1/selects.log")"
+  expect_eq "$3: report ran once, after the loop" 1 "$(grep -c report "$1/report.log")"
+  expect_eq "$3: status counts each iteration's rows, the 4th skipped" \
+    "propose,4,3,3,0
+trial,4,28,28,0
+select,4,3,3,0
+report,1,1,1,0" "$("$MERLIN" status "$2" --format csv | tail -n +2 | cut -d, -f1-5)"
+}
 
 # --- local ------------------------------------------------------------------------------------
 mkdir local && cd local
@@ -79,6 +98,31 @@ expect_eq "bad: the fixed instance counts its rows" "trial,7,10,5,5" \
   "$("$MERLIN" status "$ws" --format csv | grep '^trial,' | cut -d, -f1-5)"
 cd ..
 
+# --- loops -------------------------------------------------------------------------------
+mkdir loop && cd loop
+"$MERLIN" run --local --no-progress -j 2 ../fanout_loop.yaml >/dev/null 2>err.txt
+check "loop: exits 0" test $? = 0
+ws=$(ls -d fanout_loop_2*)
+check_loop . "$ws" loop
+expect_eq "loop: one directory per iteration" "iter.1 iter.2 iter.3" "$(ls "$ws/trial" | xargs)"
+expect_eq "loop: iteration 2's rows in its own hierarchy" "00 01 02 03 04 05 06 07" "$(ls "$ws/trial/iter.2" | xargs)"
+check "loop: iteration 3's rows copied under its own name" test -f "$ws/merlin_info/fanout/trial_iter.3.csv"
+cd ..
+mkdir loopcrash && cd loopcrash
+set +e
+CRASH_AT=5 "$MERLIN" run --local --no-progress -j 2 ../fanout_loop.yaml >/dev/null 2>&1
+rc=$?
+set -e
+expect_eq "loop crash: the run was killed in iteration 2" 137 "$rc"
+ws=$(ls -d fanout_loop_2*)
+check "loop crash: before the loop ended" test ! -e report.log
+"$MERLIN" restart --no-progress -j 2 "$ws" >/dev/null 2>&1
+check "loop crash: restart exits 0" test $? = 0
+check_loop . "$ws" "loop crash"
+runs=$(wc -l <trials.log)
+check "loop crash: only in-flight rows re-ran ($runs runs for 28 rows, 2 slots)" test "$runs" -le 30
+cd ..
+
 # --- two Redis workers --------------------------------------------------------------------------
 if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   start_redis
@@ -86,7 +130,7 @@ if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   "$MERLIN" run ../fanout.yaml >ws.txt 2>run.err
   ws=$(cat ws.txt)
   expect_eq "redis: status before workers: trial's counts unknown" \
-    "trial: 2 instances pending, count unknown (samples_from not read yet)" \
+    "trial: 2 instances pending, count unknown (not released yet)" \
     "$("$MERLIN" status "$ws" | grep '^trial:')"
   "$MERLIN" run-workers ../fanout.yaml --exit-when-done --concurrency 2 >w1.out 2>w1.err &
   w1=$!
@@ -100,6 +144,20 @@ if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   expect_eq "redis: the funnel ran once" report "$(cat report.log)"
   expect_eq "redis: status from the broker" "trial,2,35,35,0" \
     "$("$MERLIN" status "$ws" --format csv | grep '^trial,' | cut -d, -f1-5)"
+  cd ..
+  mkdir distloop && cd distloop
+  "$MERLIN" run ../fanout_loop.yaml >ws.txt 2>run.err
+  ws=$(cat ws.txt)
+  "$MERLIN" run-workers ../fanout_loop.yaml --exit-when-done --concurrency 2 >w1.out 2>w1.err &
+  w1=$!
+  "$MERLIN" run-workers ../fanout_loop.yaml --exit-when-done --concurrency 2 >w2.out 2>w2.err &
+  w2=$!
+  CLEANUP+=("kill -9 $w1 $w2")
+  wait $w1; r1=$?
+  wait $w2; r2=$?
+  expect_eq "redis loop: both workers exit 0" "0 0" "$r1 $r2"
+  check_loop . "$ws" "redis loop"
+  expect_eq "redis loop: no row ran twice" 28 "$(wc -l <trials.log)"
   cd ..
 else
   echo "skip: redis-server not found, the distributed part is not run"

@@ -51,6 +51,11 @@ class FakeFanout : public FanoutSource {
     auto it = rows.find(id.v);
     return SampleHierarchy(it == rows.end() ? 1 : it->second, 25);
   }
+  std::map<std::uint32_t, bool> again;  ///< loop verdicts by decider instance (default: stop)
+  bool loop_again(InstanceId decider) const override {
+    auto it = again.find(decider.v);
+    return it != again.end() && it->second;
+  }
 };
 
 class PlanFanout : public ::testing::Test {
