@@ -1,5 +1,7 @@
 #include "merlin/plan/plan.h"
 
+#include <algorithm>
+
 namespace merlin {
 
 Plan::Plan(const StudyGraph& graph, const FanoutSource* fanout) : graph_(graph), fanout_(fanout) {}
@@ -23,14 +25,14 @@ Routed Plan::whole_range(const Instance& inst) const {
   return {queue_of(inst.id), m};
 }
 
-Result<void> Plan::release(const Instance& inst, StateStore& store,
-                           std::vector<Routed>& out) const {
+Result<void> Plan::release(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                           bool claim) const {
   Routed r = whole_range(inst);
   if (!graph_.unknown_at_start(inst.id)) {
     out.push_back(std::move(r));
     return ok();
   }
-  auto n = count_of(inst, store, out);
+  auto n = count_of(inst, store, out, claim);
   if (!n) return n.error();
   if (*n == 0) return ok();  // a loop iteration that will not run
   r.message.hi = *n;
@@ -39,7 +41,7 @@ Result<void> Plan::release(const Instance& inst, StateStore& store,
 }
 
 Result<std::uint64_t> Plan::count_of(const Instance& inst, StateStore& store,
-                                     std::vector<Routed>& out) const {
+                                     std::vector<Routed>& out, bool claim) const {
   const auto& node = graph_.step_of(inst.id);
   if ((node.fanout || node.loop >= 0) && fanout_ == nullptr)
     return Error::runtime("step '" + node.name +
@@ -50,7 +52,7 @@ Result<std::uint64_t> Plan::count_of(const Instance& inst, StateStore& store,
     bool again = true;
     for (InstanceId d : deciders) again = again && fanout_->loop_again(d);
     if (!again) {
-      auto s = skip_rest_of_loop(inst, store, out);
+      auto s = skip_rest_of_loop(inst, store, out, claim);
       if (!s) return s.error();
       return std::uint64_t{0};
     }
@@ -65,7 +67,7 @@ Result<std::uint64_t> Plan::count_of(const Instance& inst, StateStore& store,
 }
 
 Result<void> Plan::skip_rest_of_loop(const Instance& head, StateStore& store,
-                                     std::vector<Routed>& out) const {
+                                     std::vector<Routed>& out, bool claim) const {
   const Loop& loop = graph_.loops()[static_cast<std::size_t>(graph_.step_of(head.id).loop)];
   std::vector<InstanceId> skipped;
   for (std::uint32_t it = head.iteration; it <= loop.iterations; ++it)
@@ -90,10 +92,12 @@ Result<void> Plan::skip_rest_of_loop(const Instance& head, StateStore& store,
       auto ready = whole_parents_complete(child, store);
       if (!ready) return ready.error();
       if (!*ready) continue;
-      auto claimed = store.claim_release(child.id);
-      if (!claimed) return claimed.error();
-      if (!*claimed) continue;
-      auto r = release(child, store, out);
+      if (claim) {
+        auto claimed = store.claim_release(child.id);
+        if (!claimed) return claimed.error();
+        if (!*claimed) continue;
+      }
+      auto r = release(child, store, out, claim);
       if (!r) return r;
     }
   }
@@ -224,20 +228,29 @@ Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sampl
       if (!same) return same.error();
       if (!*same) continue;
       if (graph_.unknown_at_start(child.id)) {
-        auto n = count_of(child, store, out);
+        auto n = count_of(child, store, out, false);
         if (!n) return n.error();
         if (sample >= *n) continue;
       }
       out.push_back(one_sample(child, sample));
     } else {
-      auto complete = store.is_complete(child.id);
-      if (!complete) return complete.error();
-      if (*complete) continue;
-      auto r = release(child, store, out);
+      // A loop head that was skipped is complete, but what its skip released may be lost too.
+      if (graph_.previous_deciders(child.id).empty()) {
+        auto complete = store.is_complete(child.id);
+        if (!complete) return complete.error();
+        if (*complete) continue;
+      }
+      auto r = release(child, store, out, false);
       if (!r) return r.error();
     }
   }
-  return out;
+  // Without claims, a step after a skipped loop is reached through every skipped iteration.
+  std::vector<Routed> unique;
+  for (auto& r : out)
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const Routed& u) { return u.message == r.message; }))
+      unique.push_back(std::move(r));
+  return unique;
 }
 
 }  // namespace merlin

@@ -74,15 +74,18 @@ class Plan {
   /// Appends what releasing `inst` queues: its whole range, after expanding a fan-out
   /// instance or recording a loop copy's count; or, for a loop head whose decider said stop,
   /// what skipping the rest of the loop releases (see the rules above).
-  Result<void> release(const Instance& inst, StateStore& store, std::vector<Routed>& out) const;
+  /// `claim`: instances released on the way (after a skipped loop) take their release claim;
+  /// false after a redelivery, whose first release may be the one that was lost.
+  Result<void> release(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                       bool claim = true) const;
   /// Records 0 samples for every instance of `head`'s loop from `head`'s iteration on, then
   /// releases the instances outside those that were waiting for them.
-  Result<void> skip_rest_of_loop(const Instance& head, StateStore& store,
-                                 std::vector<Routed>& out) const;
+  Result<void> skip_rest_of_loop(const Instance& head, StateStore& store, std::vector<Routed>& out,
+                                 bool claim) const;
   /// The count of an instance that was unknown at start, recording it first if need be
   /// (a loop copy's own count; 0 when its loop stopped before it).
-  Result<std::uint64_t> count_of(const Instance& inst, StateStore& store,
-                                 std::vector<Routed>& out) const;
+  Result<std::uint64_t> count_of(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                                 bool claim = true) const;
   Routed one_sample(const Instance& inst, SampleId s) const;
 
   const StudyGraph& graph_;

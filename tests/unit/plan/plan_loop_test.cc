@@ -141,6 +141,18 @@ TEST_F(PlanLoop, AgainReleasesTheNextIterationAndStopSkipsTheRest) {
   }
 }
 
+// The worker that committed select's "stop" died before publishing: the redelivered leaf
+// releases report again, though report's release claim was taken by the lost publish.
+TEST_F(PlanLoop, RedeliveredStopReleasesTheStepsAfterTheLoopAgain) {
+  commit(study_->instance("setup"), 0);
+  auto lost = run_iteration(1);  // stop: report released, then "lost"
+  ASSERT_EQ(lost.size(), 1u);
+  auto again = plan_->after_redelivery(at("select", 1), 0, *store_);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  ASSERT_EQ(again->size(), 1u);
+  EXPECT_EQ((*again)[0].message.instance, study_->instance("report"));
+}
+
 TEST_F(PlanLoop, TheBoundEndsTheLoopEvenIfTheDeciderAsksAgain) {
   commit(study_->instance("setup"), 0);
   for (std::uint32_t it = 1; it <= 3; ++it) outputs_.again.insert(at("select", it).v);
