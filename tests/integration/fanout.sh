@@ -159,6 +159,27 @@ if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   check_loop . "$ws" "redis loop"
   expect_eq "redis loop: no row ran twice" 28 "$(wc -l <trials.log)"
   cd ..
+  # A worker killed (SIGKILL, by its own step) in iteration 2; two others finish the study.
+  mkdir distcrash && cd distcrash
+  "$MERLIN" run ../fanout_loop.yaml >ws.txt 2>run.err
+  ws=$(cat ws.txt)
+  set +e
+  CRASH_AT=5 "$MERLIN" run-workers ../fanout_loop.yaml --lease 1 --concurrency 2 >v.out 2>v.err
+  rc=$?
+  set -e
+  expect_eq "redis crash: the worker was killed in iteration 2" 137 "$rc"
+  "$MERLIN" run-workers ../fanout_loop.yaml --lease 1 --exit-when-done --concurrency 2 >w1.out 2>w1.err &
+  w1=$!
+  "$MERLIN" run-workers ../fanout_loop.yaml --lease 1 --exit-when-done --concurrency 2 >w2.out 2>w2.err &
+  w2=$!
+  CLEANUP+=("kill -9 $w1 $w2")
+  wait $w1; r1=$?
+  wait $w2; r2=$?
+  expect_eq "redis crash: the other workers exit 0" "0 0" "$r1 $r2"
+  check_loop . "$ws" "redis crash"
+  runs=$(wc -l <trials.log)
+  check "redis crash: only in-flight rows re-ran ($runs runs for 28 rows)" test "$runs" -le 30
+  cd ..
 else
   echo "skip: redis-server not found, the distributed part is not run"
 fi
