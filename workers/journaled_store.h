@@ -27,6 +27,7 @@ class JournaledStore : public StateStore {
   Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) override {
     return inner_.set_count(instance, count);
   }
+  Result<void> forget_count(InstanceId instance) override { return inner_.forget_count(instance); }
   Result<std::vector<InstanceProgress>> progress() override { return inner_.progress(); }
 
   /// Appends a started record (WorkerOptions::on_start).

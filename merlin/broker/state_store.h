@@ -68,6 +68,14 @@ class StateStore {
     return Error::runtime("this progress store cannot record fan-out counts (instance " +
                           std::to_string(instance.v) + ", " + std::to_string(count) + " rows)");
   }
+  /// Makes an instance's count unknown again and forgets its samples (a fan-out instance
+  /// whose file could not be read: `merlin restart` expands it again). Not thread-safe with
+  /// work on that instance: for a restart, with no worker serving it. Unsupported (kRuntime)
+  /// unless a store says otherwise.
+  virtual Result<void> forget_count(InstanceId instance) {
+    return Error::runtime("this progress store cannot forget counts (instance " +
+                          std::to_string(instance.v) + ")");
+  }
   virtual Result<std::vector<InstanceProgress>> progress() = 0;
   /// Instance `instance`'s done and failed samples as bitmaps (`merlin detailed-status`).
   /// Unsupported (kRuntime) unless a store says otherwise.

@@ -69,6 +69,16 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   if (!dropped) return report_error(dropped.error());
   auto cleared = studies.clear_releases(key);
   if (!cleared) return report_error(cleared.error());
+  // A fan-out instance whose file could not be read (its one task failed, no copy made) is
+  // expanded again, from the file as it is now (docs/fanout.md).
+  for (const auto& inst : s.graph->instances()) {
+    const auto& p = (*progress)[inst.id.v];
+    if (!s.graph->step_of(inst.id).fanout || !p.count_known || p.total == 0 ||
+        s.renderer->fanout().expanded(inst.id))
+      continue;
+    auto f = store.forget_count(inst.id);
+    if (!f) return report_error(f.error());
+  }
   auto again = studies.reset_failed(key, s.graph->instances().size());
   if (!again) return report_error(again.error());
   progress = store.progress();  // after the reset: failed samples are unfinished again

@@ -131,6 +131,21 @@ TEST_P(Contract, UnknownCountIsNotCompleteUntilSetAndTheFirstCountWins) {
   EXPECT_TRUE(*s->is_complete(kI1));
 }
 
+TEST_P(Contract, ForgottenCountIsUnknownAgainWithNoProgress) {
+  auto s = backend_->store({kCountUnknown});
+  ASSERT_TRUE(s);
+  ASSERT_EQ(*s->set_count(kI0, 1), 1u);  // a failed expansion: one task
+  ASSERT_TRUE(s->commit(kI0, 0, Outcome::kSoftFail, 0).ok());
+  ASSERT_TRUE(s->forget_count(kI0).ok());
+  auto p = s->progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE((*p)[0].count_known);
+  EXPECT_EQ((*p)[0].failed, 0u);
+  EXPECT_FALSE(*s->is_complete(kI0));
+  EXPECT_FALSE(*s->is_done(kI0, 0));
+  EXPECT_EQ(*s->set_count(kI0, 3), 3u) << "expanded again, with the fixed file's rows";
+}
+
 TEST_P(Contract, ConcurrentSetCountsAgreeOnOneCount) {
   auto s = backend_->store({kCountUnknown});
   ASSERT_TRUE(s);

@@ -46,6 +46,7 @@ class SharedStore : public StateStore {
   Result<std::uint64_t> set_count(InstanceId i, std::uint64_t n) override {
     return s_->set_count(i, n);
   }
+  Result<void> forget_count(InstanceId i) override { return s_->forget_count(i); }
   Result<std::vector<InstanceProgress>> progress() override { return s_->progress(); }
   Result<SampleBits> sample_bits(InstanceId i) override { return s_->sample_bits(i); }
 

@@ -159,6 +159,23 @@ if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   check_loop . "$ws" "redis loop"
   expect_eq "redis loop: no row ran twice" 28 "$(wc -l <trials.log)"
   cd ..
+  # Bad files on Redis: the same failures; after a fix, `merlin restart` expands again.
+  mkdir distbad && cd distbad
+  "$MERLIN" run ../fanout_bad.yaml >ws.txt 2>run.err
+  ws=$(cat ws.txt)
+  "$MERLIN" run-workers ../fanout_bad.yaml --exit-when-done >w.out 2>w.err
+  expect_eq "redis bad: only the good file's rows ran" "good 1 2
+good 3 4" "$(sort trials.log)"
+  expect_eq "redis bad: six instances failed, one task each" "trial,7,8,2,6" \
+    "$("$MERLIN" status "$ws" --format csv | grep '^trial,' | cut -d, -f1-5)"
+  check "redis bad: the worker names the file" grep -q "MODE.missing/next.csv): file not found" w.err
+  printf '5,6\n7,8\n9,10\n' >"$ws/propose/MODE.missing/next.csv"
+  "$MERLIN" restart "$ws" >/dev/null 2>r.err
+  "$MERLIN" run-workers ../fanout_bad.yaml --exit-when-done >w2.out 2>w2.err
+  check "redis bad: after a fix, restart runs the fixed instance's rows" grep -q "missing 9 10" trials.log
+  expect_eq "redis bad: the fixed instance counts its rows" "trial,7,10,5,5" \
+    "$("$MERLIN" status "$ws" --format csv | grep '^trial,' | cut -d, -f1-5)"
+  cd ..
   # A worker killed (SIGKILL, by its own step) in iteration 2; two others finish the study.
   mkdir distcrash && cd distcrash
   "$MERLIN" run ../fanout_loop.yaml >ws.txt 2>run.err

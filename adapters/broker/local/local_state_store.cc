@@ -24,6 +24,18 @@ void LocalStateStore::restore_count(InstanceId id, std::uint64_t count) {
     it = failed_.erase(it);
 }
 
+Result<void> LocalStateStore::forget_count(InstanceId id) {
+  std::lock_guard lock(mu_);
+  auto& e = entries_[id.v];
+  e.done = IntervalSet();
+  e.progress = InstanceProgress{};
+  e.progress.count_known = false;
+  e.released = false;
+  for (auto it = failed_.lower_bound({id.v, 0}); it != failed_.end() && it->first == id.v;)
+    it = failed_.erase(it);
+  return ok();
+}
+
 Result<std::uint64_t> LocalStateStore::set_count(InstanceId id, std::uint64_t count) {
   std::lock_guard lock(mu_);
   auto& p = entries_[id.v].progress;

@@ -39,6 +39,7 @@ class LocalStateStore : public StateStore {
   Result<bool> is_complete(InstanceId instance) override;
   Result<bool> claim_release(InstanceId instance) override;
   Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) override;
+  Result<void> forget_count(InstanceId instance) override;
   Result<std::vector<InstanceProgress>> progress() override;
 
  private:

@@ -168,6 +168,18 @@ redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return tonumber(ARGV[2])
 )lua";
 
+// KEYS: total, remaining, failed, secs hashes, done bitmap, failed bitmap. ARGV: instance.
+// The instance's count becomes 'u' again and its progress goes (docs/fanout.md: a fan-out
+// instance whose file could not be read is expanded again by restart).
+const std::string kForgetCount = R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], 'u')
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('DEL', KEYS[5], KEYS[6])
+return 1
+)lua";
+
 // Restart: every failed sample becomes unfinished again (done and failed bits cleared, the
 // counters moved back), so that it runs again. ARGV: prefix, number of instances. Returns the
 // number of samples reset. O(failed samples).

@@ -31,6 +31,8 @@ extern const std::string kPending;
 extern const std::string kCommit;
 /// Records a fan-out instance's count once (total 'u' until then).
 extern const std::string kSetCount;
+/// Makes an instance's count unknown again and drops its progress (restart re-expands it).
+extern const std::string kForgetCount;
 /// Appends messages of one queue, each to the Stream of its width.
 extern const std::string kPublish;
 /// Adds a delayed message and counts it, once even if resent.

@@ -39,7 +39,19 @@ RedisStateStore::RedisStateStore(RedisSettings settings)
     : pool_(std::move(settings)),
       keys_(pool_.settings().study_key),
       commit_script_(redis_lua::kCommit),
-      set_count_script_(redis_lua::kSetCount) {}
+      set_count_script_(redis_lua::kSetCount),
+      forget_count_script_(redis_lua::kForgetCount) {}
+
+Result<void> RedisStateStore::forget_count(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = forget_count_script_.run(**c,
+                                    {keys_.total(), keys_.remaining(), keys_.failed(), keys_.secs(),
+                                     keys_.done(id.v), keys_.failed_bits(id.v)},
+                                    {std::to_string(id.v)});
+  if (!r) return r.error();
+  return ok();
+}
 
 Result<std::uint64_t> RedisStateStore::set_count(InstanceId id, std::uint64_t count) {
   auto c = pool_.acquire();
