@@ -121,6 +121,8 @@ Result<std::uint64_t> FanoutTables::expand(InstanceId id) const {
 
 SampleHierarchy FanoutTables::hierarchy(InstanceId id) const {
   std::lock_guard lock(mu_);
+  auto it = cache_.find(id.v);  // per task and per split: no syscall once opened
+  if (it != cache_.end()) return it->second.hierarchy;
   if (files::exists(copy_path(id))) {
     auto e = open_copy_locked(id);
     if (e) return (*e)->hierarchy;
