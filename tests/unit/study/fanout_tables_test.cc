@@ -38,8 +38,8 @@ class FanoutTablesTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    ws_ = fs::path(::testing::TempDir()) / (std::string("fanout_") + info->name() + "_" +
-                                            std::to_string(::getpid()));
+    ws_ = fs::path(::testing::TempDir()) /
+          (std::string("fanout_") + info->name() + "_" + std::to_string(::getpid()));
     fs::remove_all(ws_);
     fs::create_directories(ws_ / "merlin_info");
     study_ = testing::make_study(kSpec, 0, ws_.string());
@@ -105,10 +105,10 @@ TEST_F(FanoutTablesTest, BadFilesAreErrorsNamingStepAndFile) {
   auto missing = tables().expand(a_);
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().code, ErrorCode::kBadInput);
-  EXPECT_NE(missing.error().message.find("step 'trial' (samples_from " +
-                                         (ws_ / "propose/K.a/next.csv").string() +
-                                         "): file not found"),
-            std::string::npos)
+  EXPECT_NE(
+      missing.error().message.find("step 'trial' (samples_from " +
+                                   (ws_ / "propose/K.a/next.csv").string() + "): file not found"),
+      std::string::npos)
       << missing.error().message;
   auto why = study_->renderer->check_samples(a_);
   ASSERT_FALSE(why.ok()) << "the worker fails the task with the same reason";
