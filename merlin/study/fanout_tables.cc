@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -13,6 +14,35 @@
 
 namespace merlin {
 namespace fs = std::filesystem;
+namespace {
+
+// Whether a text table has more than `limit` rows (non-empty lines), read in blocks and
+// stopping at the first row past the limit: a huge file is refused before the reader indexes
+// every row of it. Binary (.npy) tables give their rows from the header instead.
+bool text_rows_exceed(const std::string& path, std::uint64_t limit) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return false;  // the reader reports it
+  std::vector<char> buf(1 << 20);
+  std::uint64_t rows = 0;
+  bool in_line = false;
+  std::size_t n = 0;
+  while ((n = std::fread(buf.data(), 1, buf.size(), f)) > 0 && rows <= limit) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const char c = buf[i];
+      if (c == '\n') {
+        if (in_line) ++rows;
+        in_line = false;
+      } else if (c != '\r' && c != ' ' && c != '\t') {
+        in_line = true;
+      }
+    }
+  }
+  if (in_line) ++rows;
+  std::fclose(f);
+  return rows > limit;
+}
+
+}  // namespace
 
 FanoutTables::FanoutTables(const StudyGraph& graph, std::vector<std::string> files)
     : graph_(graph), files_(std::move(files)) {
@@ -61,6 +91,9 @@ Result<void> FanoutTables::make_copy(InstanceId id) const {
   struct stat st {};
   if (::stat(src.c_str(), &st) == 0 && st.st_size == 0)
     return Error::bad_input(what(id) + ": the file is empty (no sample rows)");
+  if (fs::path(src).extension() != ".npy" && text_rows_exceed(src, from.max_rows))
+    return Error::bad_input(what(id) + ": more than max_rows (" + std::to_string(from.max_rows) +
+                            ") rows");
   auto table = samples::open_sample_table(src);
   if (!table) return Error::bad_input(what(id) + ": " + table.error().message);
   const auto& t = **table;

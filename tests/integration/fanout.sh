@@ -85,7 +85,7 @@ f="$PWD/$ws/propose/MODE"
 check "bad: missing file named" grep -q "samples_from $f.missing/next.csv): file not found" err.txt
 check "bad: empty file named" grep -q "samples_from $f.empty/next.csv): the file is empty" err.txt
 check "bad: malformed file named, with its line" grep -q "samples_from $f.ragged/next.csv): .*next.csv:2: row has 1 columns, expected 2" err.txt
-check "bad: too many rows" grep -q "samples_from $f.toomany/next.csv): 5 rows, more than max_rows (4)" err.txt
+check "bad: too many rows" grep -q "samples_from $f.toomany/next.csv): more than max_rows (4) rows" err.txt
 check "bad: wrong column count" grep -q "samples_from $f.columns/next.csv): rows have 3 columns but column_labels names 2" err.txt
 check "bad: unsafe value" grep -q "samples_from $f.unsafe/next.csv): row 1, column 'B', has shell metacharacters" err.txt
 # Fix one file and restart: that instance is expanded again and runs its rows.

@@ -117,7 +117,7 @@ TEST_F(FanoutTablesTest, BadFilesAreErrorsNamingStepAndFile) {
   write_rows("b", 31);
   auto many = tables().expand(b_);
   ASSERT_FALSE(many.ok());
-  EXPECT_NE(many.error().message.find("31 rows, more than max_rows (30)"), std::string::npos);
+  EXPECT_NE(many.error().message.find("more than max_rows (30) rows"), std::string::npos);
   EXPECT_FALSE(tables().expanded(b_)) << "nothing is copied for a bad file";
 }
 
