@@ -107,6 +107,10 @@ check_loop . "$ws" loop
 expect_eq "loop: one directory per iteration" "iter.1 iter.2 iter.3" "$(ls "$ws/trial" | xargs)"
 expect_eq "loop: iteration 2's rows in its own hierarchy" "00 01 02 03 04 05 06 07" "$(ls "$ws/trial/iter.2" | xargs)"
 check "loop: iteration 3's rows copied under its own name" test -f "$ws/merlin_info/fanout/trial_iter.3.csv"
+expect_eq "loop: detailed-status lists every iteration's rows" "28 FINISHED" \
+  "$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "trial" {print $3}' | sort | uniq -c | xargs)"
+check "loop: detailed-status names a row of iteration 2" \
+  grep -q "^trial,trial/iter.2/07,FINISHED" <("$MERLIN" detailed-status "$ws" --format csv)
 cd ..
 mkdir loopcrash && cd loopcrash
 set +e
@@ -158,6 +162,8 @@ if command -v redis-server >/dev/null && command -v redis-cli >/dev/null; then
   expect_eq "redis loop: both workers exit 0" "0 0" "$r1 $r2"
   check_loop . "$ws" "redis loop"
   expect_eq "redis loop: no row ran twice" 28 "$(wc -l <trials.log)"
+  expect_eq "redis loop: detailed-status lists every iteration's rows" "28 FINISHED" \
+    "$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "trial" {print $3}' | sort | uniq -c | xargs)"
   cd ..
   # Bad files on Redis: the same failures; after a fix, `merlin restart` expands again.
   mkdir distbad && cd distbad
