@@ -8,7 +8,7 @@
 # with two Redis run-workers.
 source "$(dirname "$0")/lib.sh"
 cp "$SRC/tests/integration/specs/fanout.yaml" "$SRC/tests/integration/specs/fanout_bad.yaml" \
-  "$SRC/tests/integration/specs/fanout_loop.yaml" .
+  "$SRC/tests/integration/specs/fanout_loop.yaml" "$SRC/tests/integration/specs/fanout_loop_params.yaml" .
 # check_loop DIR WORKSPACE WHAT: the halving study's outcome.
 check_loop() {
   expect_eq "$3: iterations 1-3 ran 16, 8 and 4 rows, each once" \
@@ -111,6 +111,15 @@ expect_eq "loop: detailed-status lists every iteration's rows" "28 FINISHED" \
   "$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "trial" {print $3}' | sort | uniq -c | xargs)"
 check "loop: detailed-status names a row of iteration 2" \
   grep -q "^trial,trial/iter.2/07,FINISHED" <("$MERLIN" detailed-status "$ws" --format csv)
+cd ..
+# A parameterised body (K = 2, 3) whose decider is a funnel over every combination.
+mkdir ploop && cd ploop
+"$MERLIN" run --local --no-progress ../fanout_loop_params.yaml >/dev/null 2>&1
+check "params loop: exits 0" test $? = 0
+expect_eq "params loop: each combination's rows in each of the 2 iterations" \
+  "$(for it in 1 2; do for k in 2 3; do seq 1 $k | sed "s/^/$k $it /"; done; done | sort)" "$(sort trials.log)"
+expect_eq "params loop: one directory per iteration and combination" "K.2 K.3" "$(ls ploop_*/trial/iter.2 | xargs)"
+expect_eq "params loop: report once" report "$(cat report.log)"
 cd ..
 mkdir loopcrash && cd loopcrash
 set +e
