@@ -41,6 +41,12 @@ expect_eq "local: K=5 has one level of directories" "00 01 02 03 04" "$(ls "$ws/
 expect_eq "local: K=30 has two levels (25 per level)" "00 01" "$(ls "$ws/trial/K.30" | xargs)"
 check "local: row 30 lives at 01/04" test -f "$ws/trial/K.30/01/04/MERLIN_FINISHED"
 check "local: the rows are copied into merlin_info" cmp "$ws/propose/K.30/next.csv" "$ws/merlin_info/fanout/trial_K.30.csv"
+set +e
+"$MERLIN" collect "$ws" --step trial -f out.json -o c.h5 >/dev/null 2>c.err
+rc=$?
+set -e
+expect_eq "local: collect refuses a fan-out step, saying why" "2 1" \
+  "$rc $(grep -c 'its samples come from samples_from; merlin collect does not read such steps yet' c.err)"
 cd ..
 
 # --- kill -9 mid-fan-out, then restart ----------------------------------------------------------
