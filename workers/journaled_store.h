@@ -24,6 +24,10 @@ class JournaledStore : public StateStore {
   Result<bool> claim_release(InstanceId instance) override {
     return inner_.claim_release(instance);
   }
+  Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) override {
+    return inner_.set_count(instance, count);
+  }
+  Result<void> forget_count(InstanceId instance) override { return inner_.forget_count(instance); }
   Result<std::vector<InstanceProgress>> progress() override { return inner_.progress(); }
 
   /// Appends a started record (WorkerOptions::on_start).

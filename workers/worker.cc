@@ -308,6 +308,13 @@ Result<void> Worker::handle(const Delivery& d) {
   if (options_.max_deliveries > 0 && d.deliveries > options_.max_deliveries) return give_up_on(d);
 
   const auto& node = plan_.graph().step_of(m.instance);
+  // A fan-out step whose file could not be read (docs/fanout.md): its one task fails, with
+  // the reason, and the study goes on.
+  if (auto samples = renderer_.check_samples(m.instance); !samples) {
+    log::error("step failed without running study={} step={} error=\"{}\"",
+               plan_.graph().tokens().study_name, node.name, samples.error().message);
+    return commit_and_ack(d, Outcome::kSoftFail, 0);
+  }
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
   const bool scratch = !task.scratch_dir.empty();
   if (scratch) {

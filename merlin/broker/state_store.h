@@ -39,6 +39,13 @@ struct CommitResult {
 struct InstanceProgress {
   std::uint64_t total = 0, done = 0, failed = 0;
   double seconds = 0;  ///< summed run time of the done samples
+  /// False for a fan-out instance not released yet: `total` is 0 and means nothing.
+  bool count_known = true;
+  /// Every sample is done (an instance whose count is unknown is not).
+  bool finished() const { return count_known && done >= total; }
+  /// The tasks to wait for, for sums of "done of total": `total`, or 1 while the count is
+  /// unknown (at least one task is still to come).
+  std::uint64_t expected() const { return count_known ? total : 1; }
 };
 
 class StateStore {
@@ -51,6 +58,24 @@ class StateStore {
   virtual Result<bool> is_complete(InstanceId instance) = 0;
   /// True for the first caller only: guards releasing an instance's work once.
   virtual Result<bool> claim_release(InstanceId instance) = 0;
+  /// Records the sample count of an instance whose count was unknown at the start (a fan-out
+  /// step, docs/fanout.md) if none is recorded yet, and returns the recorded one: the first
+  /// caller's count wins, later (redelivered, restarted) calls change nothing. Atomic,
+  /// thread-safe. Until then the instance is not complete and takes no commit. Unsupported
+  /// (kRuntime) unless a store says otherwise; for an instance whose count is fixed it returns
+  /// that count.
+  virtual Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) {
+    return Error::runtime("this progress store cannot record fan-out counts (instance " +
+                          std::to_string(instance.v) + ", " + std::to_string(count) + " rows)");
+  }
+  /// Makes an instance's count unknown again and forgets its samples (a fan-out instance
+  /// whose file could not be read: `merlin restart` expands it again). Not thread-safe with
+  /// work on that instance: for a restart, with no worker serving it. Unsupported (kRuntime)
+  /// unless a store says otherwise.
+  virtual Result<void> forget_count(InstanceId instance) {
+    return Error::runtime("this progress store cannot forget counts (instance " +
+                          std::to_string(instance.v) + ")");
+  }
   virtual Result<std::vector<InstanceProgress>> progress() = 0;
   /// Instance `instance`'s done and failed samples as bitmaps (`merlin detailed-status`).
   /// Unsupported (kRuntime) unless a store says otherwise.

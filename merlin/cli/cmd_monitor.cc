@@ -79,7 +79,7 @@ int monitor(const MonitorArgs& a) {
       if (!progress) return report_error(progress.error());
       for (const auto& i : *progress) {
         done += i.done;
-        total += i.total;
+        total += i.expected();
       }
     }
     if (pending == 0) {

@@ -69,11 +69,21 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   if (!dropped) return report_error(dropped.error());
   auto cleared = studies.clear_releases(key);
   if (!cleared) return report_error(cleared.error());
+  // A fan-out instance whose file could not be read (its one task failed, no copy made) is
+  // expanded again, from the file as it is now (docs/fanout.md).
+  for (const auto& inst : s.graph->instances()) {
+    const auto& p = (*progress)[inst.id.v];
+    if (!s.graph->step_of(inst.id).fanout || !p.count_known || p.total == 0 ||
+        s.renderer->fanout().expanded(inst.id))
+      continue;
+    auto f = store.forget_count(inst.id);
+    if (!f) return report_error(f.error());
+  }
   auto again = studies.reset_failed(key, s.graph->instances().size());
   if (!again) return report_error(again.error());
   progress = store.progress();  // after the reset: failed samples are unfinished again
   if (!progress) return report_error(progress.error());
-  Plan plan(*s.graph);
+  Plan plan(*s.graph, &s.renderer->fanout());
   auto ready = plan.ready_at_start(store);
   if (!ready) return report_error(ready.error());
   auto broker = (*backend)->broker(key, "restart", kDefaultLease);
@@ -84,7 +94,7 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   std::uint64_t done = 0, total = 0;
   for (const auto& i : *progress) {
     done += i.done;
-    total += i.total;
+    total += i.expected();
   }
   std::fprintf(stderr,
                "re-queued study %s: %llu/%llu tasks finished are kept, %llu failed ones run "
@@ -113,8 +123,7 @@ int restart(const RestartArgs& a) {
     // Running it here while it is queued in the broker would let workers run the same tasks.
     if (a.local)
       return report_error(Error::bad_input(
-          a.workspace +
-          " was queued in a broker (`merlin run` without --local): `merlin restart " +
+          a.workspace + " was queued in a broker (`merlin run` without --local): `merlin restart " +
           a.workspace +
           "` (without --local) queues its unfinished tasks there again; running it here as "
           "well could run a task twice"));

@@ -1,8 +1,10 @@
 #include "merlin/plan/plan.h"
 
+#include <algorithm>
+
 namespace merlin {
 
-Plan::Plan(const StudyGraph& graph) : graph_(graph) {}
+Plan::Plan(const StudyGraph& graph, const FanoutSource* fanout) : graph_(graph), fanout_(fanout) {}
 
 const std::string& Plan::queue_of(InstanceId id) const {
   return graph_.step_of(id).spec->run.task_queue;
@@ -21,6 +23,85 @@ Routed Plan::whole_range(const Instance& inst) const {
   m.hi = inst.count;
   m.gated = has_per_sample_parent(inst);
   return {queue_of(inst.id), m};
+}
+
+Result<void> Plan::release(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                           bool claim) const {
+  Routed r = whole_range(inst);
+  if (!graph_.unknown_at_start(inst.id)) {
+    out.push_back(std::move(r));
+    return ok();
+  }
+  auto n = count_of(inst, store, out, claim);
+  if (!n) return n.error();
+  if (*n == 0) return ok();  // a loop iteration that will not run
+  r.message.hi = *n;
+  out.push_back(std::move(r));
+  return ok();
+}
+
+Result<std::uint64_t> Plan::count_of(const Instance& inst, StateStore& store,
+                                     std::vector<Routed>& out, bool claim) const {
+  const auto& node = graph_.step_of(inst.id);
+  if ((node.fanout || node.loop >= 0) && fanout_ == nullptr)
+    return Error::runtime("step '" + node.name +
+                          "' takes its samples from a file (samples_from) or loops, but this "
+                          "plan cannot read what steps wrote");
+  auto deciders = graph_.previous_deciders(inst.id);
+  if (!deciders.empty()) {
+    bool again = true;
+    for (InstanceId d : deciders) again = again && fanout_->loop_again(d);
+    if (!again) {
+      auto s = skip_rest_of_loop(inst, store, out, claim);
+      if (!s) return s.error();
+      return std::uint64_t{0};
+    }
+  }
+  std::uint64_t want = inst.count;
+  if (node.fanout) {
+    // A failed expansion is the step's failure, not the worker's: one task that fails.
+    auto rows = fanout_->expand(inst.id);
+    want = rows ? *rows : 1;
+  }
+  return store.set_count(inst.id, want);
+}
+
+Result<void> Plan::skip_rest_of_loop(const Instance& head, StateStore& store,
+                                     std::vector<Routed>& out, bool claim) const {
+  const Loop& loop = graph_.loops()[static_cast<std::size_t>(graph_.step_of(head.id).loop)];
+  std::vector<InstanceId> skipped;
+  for (std::uint32_t it = head.iteration; it <= loop.iterations; ++it)
+    for (StepId sid : loop.body)
+      for (std::uint32_t k = 0; k < graph_.step(sid).instance_count; ++k)
+        skipped.push_back(graph_.in_iteration(sid, k, it));
+  for (InstanceId id : skipped) {
+    auto n = store.set_count(id, 0);
+    if (!n) return n.error();
+  }
+  auto is_skipped = [&](InstanceId id) {
+    const auto& i = graph_.instance(id);
+    return graph_.step_of(id).loop == graph_.step_of(head.id).loop && i.iteration >= head.iteration;
+  };
+  for (InstanceId id : skipped) {
+    for (const auto& e : graph_.instance(id).children) {
+      if (is_skipped(e.instance)) continue;
+      const auto& child = graph_.instance(e.instance);
+      auto complete = store.is_complete(child.id);
+      if (!complete) return complete.error();
+      if (*complete) continue;
+      auto ready = whole_parents_complete(child, store);
+      if (!ready) return ready.error();
+      if (!*ready) continue;
+      if (claim) {
+        auto claimed = store.claim_release(child.id);
+        if (!claimed) return claimed.error();
+        if (!*claimed) continue;
+      }
+      auto r = release(child, store, out, claim);
+      if (!r) return r;
+    }
+  }
+  return ok();
 }
 
 Routed Plan::one_sample(const Instance& inst, SampleId s) const {
@@ -71,14 +152,18 @@ Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
     }
     auto claimed = store.claim_release(inst.id);
     if (!claimed) return claimed.error();
-    if (*claimed) out.push_back(whole_range(inst));
+    if (!*claimed) continue;
+    auto r = release(inst, store, out);
+    if (!r) return r.error();
   }
   return out;
 }
 
 std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
   std::vector<TaskMessage> out;
-  for (auto [lo, hi] : graph_.hierarchy().split(m.lo, m.hi)) {
+  const bool own = graph_.step_of(m.instance).fanout && fanout_ != nullptr;
+  const SampleHierarchy h = own ? fanout_->hierarchy(m.instance) : SampleHierarchy();
+  for (auto [lo, hi] : (own ? h : graph_.hierarchy()).split(m.lo, m.hi)) {
     TaskMessage c = m;
     c.lo = lo;
     c.hi = hi;
@@ -110,6 +195,11 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
+      if (graph_.unknown_at_start(child.id)) {  // a loop copy: its count first
+        auto n = count_of(child, store, out);
+        if (!n) return n.error();
+        if (sample >= *n) continue;
+      }
       out.push_back(one_sample(child, sample));
     } else if (commit.remaining == 0) {
       auto ready = whole_parents_complete(child, store);
@@ -117,7 +207,9 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
       if (!*ready) continue;
       auto claimed = store.claim_release(child.id);
       if (!claimed) return claimed.error();
-      if (*claimed) out.push_back(whole_range(child));
+      if (!*claimed) continue;
+      auto r = release(child, store, out);
+      if (!r) return r.error();
     }
   }
   return out;
@@ -135,14 +227,30 @@ Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sampl
       auto same = sample_parents_done(child, sample, store);
       if (!same) return same.error();
       if (!*same) continue;
+      if (graph_.unknown_at_start(child.id)) {
+        auto n = count_of(child, store, out, false);
+        if (!n) return n.error();
+        if (sample >= *n) continue;
+      }
       out.push_back(one_sample(child, sample));
     } else {
-      auto complete = store.is_complete(child.id);
-      if (!complete) return complete.error();
-      if (!*complete) out.push_back(whole_range(child));
+      // A loop head that was skipped is complete, but what its skip released may be lost too.
+      if (graph_.previous_deciders(child.id).empty()) {
+        auto complete = store.is_complete(child.id);
+        if (!complete) return complete.error();
+        if (*complete) continue;
+      }
+      auto r = release(child, store, out, false);
+      if (!r) return r.error();
     }
   }
-  return out;
+  // Without claims, a step after a skipped loop is reached through every skipped iteration.
+  std::vector<Routed> unique;
+  for (auto& r : out)
+    if (std::none_of(unique.begin(), unique.end(),
+                     [&](const Routed& u) { return u.message == r.message; }))
+      unique.push_back(std::move(r));
+  return unique;
 }
 
 }  // namespace merlin

@@ -10,12 +10,22 @@
 ///  - If an instance has per-sample parents *and* is released, its range is `gated`: each leaf
 ///    checks its parents before running. Either the parent's commit or the gated leaf sees the
 ///    other's write, so no sample is lost; at worst one runs twice and commits once.
+///  - Releasing a fan-out instance (`samples_from`, docs/fanout.md) expands it first: the
+///    FanoutSource gives its row count, StateStore::set_count records it (first count wins),
+///    and the range queued is [0, recorded count). A failed expansion records 1 sample: one
+///    task, which the worker fails with the expansion's message (the study goes on).
+///  - Loops (docs/fanout.md): iterations after the first start with unknown counts, recorded
+///    at their release. Releasing iteration i+1's `back_to` instance asks the FanoutSource for
+///    iteration i's decider's verdict: "again" releases it; "stop" records every instance of
+///    iterations i+1.. as done with 0 samples and releases what waited for them (the steps
+///    after the loop). set_count's first-wins makes a stop and a release exclusive.
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "merlin/broker/state_store.h"
 #include "merlin/broker/task_message.h"
+#include "merlin/study/fanout_source.h"
 #include "merlin/study/study_graph.h"
 #include "merlin/util/result.h"
 
@@ -28,7 +38,9 @@ struct Routed {
 
 class Plan {
  public:
-  explicit Plan(const StudyGraph& graph);
+  /// `fanout` expands fan-out instances; it may be null for a study without any (releasing
+  /// one then fails with kRuntime). Both must outlive the Plan.
+  explicit Plan(const StudyGraph& graph, const FanoutSource* fanout = nullptr);
 
   /// Every message to queue to (re)start the study from the state in `store` (empty store:
   /// the roots). Instances already complete are skipped; done samples are skipped by leaves.
@@ -59,9 +71,25 @@ class Plan {
   Result<bool> sample_parents_done(const Instance& inst, SampleId s, StateStore& store) const;
   bool has_per_sample_parent(const Instance& inst) const;
   Routed whole_range(const Instance& inst) const;
+  /// Appends what releasing `inst` queues: its whole range, after expanding a fan-out
+  /// instance or recording a loop copy's count; or, for a loop head whose decider said stop,
+  /// what skipping the rest of the loop releases (see the rules above).
+  /// `claim`: instances released on the way (after a skipped loop) take their release claim;
+  /// false after a redelivery, whose first release may be the one that was lost.
+  Result<void> release(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                       bool claim = true) const;
+  /// Records 0 samples for every instance of `head`'s loop from `head`'s iteration on, then
+  /// releases the instances outside those that were waiting for them.
+  Result<void> skip_rest_of_loop(const Instance& head, StateStore& store, std::vector<Routed>& out,
+                                 bool claim) const;
+  /// The count of an instance that was unknown at start, recording it first if need be
+  /// (a loop copy's own count; 0 when its loop stopped before it).
+  Result<std::uint64_t> count_of(const Instance& inst, StateStore& store, std::vector<Routed>& out,
+                                 bool claim = true) const;
   Routed one_sample(const Instance& inst, SampleId s) const;
 
   const StudyGraph& graph_;
+  const FanoutSource* fanout_;
 };
 
 }  // namespace merlin

@@ -124,6 +124,11 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
     return Error::bad_input("--step " + o.step +
                             ": not a sampled step (its commands name no sample column), so it has "
                             "no per-sample outputs to collect");
+  if (node->fanout || node->loop >= 0)  // counts and tables decided at run time
+    return Error::bad_input(
+        "--step " + o.step + ": " +
+        (node->fanout ? "its samples come from samples_from" : "it runs in a loop") +
+        "; merlin collect does not read such steps yet (docs/fanout.md)");
   if (node->instance_count != 1)
     return Error::bad_input("--step " + o.step + ": it runs for " +
                             std::to_string(node->instance_count) +

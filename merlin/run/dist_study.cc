@@ -60,25 +60,32 @@ StudyEnqueue study_enqueue_of(const PreparedStudy& s) {
   st.record.workspace = s.tokens.workspace;
   st.record.name = s.tokens.study_name;
   st.record.created = now_epoch();
-  for (const auto& i : s.graph->instances()) st.counts.push_back(i.count);
+  st.counts = s.graph->start_counts();  // fan-out instances: unknown until released
   st.queues = study_queues(*s.graph);
   return st;
 }
 
-Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store) {
-  Plan plan(graph);
+Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store,
+                                const FanoutSource* fanout) {
+  Plan plan(graph, fanout);
   auto ready = plan.ready_at_start(store);
   if (!ready) return ready.error();
   for (const auto& r : *ready) {
     st.released.push_back(r.message.instance.v);
     st.messages.emplace_back(r.queue, r.message);
   }
+  auto progress = store.progress();
+  if (!progress) return progress.error();
+  for (std::size_t i = 0; i < st.counts.size() && i < progress->size(); ++i) {
+    const auto& p = (*progress)[i];
+    if (st.counts[i] != kCountUnknown || !p.count_known) continue;
+    st.counts[i] = p.total;
+    if (i < st.remaining.size()) st.remaining[i] = p.total - std::min(p.total, p.done);
+  }
   return ok();
 }
 
-
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
-                                    const BrokerLocation& loc) {
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const BrokerLocation& loc) {
   StudyEnqueue st = study_enqueue_of(s);
   // The first messages and release claims are decided on an empty in-process store, then
   // written to the broker at once: the study is queued whole or not at all.

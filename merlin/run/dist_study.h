@@ -42,14 +42,16 @@ struct EnqueueReport {
 StudyEnqueue study_enqueue_of(const PreparedStudy& s);
 
 /// Adds the messages and release claims that start the study from the progress in `store`
-/// (decided by `Plan::ready_at_start`; `store` takes the claims).
-Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store);
+/// (decided by `Plan::ready_at_start`; `store` takes the claims). Fan-out instances it
+/// releases (through `fanout`, which may be null when none can be) get their recorded counts
+/// in `st.counts` (and `st.remaining`, when given).
+Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store,
+                                const FanoutSource* fanout = nullptr);
 
 /// Queues `s` in `backend` at `loc` (all or nothing), after recording `broker_at=` in
 /// merlin_info/run.env.
 
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend,
-                                    const BrokerLocation& loc);
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const BrokerLocation& loc);
 
 /// The registered studies whose name is `name`, oldest first.
 Result<std::vector<StudyRecord>> studies_named(StudyRegistry& studies, const std::string& name);

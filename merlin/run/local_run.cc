@@ -30,12 +30,6 @@ namespace {
 std::string journal_path(const PreparedStudy& s) { return local_journal_path(s.tokens.info_dir); }
 std::string live_path(const PreparedStudy& s) { return s.tokens.info_dir + "/status.live"; }
 
-std::vector<std::uint64_t> counts_of(const StudyGraph& g) {
-  std::vector<std::uint64_t> c;
-  for (const auto& i : g.instances()) c.push_back(i.count);
-  return c;
-}
-
 // One run per workspace at a time: an flock on merlin_info/run.lock, released at exit or death.
 class WorkspaceLock {
  public:
@@ -60,10 +54,7 @@ class Reporter {
  public:
   Reporter(PreparedStudy& s, LocalStateStore& store, Worker& worker, bool print,
            std::chrono::milliseconds kill_wait)
-      : s_(s),
-        store_(store),
-        worker_(worker),
-        kill_wait_(kill_wait) {
+      : s_(s), store_(store), worker_(worker), kill_wait_(kill_wait) {
     // On a terminal: one line rewritten each second; in a log: a line every 10 s.
     if (print)
       progress_ = progress_on(stderr, "", std::chrono::seconds(1), std::chrono::seconds(10));
@@ -82,7 +73,6 @@ class Reporter {
 
  private:
   void loop() {
-    std::uint64_t total = s_.graph->total_tasks();
     std::unique_lock lock(mu_);
     StopControl control;
     auto last_report = Clock::now();
@@ -103,8 +93,11 @@ class Reporter {
       last_report = Clock::now();
       auto p = store_.progress();
       if (!p) continue;
-      std::uint64_t done = 0;
-      for (const auto& i : *p) done += i.done;
+      std::uint64_t done = 0, total = 0;  // fan-out counts appear as they are released
+      for (const auto& i : *p) {
+        done += i.done;
+        total += i.expected();
+      }
       if (progress_) progress_->update(done, total);
       std::ostringstream live;
       live << "pid=" << ::getpid() << "\n";
@@ -129,10 +122,11 @@ class Reporter {
 }  // namespace
 
 Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
-  LocalStateStore store(counts_of(*s.graph));
+  LocalStateStore store(s.graph->start_counts());
   auto n = read_journal(
       journal_path(s), static_cast<std::uint32_t>(s.graph->instances().size()),
-      [&](const JournalRecord& r) { store.restore(r.instance, r.sample, r.outcome, r.seconds); });
+      [&](const JournalRecord& r) { store.restore(r.instance, r.sample, r.outcome, r.seconds); },
+      false, [&](InstanceId i, std::uint64_t count) { store.restore_count(i, count); });
   if (!n) return n.error();
   return store.progress();
 }
@@ -163,24 +157,43 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   JournalWriter journal;
   auto opened = journal.open(journal_path(s), instances);
   if (!opened) return opened.error();
-  LocalStateStore store(counts_of(graph), [&](InstanceId i, SampleId x, Outcome out, double sec) {
-    return journal.append({i, x, out, static_cast<float>(sec)});
-  });
+  LocalStateStore store(
+      graph.start_counts(),
+      [&](InstanceId i, SampleId x, Outcome out, double sec) {
+        return journal.append({i, x, out, static_cast<float>(sec)});
+      },
+      [&](InstanceId i, std::uint64_t count) {  // a fan-out count, before it is used
+        JournalRecord r{i, count};
+        r.count = true;
+        return journal.append(r);
+      });
   if (o.resume) {
     // Failed samples are run again: restart finishes the study, as Merlin's re-runs every
-    // task without MERLIN_FINISHED.
+    // task without MERLIN_FINISHED. A fan-out instance whose file could not be read (no copy)
+    // is forgotten altogether: it is expanded again, from the file as it is now.
+    // (A count of 0 is a loop iteration that was skipped, not a failed expansion.)
+    const FanoutTables& fanout = s.renderer->fanout();
+    std::vector<bool> again(instances, false);
     std::uint64_t kept = 0;
-    auto n = read_journal(journal_path(s), instances, [&](const JournalRecord& r) {
-      if (r.outcome == Outcome::kSoftFail || r.outcome == Outcome::kHardFail) return;
-      store.restore(r.instance, r.sample, r.outcome, r.seconds);
-      ++kept;
-    });
+    auto n = read_journal(
+        journal_path(s), instances,
+        [&](const JournalRecord& r) {
+          if (r.outcome == Outcome::kSoftFail || r.outcome == Outcome::kHardFail) return;
+          if (again[r.instance.v]) return;
+          store.restore(r.instance, r.sample, r.outcome, r.seconds);
+          ++kept;
+        },
+        false,
+        [&](InstanceId i, std::uint64_t count) {
+          again[i.v] = graph.step_of(i).fanout && count > 0 && !fanout.expanded(i);
+          if (!again[i.v]) store.restore_count(i, count);
+        });
     if (!n) return n.error();
     log::info("restart: {} finished tasks kept from the journal, failed ones run again", kept);
   }
 
   LocalBroker broker;
-  Plan plan(graph);
+  Plan plan(graph, &s.renderer->fanout());
   auto ready = plan.ready_at_start(store);
   if (!ready) return ready.error();
   for (const auto& r : *ready) {
@@ -227,7 +240,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   if (!p) return p.error();
   result.progress = *p;
   for (const auto& i : result.progress) {
-    result.total += i.total;
+    result.total += i.expected();
     result.done += i.done;
     result.failed += i.failed;
   }

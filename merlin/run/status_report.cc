@@ -19,7 +19,13 @@ std::vector<StepStatus> step_status(const StudyGraph& graph,
   for (const auto& inst : graph.instances()) {
     auto& row = rows[inst.step.v];
     row.instances++;
-    row.total += inst.count;
+    const bool known = inst.id.v < progress.size() && progress[inst.id.v].count_known;
+    if (!graph.unknown_at_start(inst.id))
+      row.total += inst.count;
+    else if (known)
+      row.total += progress[inst.id.v].total;
+    else
+      row.count_unknown++;
     if (inst.id.v < progress.size()) {
       row.done += progress[inst.id.v].done;
       row.failed += progress[inst.id.v].failed;
@@ -65,6 +71,10 @@ std::string format_status(const std::vector<StepStatus>& rows, StatusFormat form
   for (const auto& r : rows)
     out += fmt::format("{:<{}}  {:>9}  {:>10}  {:>10}  {:>8}  {:>8}  {:>10}  {:>9.3f}\n", r.step, w,
                        r.instances, r.total, r.done, r.failed, r.running, r.queued, r.mean_seconds);
+  for (const auto& r : rows)
+    if (r.count_unknown > 0)
+      out += fmt::format("{}: {} instance{} pending, count unknown (not released yet)\n", r.step,
+                         r.count_unknown, r.count_unknown == 1 ? "" : "s");
   return out;
 }
 

@@ -19,14 +19,19 @@ struct StepStatus {
   std::uint64_t running = 0;  ///< running now (a live local run)
   std::uint64_t queued = 0;   ///< not finished, not running
   double mean_seconds = 0;    ///< over finished samples
+  /// Fan-out instances not released yet (docs/fanout.md): their samples are not in `total`.
+  std::uint32_t count_unknown = 0;
 };
 
-/// `running` may be empty (nothing is running).
+/// `running` may be empty (nothing is running). A fan-out instance counts its recorded count
+/// (from `progress`) once released, and in `count_unknown` before.
 std::vector<StepStatus> step_status(const StudyGraph& graph,
                                     const std::vector<InstanceProgress>& progress,
                                     const std::vector<std::uint32_t>& running);
 
 enum class StatusFormat { kTable, kJson, kCsv };
+/// The table ends with a line per step with instances of unknown count ("trial: 2 instances
+/// pending, count unknown"); JSON and CSV keep their columns.
 std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format);
 
 /// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.

@@ -60,7 +60,6 @@ std::string LostStudy::describe(const std::string& where) const {
          "` queues the unfinished tasks again (the workspace's markers say which)";
 }
 
-
 Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
                                                  const std::string& name,
                                                  const std::string& output_path) {
@@ -84,7 +83,7 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
     l.registered = true;
     for (const auto& i : *progress) {
       l.done += i.done;
-      l.total += i.total;
+      l.total += i.expected();
     }
     if (l.done == l.total) {
       auto m = mark_study_finished(r.workspace);
@@ -111,6 +110,12 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   StudyEnqueue st = study_enqueue_of(s);
   // What is done is decided on an in-process store from the markers, then written to the
   // broker with the study's registration at once, as `merlin run` queues a new study.
+  // A fan-out instance expanded before (its copy exists) has its rows; the others stay
+  // unknown and are expanded when released.
+  const FanoutTables& fanout = s.renderer->fanout();
+  for (std::uint32_t i = 0; i < st.counts.size(); ++i)
+    if (st.counts[i] == kCountUnknown && fanout.expanded(InstanceId{i}))
+      if (auto rows = fanout.expand(InstanceId{i})) st.counts[i] = *rows;
   LocalStateStore markers(st.counts);
   RebuildReport report;
   report.tasks = s.graph->total_tasks();
@@ -118,11 +123,16 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   // progress line every few seconds on large studies.
   std::unique_ptr<Progress> line;
   if (progress)
-    line = progress_on(stderr, "reading markers: ", std::chrono::seconds(1), std::chrono::seconds(3));
+    line =
+        progress_on(stderr, "reading markers: ", std::chrono::seconds(1), std::chrono::seconds(3));
   std::uint64_t looked = 0;
   for (std::uint32_t i = 0; i < st.counts.size(); ++i) {
     std::string bitmap;
     std::uint64_t done = 0;
+    if (st.counts[i] == kCountUnknown) {
+      st.remaining.push_back(kCountUnknown);
+      continue;
+    }
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
       if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
       if (!files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
@@ -138,7 +148,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     if (done > 0) st.done.emplace_back(i, std::move(bitmap));
   }
   if (line) line->finish();
-  auto added = add_ready_messages(st, *s.graph, markers);
+  auto added = add_ready_messages(st, *s.graph, markers, &fanout);
   if (!added) return added.error();
   report.messages = st.messages.size();
   StudyRegistry& studies = backend.studies();

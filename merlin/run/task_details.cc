@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "merlin/run/local_run.h"
 #include "merlin/workspace/task_journals.h"
 
 namespace merlin::run {
@@ -45,21 +46,30 @@ Result<std::set<std::string>> parse_names(const std::vector<std::string>& given,
 
 const char* state_name(TaskState s) {
   switch (s) {
-    case TaskState::kInitialized: return "INITIALIZED";
-    case TaskState::kRunning: return "RUNNING";
-    case TaskState::kFinished: return "FINISHED";
-    case TaskState::kFailed: return "FAILED";
-    case TaskState::kCancelled: return "CANCELLED";
+    case TaskState::kInitialized:
+      return "INITIALIZED";
+    case TaskState::kRunning:
+      return "RUNNING";
+    case TaskState::kFinished:
+      return "FINISHED";
+    case TaskState::kFailed:
+      return "FAILED";
+    case TaskState::kCancelled:
+      return "CANCELLED";
   }
   return "UNKNOWN";
 }
 
 const char* return_code_name(Outcome o) {
   switch (o) {
-    case Outcome::kSuccess: return "MERLIN_SUCCESS";
-    case Outcome::kSoftFail: return "MERLIN_SOFT_FAIL";
-    case Outcome::kHardFail: return "MERLIN_HARD_FAIL";
-    case Outcome::kStopped: return "MERLIN_STOP_WORKERS";
+    case Outcome::kSuccess:
+      return "MERLIN_SUCCESS";
+    case Outcome::kSoftFail:
+      return "MERLIN_SOFT_FAIL";
+    case Outcome::kHardFail:
+      return "MERLIN_HARD_FAIL";
+    case Outcome::kStopped:
+      return "MERLIN_STOP_WORKERS";
   }
   return "MERLIN_UNRECOGNIZED";
 }
@@ -81,8 +91,8 @@ std::uint16_t TaskLedger::add_worker(const std::string& name) {
 Result<void> TaskLedger::read(const std::string& path, const std::string& worker) {
   auto w = add_worker(worker);
   auto n = read_journal(
-      path, static_cast<std::uint32_t>(counts_.size()),
-      [&](const JournalRecord& r) { add(r, w); }, true);
+      path, static_cast<std::uint32_t>(counts_.size()), [&](const JournalRecord& r) { add(r, w); },
+      true);
   if (!n) return n.error();
   return ok();
 }
@@ -127,8 +137,8 @@ TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const Sample
     d.seconds = s->seconds;
     d.worker = workers_[s->worker];
     if (s->outcome != kNone) last = static_cast<Outcome>(s->outcome);
-    running = live && s->starts > 0 && (s->started_at > s->ended_at ||
-                                (s->started_at == s->ended_at && s->last_was_start));
+    running = live && s->starts > 0 &&
+              (s->started_at > s->ended_at || (s->started_at == s->ended_at && s->last_was_start));
   }
   auto finished = [&](Outcome o) {
     d.outcome = o;
@@ -172,6 +182,20 @@ Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& 
   const StudyGraph& graph = *study.graph;
   std::vector<std::uint64_t> counts;
   for (const auto& i : graph.instances()) counts.push_back(i.count);
+  // Fan-out instances and later loop iterations (docs/fanout.md): the count recorded at their
+  // release (the broker's, or the local journal's), 0 while not released.
+  bool any_unknown = false;
+  for (const auto& i : graph.instances()) any_unknown |= graph.unknown_at_start(i.id);
+  if (any_unknown) {
+    auto progress = store ? store->progress() : journal_progress(study);
+    if (!progress) return progress.error();
+    for (const auto& i : graph.instances()) {
+      if (!graph.unknown_at_start(i.id)) continue;
+      const bool known = i.id.v < progress->size() && (*progress)[i.id.v].count_known;
+      counts[i.id.v] = known ? (*progress)[i.id.v].total : 0;
+    }
+  }
+  const int level_max_dirs = graph.spec().samples ? graph.spec().samples->level_max_dirs : 25;
   TaskLedger ledger(counts, wanted);
   auto journals = study_journals(study.tokens.info_dir);
   if (!journals) return journals.error();
@@ -181,24 +205,30 @@ Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& 
   }
   std::vector<TaskRow> out;
   auto full = [&] { return filter.max_tasks && out.size() >= filter.max_tasks; };
+  std::vector<std::vector<InstanceId>> of_step(graph.steps().size());  // loop copies too
+  for (const auto& i : graph.instances()) of_step[i.step.v].push_back(i.id);
   for (const auto& node : graph.steps()) {
-    for (std::uint32_t k = 0; k < node.instance_count && !full(); ++k) {
-      InstanceId id{node.first_instance.v + k};
+    for (std::size_t k = 0; k < of_step[node.id.v].size() && !full(); ++k) {
+      InstanceId id = of_step[node.id.v][k];
       if (id.v >= wanted.size() || !wanted[id.v]) continue;
       const Instance& inst = graph.instance(id);
+      const std::uint64_t count = counts[id.v];
+      const SampleHierarchy own =
+          node.fanout ? SampleHierarchy(count, level_max_dirs) : SampleHierarchy();
+      const SampleHierarchy& h = node.fanout ? own : graph.hierarchy();
       std::optional<SampleBits> bits;
       if (store) {
         auto b = store->sample_bits(id);
         if (!b) return b.error();
         bits = std::move(*b);
       }
-      for (SampleId x = 0; x < inst.count && !full(); ++x) {
+      for (SampleId x = 0; x < count && !full(); ++x) {
         TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);
         if (!filter.keeps(d)) continue;
         TaskRow row{node.name, inst.rel_dir, plan.queue_of(id), std::move(d)};
-        if (node.sampled && graph.hierarchy().levels() > 0) {
+        if (node.sampled && h.levels() > 0) {
           row.dir += '/';
-          graph.hierarchy().append_path(row.dir, x);
+          h.append_path(row.dir, x);
         }
         out.push_back(std::move(row));
       }

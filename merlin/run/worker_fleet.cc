@@ -149,9 +149,7 @@ class Fleet {
   }
 
  private:
-  bool stopping() const {
-    return stop_requested_ || Interrupts::count() > 0 || past_drain_time();
-  }
+  bool stopping() const { return stop_requested_ || Interrupts::count() > 0 || past_drain_time(); }
   bool past_drain_time() const {
     return options_.drain_at && std::chrono::steady_clock::now() >= *options_.drain_at;
   }
@@ -254,7 +252,7 @@ class Fleet {
     if (auto p = store.progress())
       for (const auto& i : *p) {
         done += i.done;
-        total += i.total;
+        total += i.expected();
       }
     return {done, total};
   }
@@ -266,12 +264,13 @@ class Fleet {
     auto path = worker_journal_path(info, p.name, host_name() + "." + std::to_string(::getpid()));
     auto j = std::make_unique<JournalWriter>();
     auto made = files::make_dirs(info + "/tasks");
-    auto opened = made ? j->open(path, static_cast<std::uint32_t>(s.graph->instances().size()))
-                       : made;
+    auto opened =
+        made ? j->open(path, static_cast<std::uint32_t>(s.graph->instances().size())) : made;
     if (opened) return j;
-    log::warn("cannot open the task journal {} error=\"{}\"; detailed-status will not show {}'s "
-              "tasks",
-              path, opened.error().message, p.name);
+    log::warn(
+        "cannot open the task journal {} error=\"{}\"; detailed-status will not show {}'s "
+        "tasks",
+        path, opened.error().message, p.name);
     return nullptr;
   }
 
@@ -285,7 +284,7 @@ class Fleet {
       return false;
     }
     log::info("serving study={} workspace={}", rec.key, rec.workspace);
-    Plan plan(*(*s)->graph);
+    Plan plan(*(*s)->graph, &(*s)->renderer->fanout());
     auto owned_store = backend_.store(rec.key);
     StateStore& store = *owned_store;
     auto all_queues = study_queues(*(*s)->graph);

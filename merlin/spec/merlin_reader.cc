@@ -90,21 +90,7 @@ void read_samples(const YamlEntry& entry, StudySpec& spec, DiagnosticList& diags
     s.column_labels_where = c->value.where;
     if (auto v = read_scalar_list(c->value, "'column_labels' in " + ctx, diags)) {
       for (const auto& t : *v) {
-        const std::string column = std::to_string(s.column_labels.size() + 1);
-        if (!is_token_name(t.value)) {
-          diags.error(t.where, "column label '" + t.value +
-                                   "' may only hold letters, digits, '_', '-' and '.'");
-        } else if (is_reserved_token(t.value)) {
-          diags.error(t.where, "column label '" + t.value + "' redefines a name Merlin reserves");
-        } else if (auto conflict = env_name_conflict(t.value);
-                   conflict && is_shell_identifier(t.value)) {
-          // Sample values are exported under their labels: see env_names.h.
-          diags.error(t.where, "column label '" + t.value + "' (column " + column + ") " +
-                                   describe_env_conflict(t.value, *conflict) +
-                                   "; rename the column (see docs/sample-safety.md)");
-        }
-        for (const auto& earlier : s.column_labels)
-          if (earlier == t.value) diags.error(t.where, "duplicate column label '" + t.value + "'");
+        check_column_label(t, s.column_labels, diags);
         s.column_labels.push_back(t.value);
       }
     }
@@ -120,6 +106,24 @@ void read_samples(const YamlEntry& entry, StudySpec& spec, DiagnosticList& diags
 }
 
 }  // namespace
+
+void check_column_label(const Text& t, const std::vector<std::string>& earlier,
+                        DiagnosticList& diags) {
+  const std::string column = std::to_string(earlier.size() + 1);
+  if (!is_token_name(t.value)) {
+    diags.error(t.where,
+                "column label '" + t.value + "' may only hold letters, digits, '_', '-' and '.'");
+  } else if (is_reserved_token(t.value)) {
+    diags.error(t.where, "column label '" + t.value + "' redefines a name Merlin reserves");
+  } else if (auto conflict = env_name_conflict(t.value); conflict && is_shell_identifier(t.value)) {
+    // Sample values are exported under their labels: see env_names.h.
+    diags.error(t.where, "column label '" + t.value + "' (column " + column + ") " +
+                             describe_env_conflict(t.value, *conflict) +
+                             "; rename the column (see docs/sample-safety.md)");
+  }
+  for (const auto& e : earlier)
+    if (e == t.value) diags.error(t.where, "duplicate column label '" + t.value + "'");
+}
 
 void read_parameters(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {
   if (!expect_map(node, "'global.parameters'", diags)) return;

@@ -2,6 +2,7 @@
 /// From the YAML tree to a StudySpec: shape, types, unknown keys and single-value formats.
 /// Cross-references (depends, tokens, workers, parameter lengths) are the validator's job.
 #include <string>
+#include <vector>
 
 #include "merlin/spec/diagnostic_list.h"
 #include "merlin/spec/study_spec.h"
@@ -24,6 +25,17 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
               DiagnosticList& diags);
 void read_parameters(const YamlNode& node, StudySpec& spec, DiagnosticList& diags);
 void read_merlin(const YamlNode& node, StudySpec& spec, DiagnosticList& diags);
+
+/// `samples_from` of a step's run block (samples_from_reader.cc; docs/fanout.md).
+void read_samples_from(const YamlEntry& entry, const std::string& context, StepRun& run,
+                       DiagnosticList& diags);
+/// `loop` of a step's run block (samples_from_reader.cc; docs/fanout.md).
+void read_loop(const YamlEntry& entry, const std::string& context, StepRun& run,
+               DiagnosticList& diags);
+/// A sample column label: a token name, not reserved, not an environment name merlin or the
+/// shell needs, not in `earlier` (the labels before it).
+void check_column_label(const Text& label, const std::vector<std::string>& earlier,
+                        DiagnosticList& diags);
 
 /// Names usable inside `$(...)`: letters, digits, '_', '-', '.'.
 bool is_token_name(const std::string& name);

@@ -17,6 +17,8 @@ void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticLis
 /// Unknown `depends` targets (`name_*` waits on `name`) and dependency cycles, named in full
 /// ("dependency cycle: a -> b -> a").
 void check_dependencies(const StudySpec& spec, DiagnosticList& diags);
+/// `loop` blocks: back_to names the step or an ancestor of it; loops do not overlap.
+void check_loops(const StudySpec& spec, DiagnosticList& diags);
 
 /// Unknown `$(NAME)`s in step commands, variables and labels, each at its own line:col: warnings
 /// (Merlin leaves them to the shell), errors when `strict`.

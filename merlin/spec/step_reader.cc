@@ -18,7 +18,9 @@ const std::vector<std::string> kRunKeys = {
     "pre", "post", "num resource set", "launch distribution", "tasks per rs", "rs per node",
     "cpus per rs", "bind gpus", "nested", "use_broker",
     // Extensions: node-local scratch and staging (docs/staging.md).
-    "scratch", "stage_out", "stage_in"};
+    "scratch", "stage_out", "stage_in",
+    // Extension: data-dependent fan-out (docs/fanout.md).
+    "samples_from", "loop"};
 
 // Why a stage_out pattern cannot be used, or "" when it can: it is relative to the task's
 // scratch dir and names files copied into the workspace task dir, so it may not leave either.
@@ -189,6 +191,10 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
       if (auto d = read_scalar_list(e.value, "'depends' in " + context, diags)) run.depends = *d;
     } else if (e.key == "batch") {
       read_step_batch(e.value, context, run, diags);
+    } else if (e.key == "samples_from") {
+      read_samples_from(e, context, run, diags);
+    } else if (e.key == "loop") {
+      read_loop(e, context, run, diags);
     } else if (e.key == "scratch" || e.key == "stage_out" || e.key == "stage_in") {
       continue;  // read_staging
     } else if (std::find(kRunKeys.begin(), kRunKeys.end(), e.key) != kRunKeys.end()) {
@@ -196,6 +202,11 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
     }
   }
   read_staging(node, context, run, diags);
+  if (run.samples_from && run.depends.empty())
+    diags.error(run.samples_from->where,
+                "'samples_from' in " + context +
+                    " needs 'depends': its file is written by an upstream step, and the step "
+                    "is expanded when that step finishes");
 }
 
 void read_steps(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {

@@ -2,6 +2,7 @@
 /// The in-memory form of a Merlin/Maestro study spec, after parsing and defaults, before any
 /// `$(TOKEN)` is substituted (the template text is kept verbatim; see study/ for expansion).
 /// Plain structs with member defaults; filled by `load_spec` (spec_loader.h).
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -56,6 +57,23 @@ inline Dependency parse_dependency(std::string_view dep) {
   return {std::string(dep), true};
 }
 
+/// `samples_from` of a step (an extension, docs/fanout.md): the step's samples are the rows of
+/// a file an upstream step writes, read when the step is released.
+struct SamplesFrom {
+  Text file;                               ///< template text, rendered per instance
+  std::vector<std::string> column_labels;  ///< the step's own sample tokens
+  std::uint64_t max_rows = 1'000'000;      ///< more rows fail the step
+  SourceLocation where;                    ///< of the `samples_from:` key
+};
+
+/// `loop` of a step (an extension, docs/fanout.md): the step decides, each time it finishes,
+/// whether the steps from `back_to` to it run again, at most `max_iterations` times in all.
+struct LoopSpec {
+  Text back_to;            ///< an ancestor of the step (or the step itself)
+  int max_iterations = 0;  ///< the bound, >= 1; required
+  SourceLocation where;    ///< of the `loop:` key
+};
+
 /// A step's `run:` block.
 struct StepRun {
   Text cmd;                   ///< required
@@ -80,6 +98,10 @@ struct StepRun {
   /// Files (template text, tokens allowed) copied once per node into scratch and linked into
   /// each task's scratch dir under their base name.
   std::vector<Text> stage_in;
+  /// Samples decided at run time (docs/fanout.md); unset: the study's samples, if any.
+  std::optional<SamplesFrom> samples_from;
+  /// Runs the sub-graph from `back_to` again while the step asks (docs/fanout.md).
+  std::optional<LoopSpec> loop;
   /// Further Merlin/Maestro run keys kept raw (`pre`, `post`, `num resource set`, `tasks per rs`,
   /// `rs per node`, `cpus per rs`, `bind gpus`, `nested`, `use_broker`).
   std::map<std::string, std::string> other;

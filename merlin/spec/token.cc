@@ -58,7 +58,7 @@ bool is_sample_token(std::string_view name) {
 }
 
 bool is_reserved_token(std::string_view name) {
-  static constexpr std::array<std::string_view, 19> kNames = {
+  static constexpr std::array<std::string_view, 20> kNames = {
       "SPECROOT",
       "OUTPUT_PATH",
       "MERLIN_TIMESTAMP",
@@ -77,7 +77,8 @@ bool is_reserved_token(std::string_view name) {
       "LAUNCHER",
       "VLAUNCHER",
       "STUDY_NAME",
-      "MERLIN_SCRATCH",  // an extension: the task's scratch dir (docs/staging.md)
+      "MERLIN_SCRATCH",    // an extension: the task's scratch dir (docs/staging.md)
+      "MERLIN_ITERATION",  // an extension: the loop iteration, from 1 (docs/fanout.md)
   };
   if (std::find(kNames.begin(), kNames.end(), name) != kNames.end()) return true;
   for (const auto& c : return_code_tokens())

@@ -84,8 +84,18 @@ void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList
   for (const auto& v : spec.labels)
     check_text(Text{v.value, v.where}, "label '" + v.name + "'", names, src, diags, strict);
   for (const auto& s : spec.steps) {
-    check_text(s.run.cmd, "'cmd' of step '" + s.name + "'", names, src, diags, strict);
-    check_text(s.run.restart, "'restart' of step '" + s.name + "'", names, src, diags, strict);
+    const KnownNames* step_names = &names;
+    KnownNames own;  // a samples_from step's own labels (docs/fanout.md)
+    if (s.run.samples_from) {
+      check_text(s.run.samples_from->file, "'samples_from.file' of step '" + s.name + "'", names,
+                 src, diags, strict);
+      own = names;
+      for (const auto& c : s.run.samples_from->column_labels) own.add(c);
+      step_names = &own;
+    }
+    check_text(s.run.cmd, "'cmd' of step '" + s.name + "'", *step_names, src, diags, strict);
+    check_text(s.run.restart, "'restart' of step '" + s.name + "'", *step_names, src, diags,
+               strict);
   }
 }
 

@@ -22,4 +22,8 @@ struct InstanceId {
 /// Global sample index 0..N-1; unsampled instances have exactly one "sample", 0.
 using SampleId = std::uint64_t;
 
+/// The sample count of an instance whose samples are decided at run time (a `samples_from`
+/// step, docs/fanout.md) until its release records one (StateStore::set_count).
+inline constexpr std::uint64_t kCountUnknown = ~std::uint64_t{0};
+
 }  // namespace merlin

@@ -21,9 +21,11 @@ std::set<std::string> params_used_by(const std::string& text, const spec::StudyS
   return out;
 }
 
-bool uses_sample_token(const std::string& text, const spec::StudySpec& spec) {
+bool uses_sample_token(const std::string& text, const spec::StudySpec& spec,
+                       const spec::Step& step) {
   for (const auto& t : spec::find_tokens(text)) {
     if (spec::is_sample_token(t.name)) return true;
+    if (step.run.samples_from) continue;  // its own labels: fan-out steps are sampled anyway
     if (spec.samples) {
       for (const auto& c : spec.samples->column_labels)
         if (t.name == c) return true;
@@ -40,8 +42,8 @@ Error same_directory_error(const spec::StudySpec& spec, const std::string& step,
   return Error::bad_input(
       spec.path + ":" + std::to_string(p.where.line) + ":" + std::to_string(p.where.column) +
       ": parameter combinations " + std::to_string(first + 1) + " and " +
-      std::to_string(second + 1) + " give step '" + step + "' the same directory '" + step +
-      "/" + labels +
+      std::to_string(second + 1) + " give step '" + step + "' the same directory '" + step + "/" +
+      labels +
       "' (values print as Merlin prints them: 01 is 1, yes is True, 1.50 is 1.5); make "
       "them distinct, or quote a value to keep it as written");
 }
@@ -85,6 +87,13 @@ std::string StudyGraph::param_label(const std::string& name, int combo) const {
   return {};
 }
 
+std::vector<std::uint64_t> StudyGraph::start_counts() const {
+  std::vector<std::uint64_t> out;
+  out.reserve(instances_.size());
+  for (const auto& i : instances_) out.push_back(unknown_at_start(i.id) ? kCountUnknown : i.count);
+  return out;
+}
+
 std::uint64_t StudyGraph::total_tasks() const {
   std::uint64_t n = 0;
   for (const auto& i : instances_) n += i.count;
@@ -111,8 +120,10 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     node.spec = &s;
     node.cmd = tokens.substitute(s.run.cmd.value);
     node.restart = tokens.substitute(s.run.restart.value);
-    node.sampled = uses_sample_token(node.cmd, spec) || uses_sample_token(node.restart, spec);
-    if (node.sampled && samples == 0)
+    node.fanout = s.run.samples_from.has_value();
+    node.sampled = node.fanout || uses_sample_token(node.cmd, spec, s) ||
+                   uses_sample_token(node.restart, spec, s);
+    if (node.sampled && !node.fanout && samples == 0)
       return Error::bad_input(spec.path + ":" + std::to_string(s.where.line) + ":" +
                               std::to_string(s.where.column) + ": step '" + s.name +
                               "' uses sample tokens but the study has no samples");
@@ -131,7 +142,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     for (const auto& d : node.spec->run.depends) {
       auto dep = spec::parse_dependency(d.value);
       auto it = index.find(dep.step);
-      if (it != index.end() && !dep.funnel) u.insert(used[it->second].begin(), used[it->second].end());
+      if (it != index.end() && !dep.funnel)
+        u.insert(used[it->second].begin(), used[it->second].end());
     }
     node.used_params.assign(u.begin(), u.end());  // std::set: sorted by name, as Merlin does
   }
@@ -158,7 +170,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       }
       inst.rel_dir = inst.labels.empty() ? node.name : node.name + "/" + inst.labels;
       inst.base_name = inst.labels.empty() ? node.name : node.name + "_" + inst.labels;
-      inst.count = node.sampled ? samples : 1;
+      inst.count = node.fanout ? 0 : node.sampled ? samples : 1;
+      inst.index = static_cast<std::uint32_t>(c);
       g.instances_.push_back(std::move(inst));
     }
     node.instance_count = static_cast<std::uint32_t>(n);
@@ -173,8 +186,11 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       const auto& parent = g.steps_[it->second];
       for (std::uint32_t k = 0; k < node.instance_count; ++k) {
         auto& child = g.instances_[node.first_instance.v + k];
+        // Different sample sets (a fan-out step's own rows) never pair sample by sample.
         EdgeKind kind =
-            (!funnel && node.sampled && parent.sampled) ? EdgeKind::kPerSample : EdgeKind::kWhole;
+            (!funnel && node.sampled && parent.sampled && !node.fanout && !parent.fanout)
+                ? EdgeKind::kPerSample
+                : EdgeKind::kWhole;
         auto link = [&](std::uint32_t p) {
           InstanceId pid{parent.first_instance.v + p};
           child.parents.push_back({pid, kind});
@@ -189,6 +205,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       }
     }
   }
+  auto loops = g.expand_loops();
+  if (!loops) return loops.error();
   return g;
 }
 

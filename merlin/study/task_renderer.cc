@@ -64,17 +64,39 @@ TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* 
       if (exported_as_env(labels[c])) exported_.emplace_back(labels[c], c);
     }
   }
+  step_column_of_.resize(graph.steps().size());
+  step_exported_.resize(graph.steps().size());
+  for (const auto& node : graph.steps()) {
+    if (!node.fanout) continue;
+    const auto& labels = node.spec->run.samples_from->column_labels;
+    for (std::size_t c = 0; c < labels.size(); ++c) {
+      step_column_of_[node.id.v].emplace(labels[c], c);
+      if (exported_as_env(labels[c])) step_exported_[node.id.v].emplace_back(labels[c], c);
+    }
+  }
   bool need_all = false;
   for (const auto& node : graph.steps())
     need_all |= node.cmd.find("$(MERLIN_PATHS_ALL)") != std::string::npos ||
                 node.restart.find("$(MERLIN_PATHS_ALL)") != std::string::npos;
   if (need_all) paths_all_ = graph.hierarchy().all_paths(' ');
+  std::vector<std::string> fanout_files(graph.instances().size());
   for (const auto& inst : graph.instances()) {
     const auto& node = graph.step(inst.step);
     cmd_.push_back(render_instance_text(inst, node.cmd));
     restart_.push_back(node.restart.empty() ? cmd_.back()
                                             : render_instance_text(inst, node.restart));
+    if (node.fanout)
+      fanout_files[inst.id.v] = render_instance_text(
+          inst, graph.tokens().substitute(node.spec->run.samples_from->file.value));
   }
+  fanout_ = std::make_unique<FanoutTables>(graph, std::move(fanout_files));
+}
+
+Result<void> TaskRenderer::check_samples(InstanceId id) const {
+  if (!graph_.step_of(id).fanout) return ok();
+  auto t = fanout_->table(id);
+  if (!t) return t.error();
+  return ok();
 }
 
 std::string TaskRenderer::instance_dir(InstanceId id) const {
@@ -83,7 +105,14 @@ std::string TaskRenderer::instance_dir(InstanceId id) const {
 
 std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
   std::string dir = instance_dir(id);
-  if (graph_.step_of(id).sampled && graph_.hierarchy().levels() > 0) {
+  const auto& node = graph_.step_of(id);
+  if (node.fanout) {
+    SampleHierarchy h = fanout_->hierarchy(id);
+    if (h.levels() > 0) {
+      dir += '/';
+      h.append_path(dir, sample);
+    }
+  } else if (node.sampled && graph_.hierarchy().levels() > 0) {
     dir += '/';
     graph_.hierarchy().append_path(dir, sample);
   }
@@ -120,11 +149,15 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       return render_launcher(r);
     }
     if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node, graph_.tokens()));
+    if (t.name == "MERLIN_ITERATION") return std::to_string(inst.iteration);
     if (t.name == "MERLIN_GLOB_PATH") return graph_.hierarchy().glob();
     if (t.name == "MERLIN_PATHS_ALL") return paths_all_;
     if (t.name == "MERLIN_SAMPLE_NAMES") {
       std::string names;
-      if (spec.samples)
+      if (node.fanout)
+        for (const auto& c : node.spec->run.samples_from->column_labels)
+          names += (names.empty() ? "" : " ") + c;
+      else if (spec.samples)
         for (const auto& c : spec.samples->column_labels) names += (names.empty() ? "" : " ") + c;
       return names;
     }
@@ -149,10 +182,13 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       }
       for (const auto& n : graph_.steps()) {
         if (n.spec != other) continue;
+        // Inside a loop body, a step of the same body means the same iteration's.
+        const bool same_loop = n.loop >= 0 && n.loop == node.loop;
+        const std::uint32_t it = same_loop ? inst.iteration : 1;
+        const std::string iter = same_loop ? "/iter." + std::to_string(it) : "";
         if (funnel || n.used_params.empty() || inst.combo < 0)
-          return graph_.tokens().workspace + "/" + n.name;
-        return instance_dir(
-            InstanceId{n.first_instance.v + static_cast<std::uint32_t>(inst.combo)});
+          return graph_.tokens().workspace + "/" + n.name + iter;
+        return instance_dir(graph_.in_iteration(n.id, static_cast<std::uint32_t>(inst.combo), it));
       }
     }
     return std::nullopt;
@@ -191,10 +227,24 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   const std::string& text = kind == TaskKind::kRestart ? restart_[id.v] : cmd_[id.v];
   std::string body;
   if (node.sampled) {
-    std::string path = graph_.hierarchy().path(sample);
+    // A fan-out step's samples are its own table's rows, in its own hierarchy.
+    const samples::SampleTable* table = table_;
+    const auto* column_of = &column_of_;
+    const auto* exported = &exported_;
+    std::string path;
+    if (node.fanout) {
+      auto own = fanout_->table(id);
+      table = own ? *own : nullptr;
+      column_of = &step_column_of_[node.id.v];
+      exported = &step_exported_[node.id.v];
+      path = fanout_->hierarchy(id).path(sample);
+    } else {
+      path = graph_.hierarchy().path(sample);
+    }
     // The sample's row, read once: per-cell reads cost a scan of the row each (O(columns^2)).
     std::vector<std::string> row;
-    if (table_ != nullptr && !column_of_.empty()) row = table_->row_values(sample);
+    if (table != nullptr && !column_of->empty() && sample < table->rows())
+      row = table->row_values(sample);
     body = substitute(text, [&](const spec::TokenRef& tok) -> std::optional<std::string> {
       if (tok.name == "WORKSPACE") return t.dir;
       if (tok.name == "MERLIN_SCRATCH") return t.run_dir();
@@ -205,11 +255,11 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
         for (const auto& value : row) v += (v.empty() ? "" : " ") + value;
         return v;
       }
-      auto col = column_of_.find(tok.name);
-      if (col != column_of_.end() && col->second < row.size()) return row[col->second];
+      auto col = column_of->find(tok.name);
+      if (col != column_of->end() && col->second < row.size()) return row[col->second];
       return std::nullopt;
     });
-    for (const auto& [label, col] : exported_)
+    for (const auto& [label, col] : *exported)
       if (col < row.size()) t.env.emplace_back(label, row[col]);
     t.env.emplace_back("MERLIN_SAMPLE_ID", std::to_string(sample));
     t.env.emplace_back("MERLIN_SAMPLE_PATH", path);

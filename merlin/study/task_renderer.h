@@ -7,7 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "merlin/samples/sample_table.h"
+#include "merlin/study/fanout_tables.h"
 #include "merlin/study/ids.h"
 #include "merlin/study/scratch_paths.h"
 #include "merlin/study/study_graph.h"
@@ -60,6 +63,13 @@ class TaskRenderer {
   /// steps with `scratch`), for tidying up after a local run.
   std::vector<std::string> study_scratch_dirs() const;
 
+  /// The sample tables of fan-out steps (docs/fanout.md): the Plan's FanoutSource. The
+  /// renderer reads a fan-out instance's values and directories from its copied table.
+  const FanoutTables& fanout() const { return *fanout_; }
+  /// Whether a task of `instance` can be rendered: always for a study-sampled or unsampled
+  /// step; for a fan-out step, the reason its samples could not be read (naming the file).
+  Result<void> check_samples(InstanceId instance) const;
+
   /// The absolute directory of an instance (`<ws>/<step>/<labels>`).
   std::string instance_dir(InstanceId instance) const;
   /// The absolute directory of a task (instance dir + sample path for sampled steps).
@@ -74,6 +84,10 @@ class TaskRenderer {
   std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
   std::vector<std::string> restart_;  ///< idem
   std::unordered_map<std::string, std::size_t> column_of_;  ///< label → column
+  /// Per step: a fan-out step's own label → column and exported columns (else empty).
+  std::vector<std::unordered_map<std::string, std::size_t>> step_column_of_;
+  std::vector<std::vector<std::pair<std::string, std::size_t>>> step_exported_;
+  std::unique_ptr<FanoutTables> fanout_;
   /// Label and column of each column exported as env (exported_as_env).
   std::vector<std::pair<std::string, std::size_t>> exported_;
   std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it

@@ -14,8 +14,9 @@ namespace {
 
 constexpr char kMagic[8] = {'M', 'R', 'L', 'N', 'J', 'R', 'N', '1'};
 constexpr std::size_t kHeader = 16;  // magic + uint32 instances + 4 reserved
-// uint32 instance, uint32 epoch seconds, uint64 sample, u8 outcome, u8 started, 2 pad, f32
-// seconds. Journals written before the time and the started flag have zeros there.
+// uint32 instance, uint32 epoch seconds, uint64 sample, u8 outcome, u8 started, u8 kind (0 a
+// task, 1 a fan-out count in the sample field), 1 pad, f32 seconds. Journals written before
+// the time, the started flag and the kind have zeros there.
 constexpr std::size_t kRecord = 24;
 
 void pack(const JournalRecord& r, unsigned char* b) {
@@ -25,6 +26,7 @@ void pack(const JournalRecord& r, unsigned char* b) {
   std::memcpy(b + 8, &r.sample, 8);
   b[16] = static_cast<unsigned char>(r.outcome);
   b[17] = r.started ? 1 : 0;
+  b[18] = r.count ? 1 : 0;
   std::memcpy(b + 20, &r.seconds, 4);
 }
 
@@ -75,7 +77,7 @@ Result<void> JournalWriter::append(const JournalRecord& r) {
 
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
                                    const std::function<void(const JournalRecord&)>& each,
-                                   bool with_starts) {
+                                   bool with_starts, const JournalCounts& on_count) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::uint64_t{0};
@@ -108,8 +110,16 @@ Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instan
     std::memcpy(&r.sample, b + at + 8, 8);
     r.outcome = static_cast<Outcome>(b[at + 16]);
     r.started = b[at + 17] != 0;
+    r.count = b[at + 18] == 1;
     std::memcpy(&r.seconds, b + at + 20, 4);
     if (r.instance.v >= instances || (r.started && !with_starts)) continue;
+    if (r.count) {
+      if (on_count) {
+        on_count(r.instance, r.sample);
+        ++n;
+      }
+      continue;
+    }
     each(r);
     ++n;
   }

@@ -23,7 +23,9 @@ struct JournalRecord {
   Outcome outcome = Outcome::kSuccess;  ///< of a finished record
   float seconds = 0;                    ///< run time, of a finished record
   bool started = false;                 ///< the task started (no outcome yet)
-  std::uint32_t at = 0;                 ///< when, in seconds since the epoch; 0 = not recorded
+  /// A fan-out count record (docs/fanout.md): `sample` holds the instance's recorded count.
+  bool count = false;
+  std::uint32_t at = 0;  ///< when, in seconds since the epoch; 0 = not recorded
 };
 
 class JournalWriter {
@@ -44,11 +46,15 @@ class JournalWriter {
   std::string path_;
 };
 
+/// Called with each fan-out count record (instance, count), in order among the others.
+using JournalCounts = std::function<void(InstanceId, std::uint64_t count)>;
+
 /// Reads every complete finished record (and the started ones too with `with_starts`) of the
-/// journal at `path`, in order; returns how many it read. A missing file is an empty journal.
+/// journal at `path`, in order; returns how many it read. Count records go to `on_count` when
+/// given (else they are skipped, and not counted). A missing file is an empty journal.
 /// Errors: a file that is not a journal, or one written for another instance count.
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
                                    const std::function<void(const JournalRecord&)>& each,
-                                   bool with_starts = false);
+                                   bool with_starts = false, const JournalCounts& on_count = {});
 
 }  // namespace merlin

@@ -101,5 +101,66 @@ TEST_P(Contract, ExactlyOneOfFourConcurrentCommittersReachesZero) {
   EXPECT_TRUE(*s->is_complete(kI0));
 }
 
+// Fan-out counts (docs/fanout.md): unknown until the release records one, first count wins.
+TEST_P(Contract, UnknownCountIsNotCompleteUntilSetAndTheFirstCountWins) {
+  auto s = backend_->store({2, kCountUnknown});
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(*s->is_complete(kI1)) << "an instance of unknown count is not complete";
+  auto p = s->progress();
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(p->size(), 2u);
+  EXPECT_TRUE((*p)[0].count_known);
+  EXPECT_FALSE((*p)[1].count_known);
+  EXPECT_EQ((*p)[1].expected(), 1u) << "at least one task is still to come";
+
+  auto first = s->set_count(kI1, 3);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  EXPECT_EQ(*first, 3u);
+  auto again = s->set_count(kI1, 7);  // a redelivered or restarted release
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, 3u) << "the recorded count stands";
+  EXPECT_EQ(*s->set_count(kI0, 9), 2u) << "a fixed count is not changed";
+
+  p = s->progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_TRUE((*p)[1].count_known);
+  EXPECT_EQ((*p)[1].total, 3u);
+  EXPECT_EQ((*p)[1].done, 0u);
+  EXPECT_FALSE(*s->is_complete(kI1));
+  for (SampleId x = 0; x < 3; ++x) ASSERT_TRUE(s->commit(kI1, x, Outcome::kSuccess, 0).ok());
+  EXPECT_TRUE(*s->is_complete(kI1));
+}
+
+TEST_P(Contract, ForgottenCountIsUnknownAgainWithNoProgress) {
+  auto s = backend_->store({kCountUnknown});
+  ASSERT_TRUE(s);
+  ASSERT_EQ(*s->set_count(kI0, 1), 1u);  // a failed expansion: one task
+  ASSERT_TRUE(s->commit(kI0, 0, Outcome::kSoftFail, 0).ok());
+  ASSERT_TRUE(s->forget_count(kI0).ok());
+  auto p = s->progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE((*p)[0].count_known);
+  EXPECT_EQ((*p)[0].failed, 0u);
+  EXPECT_FALSE(*s->is_complete(kI0));
+  EXPECT_FALSE(*s->is_done(kI0, 0));
+  EXPECT_EQ(*s->set_count(kI0, 3), 3u) << "expanded again, with the fixed file's rows";
+}
+
+TEST_P(Contract, ConcurrentSetCountsAgreeOnOneCount) {
+  auto s = backend_->store({kCountUnknown});
+  ASSERT_TRUE(s);
+  std::vector<std::uint64_t> seen(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      auto r = s->set_count(kI0, 10 + static_cast<std::uint64_t>(t));
+      seen[t] = r.ok() ? *r : 0;
+    });
+  for (auto& t : threads) t.join();
+  for (auto n : seen) EXPECT_EQ(n, seen[0]) << "every caller gets the one recorded count";
+  EXPECT_GE(seen[0], 10u);
+  EXPECT_EQ((*s->progress())[0].total, seen[0]);
+}
+
 }  // namespace
 }  // namespace merlin::testing

@@ -43,6 +43,10 @@ class SharedStore : public StateStore {
   Result<bool> is_done(InstanceId i, SampleId x) override { return s_->is_done(i, x); }
   Result<bool> is_complete(InstanceId i) override { return s_->is_complete(i); }
   Result<bool> claim_release(InstanceId i) override { return s_->claim_release(i); }
+  Result<std::uint64_t> set_count(InstanceId i, std::uint64_t n) override {
+    return s_->set_count(i, n);
+  }
+  Result<void> forget_count(InstanceId i) override { return s_->forget_count(i); }
   Result<std::vector<InstanceProgress>> progress() override { return s_->progress(); }
   Result<SampleBits> sample_bits(InstanceId i) override { return s_->sample_bits(i); }
 
@@ -202,7 +206,8 @@ std::unique_ptr<Broker> MemoryBackend::broker(const std::string& key, const std:
                                               std::chrono::milliseconds) {
   std::lock_guard lock(shared_->mu);
   auto it = shared_->studies.find(key);
-  if (it == shared_->studies.end()) return std::make_unique<SharedBroker>(std::make_shared<LocalBroker>());
+  if (it == shared_->studies.end())
+    return std::make_unique<SharedBroker>(std::make_shared<LocalBroker>());
   return std::make_unique<SharedBroker>(it->second.broker);
 }
 
@@ -210,7 +215,8 @@ std::unique_ptr<StateStore> MemoryBackend::store(const std::string& key) {
   std::lock_guard lock(shared_->mu);
   auto it = shared_->studies.find(key);
   if (it == shared_->studies.end())
-    return std::make_unique<SharedStore>(std::make_shared<LocalStateStore>(std::vector<std::uint64_t>{}));
+    return std::make_unique<SharedStore>(
+        std::make_shared<LocalStateStore>(std::vector<std::uint64_t>{}));
   return std::make_unique<SharedStore>(it->second.store);
 }
 

@@ -19,7 +19,8 @@ std::vector<std::uint64_t> TestStudy::counts() const {
   return out;
 }
 
-std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t samples) {
+std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t samples,
+                                      const std::string& workspace) {
   auto study = std::make_unique<TestStudy>();
   auto loaded = spec::parse_spec(yaml, "spec.yaml");
   if (!loaded) {
@@ -27,7 +28,7 @@ std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t sampl
     return nullptr;
   }
   study->spec = std::move(loaded->spec);
-  auto tokens = resolve_study_tokens(study->spec, {"20240102-030405", "/base", kTestWorkspace, "", ""});
+  auto tokens = resolve_study_tokens(study->spec, {"20240102-030405", "/base", workspace, "", ""});
   if (!tokens) {
     ADD_FAILURE() << "tokens do not resolve: " << tokens.error().message;
     return nullptr;

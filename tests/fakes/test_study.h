@@ -34,6 +34,8 @@ struct TestStudy {
 /// Parses `yaml` (as "spec.yaml"), resolves tokens into workspace "/ws" and builds the graph
 /// with `samples` rows. Records a test failure with the error text and returns null when any
 /// stage fails.
-std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t samples = 0);
+/// `workspace` replaces "/ws" (a real directory, for tests that write merlin_info/).
+std::unique_ptr<TestStudy> make_study(std::string_view yaml, std::uint64_t samples = 0,
+                                      const std::string& workspace = kTestWorkspace);
 
 }  // namespace merlin::testing

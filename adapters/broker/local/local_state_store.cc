@@ -2,9 +2,51 @@
 
 namespace merlin {
 
-LocalStateStore::LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink)
-    : entries_(counts.size()), sink_(std::move(sink)) {
-  for (std::size_t i = 0; i < counts.size(); ++i) entries_[i].progress.total = counts[i];
+LocalStateStore::LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink,
+                                 CountSink count_sink)
+    : entries_(counts.size()), sink_(std::move(sink)), count_sink_(std::move(count_sink)) {
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    auto& p = entries_[i].progress;
+    p.count_known = counts[i] != kCountUnknown;
+    p.total = p.count_known ? counts[i] : 0;
+  }
+}
+
+void LocalStateStore::restore_count(InstanceId id, std::uint64_t count) {
+  std::lock_guard lock(mu_);
+  if (id.v >= entries_.size() || count == kCountUnknown) return;
+  auto& e = entries_[id.v];
+  if (e.progress.count_known && e.progress.total == count) return;
+  e.done = IntervalSet();
+  e.progress = InstanceProgress{};
+  e.progress.total = count;
+  for (auto it = failed_.lower_bound({id.v, 0}); it != failed_.end() && it->first == id.v;)
+    it = failed_.erase(it);
+}
+
+Result<void> LocalStateStore::forget_count(InstanceId id) {
+  std::lock_guard lock(mu_);
+  auto& e = entries_[id.v];
+  e.done = IntervalSet();
+  e.progress = InstanceProgress{};
+  e.progress.count_known = false;
+  e.released = false;
+  for (auto it = failed_.lower_bound({id.v, 0}); it != failed_.end() && it->first == id.v;)
+    it = failed_.erase(it);
+  return ok();
+}
+
+Result<std::uint64_t> LocalStateStore::set_count(InstanceId id, std::uint64_t count) {
+  std::lock_guard lock(mu_);
+  auto& p = entries_[id.v].progress;
+  if (p.count_known) return p.total;
+  if (count_sink_) {
+    auto r = count_sink_(id, count);
+    if (!r) return r.error();
+  }
+  p.total = count;
+  p.count_known = true;
+  return count;
 }
 
 bool LocalStateStore::record_locked(InstanceId id, SampleId sample, Outcome outcome,
@@ -36,6 +78,9 @@ Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Out
                                              double seconds) {
   std::lock_guard lock(mu_);
   auto& e = entries_[id.v];
+  if (!e.progress.count_known)
+    return Error::runtime("commit of sample " + std::to_string(sample) + " of instance " +
+                          std::to_string(id.v) + " before its fan-out count was recorded");
   if (e.done.contains(sample)) return CommitResult{false, e.progress.total - e.progress.done};
   if (sink_) {
     auto r = sink_(id, sample, outcome, seconds);
@@ -52,8 +97,7 @@ Result<bool> LocalStateStore::is_done(InstanceId id, SampleId sample) {
 
 Result<bool> LocalStateStore::is_complete(InstanceId id) {
   std::lock_guard lock(mu_);
-  const auto& p = entries_[id.v].progress;
-  return p.done >= p.total;
+  return entries_[id.v].progress.finished();
 }
 
 Result<bool> LocalStateStore::claim_release(InstanceId id) {

@@ -17,19 +17,29 @@ class LocalStateStore : public StateStore {
  public:
   /// Called under the store's lock for each newly done sample; an error fails the commit.
   using CommitSink = std::function<Result<void>(InstanceId, SampleId, Outcome, double seconds)>;
+  /// Called under the store's lock when a fan-out count is recorded; an error fails set_count.
+  using CountSink = std::function<Result<void>(InstanceId, std::uint64_t count)>;
 
-  /// `counts[i]` is the number of samples of instance i.
-  explicit LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink = nullptr);
+  /// `counts[i]` is the number of samples of instance i, kCountUnknown for a fan-out instance
+  /// (set later by set_count).
+  explicit LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink = nullptr,
+                           CountSink count_sink = nullptr);
 
   /// Replays a recorded commit without calling the sink. A success recorded after a failure
   /// of the same sample (a restart re-ran it) replaces the failure.
   void restore(InstanceId instance, SampleId sample, Outcome outcome, double seconds);
+  /// Replays a recorded fan-out count without calling the sink. A count differing from the one
+  /// restored before (a failed expansion, expanded again after a restart) replaces it and
+  /// forgets the instance's samples restored so far: they belonged to the old expansion.
+  void restore_count(InstanceId instance, std::uint64_t count);
 
   Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
                               double seconds) override;
   Result<bool> is_done(InstanceId instance, SampleId sample) override;
   Result<bool> is_complete(InstanceId instance) override;
   Result<bool> claim_release(InstanceId instance) override;
+  Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) override;
+  Result<void> forget_count(InstanceId instance) override;
   Result<std::vector<InstanceProgress>> progress() override;
 
  private:
@@ -44,6 +54,7 @@ class LocalStateStore : public StateStore {
   std::vector<Entry> entries_;
   std::set<std::pair<std::uint32_t, SampleId>> failed_;  ///< O(failures), for restore
   CommitSink sink_;
+  CountSink count_sink_;
 };
 
 }  // namespace merlin

@@ -158,6 +158,28 @@ if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV
 return {1, rem}
 )lua";
 
+// KEYS: total, remaining hashes. ARGV: instance, count. Records a fan-out instance's count
+// if its total is still 'u' (docs/fanout.md); returns the recorded count (the first caller's).
+const std::string kSetCount = R"lua(
+local t = redis.call('HGET', KEYS[1], ARGV[1])
+if t and t ~= 'u' then return tonumber(t) end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return tonumber(ARGV[2])
+)lua";
+
+// KEYS: total, remaining, failed, secs hashes, done bitmap, failed bitmap. ARGV: instance.
+// The instance's count becomes 'u' again and its progress goes (docs/fanout.md: a fan-out
+// instance whose file could not be read is expanded again by restart).
+const std::string kForgetCount = R"lua(
+redis.call('HSET', KEYS[1], ARGV[1], 'u')
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('DEL', KEYS[5], KEYS[6])
+return 1
+)lua";
+
 // Restart: every failed sample becomes unfinished again (done and failed bits cleared, the
 // counters moved back), so that it runs again. ARGV: prefix, number of instances. Returns the
 // number of samples reset. O(failed samples).
@@ -231,11 +253,13 @@ end
 return out
 )lua");
 
-// ARGV: prefix, study key, workspace, name, created, n instances, counts..., remaining...,
+// ARGV: prefix, study key, workspace, name, created, n instances, counts..., remaining...
+// (both 'u' for a fan-out instance: its total stays 'u' and it has no remaining until
+// kSetCount),
 // n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
-// then (queue, width bucket, message) triples. Fails, changing nothing, if the study is registered already
-// for another workspace; returns 0, changing nothing, if it is registered for this one (this
-// very call, resent after its reply was lost). A new study has remaining = counts and no
+// then (queue, width bucket, message) triples. Fails, changing nothing, if the study is registered
+// already for another workspace; returns 0, changing nothing, if it is registered for this one
+// (this very call, resent after its reply was lost). A new study has remaining = counts and no
 // bitmaps; a study rebuilt from its workspace's markers (restart after the broker lost it)
 // brings what was done.
 const std::string kEnqueue = with_lib(R"lua(
@@ -248,7 +272,9 @@ local i = 6
 local n = tonumber(ARGV[i])
 for inst = 0, n - 1 do
   redis.call('HSET', prefix .. 'total', inst, ARGV[i + 1 + inst])
-  redis.call('HSET', prefix .. 'remaining', inst, ARGV[i + 1 + n + inst])
+  if ARGV[i + 1 + n + inst] ~= 'u' then
+    redis.call('HSET', prefix .. 'remaining', inst, ARGV[i + 1 + n + inst])
+  end
 end
 i = i + 1 + 2 * n
 n = tonumber(ARGV[i])

@@ -29,6 +29,10 @@ extern const std::string kRelease;
 extern const std::string kPending;
 /// Set-if-unset of a sample's done bit and, the first time only, the counters.
 extern const std::string kCommit;
+/// Records a fan-out instance's count once (total 'u' until then).
+extern const std::string kSetCount;
+/// Makes an instance's count unknown again and drops its progress (restart re-expands it).
+extern const std::string kForgetCount;
 /// Appends messages of one queue, each to the Stream of its width.
 extern const std::string kPublish;
 /// Adds a delayed message and counts it, once even if resent.

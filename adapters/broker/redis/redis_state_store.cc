@@ -38,7 +38,31 @@ std::string fmt_seconds(double s) { return std::isfinite(s) ? fmt::format("{}", 
 RedisStateStore::RedisStateStore(RedisSettings settings)
     : pool_(std::move(settings)),
       keys_(pool_.settings().study_key),
-      commit_script_(redis_lua::kCommit) {}
+      commit_script_(redis_lua::kCommit),
+      set_count_script_(redis_lua::kSetCount),
+      forget_count_script_(redis_lua::kForgetCount) {}
+
+Result<void> RedisStateStore::forget_count(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = forget_count_script_.run(**c,
+                                    {keys_.total(), keys_.remaining(), keys_.failed(), keys_.secs(),
+                                     keys_.done(id.v), keys_.failed_bits(id.v)},
+                                    {std::to_string(id.v)});
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<std::uint64_t> RedisStateStore::set_count(InstanceId id, std::uint64_t count) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = set_count_script_.run(**c, {keys_.total(), keys_.remaining()},
+                                 {std::to_string(id.v), std::to_string(count)});
+  if (!r) return r.error();
+  auto n = r->as_integer();
+  if (!n || *n < 0) return Error::runtime((*c)->describe("unexpected set-count reply"));
+  return static_cast<std::uint64_t>(*n);
+}
 
 Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
                                              double seconds) {
@@ -100,6 +124,10 @@ Result<std::vector<InstanceProgress>> RedisStateStore::progress() {
   std::vector<InstanceProgress> out;
   for_each_field((*r)[0], [&](std::uint32_t i, const std::string& v) {
     if (i >= out.size()) out.resize(i + 1);
+    if (v == "u") {  // a fan-out instance not released yet
+      out[i].count_known = false;
+      return;
+    }
     out[i].total = to_u64(v);
     out[i].done = out[i].total;  // until `remaining` says otherwise
   });

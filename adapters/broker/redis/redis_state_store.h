@@ -26,6 +26,10 @@ class RedisStateStore : public StateStore {
   /// Remaining == 0; false for an unknown instance.
   Result<bool> is_complete(InstanceId instance) override;
   Result<bool> claim_release(InstanceId instance) override;
+  /// One script (kSetCount): total and remaining are set only while total is 'u'.
+  Result<std::uint64_t> set_count(InstanceId instance, std::uint64_t count) override;
+  /// One script (kForgetCount).
+  Result<void> forget_count(InstanceId instance) override;
   /// One HGETALL per hash: O(instances), independent of the number of samples.
   Result<std::vector<InstanceProgress>> progress() override;
 
@@ -39,6 +43,8 @@ class RedisStateStore : public StateStore {
   RedisPool pool_;
   RedisKeys keys_;
   RedisScript commit_script_;
+  RedisScript set_count_script_;
+  RedisScript forget_count_script_;
 };
 
 }  // namespace merlin

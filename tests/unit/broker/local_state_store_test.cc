@@ -131,5 +131,43 @@ TEST(LocalStateStore, ConcurrentCommitsCountEachSampleOnce) {
   EXPECT_TRUE(*store.is_complete(kI0));
 }
 
+// Fan-out counts (docs/fanout.md).
+TEST(LocalStateStore, SetCountCallsTheCountSinkOnceBeforeTheCountIsUsed) {
+  std::vector<std::pair<std::uint32_t, std::uint64_t>> sunk;
+  LocalStateStore store({kCountUnknown}, nullptr, [&](InstanceId i, std::uint64_t n) {
+    sunk.emplace_back(i.v, n);
+    return ok();
+  });
+  EXPECT_FALSE(store.commit(kI0, 0, Outcome::kSuccess, 0).ok())
+      << "no commit before the count is recorded";
+  EXPECT_EQ(*store.set_count(kI0, 4), 4u);
+  EXPECT_EQ(*store.set_count(kI0, 6), 4u);
+  ASSERT_EQ(sunk.size(), 1u) << "journaled once";
+  EXPECT_EQ(sunk[0].second, 4u);
+}
+
+TEST(LocalStateStore, CountSinkErrorLeavesTheCountUnknown) {
+  LocalStateStore store({kCountUnknown}, nullptr, [](InstanceId, std::uint64_t) -> Result<void> {
+    return Error::runtime("disk full");
+  });
+  EXPECT_FALSE(store.set_count(kI0, 4).ok());
+  EXPECT_FALSE((*store.progress())[0].count_known);
+}
+
+TEST(LocalStateStore, RestoredCountThatDiffersStartsTheInstanceAfresh) {
+  LocalStateStore store({kCountUnknown});
+  store.restore_count(kI0, 1);  // a failed expansion: one failing task
+  store.restore(kI0, 0, Outcome::kSoftFail, 0);
+  store.restore_count(kI0, 3);  // expanded again after a restart
+  store.restore(kI0, 2, Outcome::kSuccess, 0);
+  auto p = (*store.progress())[0];
+  EXPECT_EQ(p.total, 3u);
+  EXPECT_EQ(p.done, 1u);
+  EXPECT_EQ(p.failed, 0u) << "the old expansion's failure is forgotten";
+  EXPECT_FALSE(*store.is_done(kI0, 0));
+  store.restore_count(kI0, 3);  // the same count again changes nothing
+  EXPECT_TRUE(*store.is_done(kI0, 2));
+}
+
 }  // namespace
 }  // namespace merlin
