@@ -20,6 +20,7 @@ void Interrupts::install(std::initializer_list<int> signals) {
 
 void Interrupts::uninstall(std::initializer_list<int> signals) {
   for (int sig : signals) signal(sig, SIG_DFL);
+  g_interrupts = 0;  // counted interrupts belong to the run that installed the handler
 }
 
 int Interrupts::count() { return g_interrupts.load(); }

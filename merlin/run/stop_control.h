@@ -14,7 +14,8 @@ class Interrupts {
  public:
   /// Installs the counting handler for `signals` and resets the count.
   static void install(std::initializer_list<int> signals);
-  /// Back to the default action for `signals`.
+  /// Back to the default action for `signals`, and the count to 0: what was counted belonged to
+  /// the run that installed the handler, not to the next one (nor to a later test).
   static void uninstall(std::initializer_list<int> signals);
   static int count();
   /// For tests and for a process that serves several runs: counts one more.

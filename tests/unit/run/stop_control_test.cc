@@ -50,6 +50,7 @@ TEST(Interrupts, TheHandlerOnlyCounts) {
   ::raise(SIGUSR2);
   EXPECT_EQ(Interrupts::count(), 2) << "the process is still here: the signal was counted";
   Interrupts::uninstall({SIGUSR2});
+  EXPECT_EQ(Interrupts::count(), 0) << "a later run (or test) does not inherit the count";
 }
 
 }  // namespace
