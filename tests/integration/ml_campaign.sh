@@ -4,7 +4,8 @@
 # width and batch size (8 -> 4 -> 2 trials, a loop over a samples_from fan-out), the best
 # configuration trained on 2 MPI ranks via $(LAUNCHER), scored on held-out simulations against
 # the mean predictor and on fresh points simulated after they were predicted. Locally, then
-# with two Redis workers. Sizes shrunk with --vars.
+# killed with SIGKILL during rung 2 and restarted (the same surrogate, bit for bit), then with
+# two Redis workers. Sizes shrunk with --vars.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 PY=/usr/bin/python3
@@ -99,6 +100,26 @@ expect_eq "a too tight fresh bound: evaluate exits 1, fresh_passed false" "1 Fal
   "$? $(json fresh_fail/metrics.json "d['fresh_passed']")"
 check "a too tight fresh bound: says FAILED" grep -q 'bound .*: FAILED' fresh_fail/out.txt
 
+# --- killed (SIGKILL, the whole process group) during rung 2, then `merlin restart`: the same
+# surrogate as the uninterrupted run — the rung-2 trials resume from their checkpoints and
+# training is deterministic — and the same rungs.
+local_metrics=$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")
+mkdir crash
+(cd crash && exec setsid "$MERLIN" run --local --no-progress "$spec" "${VARS[@]}" >run.out 2>run.err) &
+crash_pid=$!
+CLEANUP+=("kill -9 -- -$crash_pid")
+check "crash: rung 2 started" wait_until 120 bash -c "ls $WORK/crash/studies/ml_campaign_*/trial/iter.2/*/config.csv >/dev/null 2>&1"
+kill -9 -- -"$crash_pid"
+{ wait "$crash_pid"; } 2>/dev/null  # no "Killed" job notice
+expect_eq "crash: the run was killed" 137 $?
+ws=$(ls -d "$WORK"/crash/studies/ml_campaign_* | head -1)
+check "crash: before the search ended" test ! -e "$ws/select/iter.3/rung.json"
+(cd crash && "$MERLIN" restart --no-progress "$ws" >restart.out 2>restart.err)
+expect_eq "crash: restart exits 0" 0 $?
+check_campaign "$ws" crash
+expect_eq "crash: the same held-out RMSE and fresh predictions as the uninterrupted run" "$local_metrics" \
+  "$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")"
+
 # --- with two workers on Redis
 start_redis
 mkdir dist
@@ -113,4 +134,6 @@ wait %2; rc2=$?
 expect_eq "workers: both exit 0 (in $(( $(date +%s) - start )) s)" "0 0" "$rc1 $rc2"
 ws=$(ls -d "$WORK"/dist/studies/ml_campaign_* 2>/dev/null | head -1)
 check_campaign "$ws" workers
+expect_eq "workers: the same held-out RMSE and fresh predictions as the local run" "$local_metrics" \
+  "$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")"
 finish
