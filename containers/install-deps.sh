@@ -14,6 +14,7 @@ PKGS=(
   time python3 python3-yaml
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
+  python3-optuna  # examples/ml_campaign/optuna_search.yaml; optional: its test skips without it
 )
 
 missing=()

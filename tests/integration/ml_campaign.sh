@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The ML campaign end to end (issue 13, parts 3 and 4): examples/ml_campaign in one study —
+# LHS samples, simulations in scratch, `merlin collect`, successive halving over learning rate,
+# width and batch size (8 -> 4 -> 2 trials, a loop over a samples_from fan-out), the best
+# configuration trained on 2 MPI ranks via $(LAUNCHER), scored on held-out simulations against
+# the mean predictor and on fresh points simulated after they were predicted. Locally, then
+# killed with SIGKILL during rung 2 and restarted (the same surrogate, bit for bit), then with
+# two Redis workers. Sizes shrunk with --vars.
+source "$(dirname "$0")/lib.sh"
+set +e  # exit codes are what this test checks
+PY=/usr/bin/python3
+TRAIN=$(dirname "$MERLIN")/merlin-train
+[ -x "$TRAIN" ] || { echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"; exit 77; }
+"$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY cannot import h5py and numpy (apt-get install python3-h5py python3-numpy)"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; }
+command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
+export PATH=$(dirname "$MERLIN"):$PATH  # the spec's steps call merlin and merlin-train
+VARS=(--vars N_SAMPLES=200 N_HELDOUT=24 BASE_EPOCHS=30)
+
+"$MERLIN" example ml_campaign >/dev/null 2>&1
+spec=$WORK/ml_campaign/ml_campaign.yaml
+check "example ml_campaign is copied" test -f "$spec" -a -f "$WORK/ml_campaign/projectile.cc"
+check "example list offers it, with its description" \
+  bash -c "'$MERLIN' example list | grep -q '^ml_campaign .*surrogate'"
+
+# json FILE EXPR: a value from a JSON file (EXPR over `d`)
+json() { "$PY" -c "import json, sys; d = json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# check_campaign WS WHAT: the outcome of one run of the campaign.
+check_campaign() {
+  local ws=$1 w=$2 i
+  expect_eq "$w: every step's tasks done, none failed; trial ran 8 + 4 + 2" \
+"build,1,1,1,0
+simulate,1,200,200,0
+collect,1,1,1,0
+propose,3,3,3,0
+trial,3,14,14,0
+select,3,3,3,0
+train,1,1,1,0
+train_1rank,1,1,1,0
+heldout_samples,1,1,1,0
+heldout,1,24,24,0
+evaluate,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | tail -n +2 | cut -d, -f1-5)"
+  expect_eq "$w: the dataset holds the 200 training simulations" 200 \
+    "$("$PY" -c "import h5py, sys; print(h5py.File(sys.argv[1])['fields/result/range'].shape[0])" "$ws/collect/dataset.h5")"
+  for i in 1 2 3; do
+    local n=$((16 >> i)) e=$((30 << (i - 1)))
+    expect_eq "$w: rung $i trained $n configurations, $e epochs each" "$n $(printf '%s\n' $(seq $n | sed "s/.*/$e/") | xargs)" \
+      "$(ls "$ws"/trial/iter.$i/*/model/report.json | wc -l) $(cat "$ws"/trial/iter.$i/*/model/report.json | sed -n 's/^  "epochs": \([0-9]*\),$/\1/p' | xargs)"
+  done
+  check "$w: rungs 1 and 2 asked for another, rung 3 did not" \
+    test -e "$ws/select/iter.1/MERLIN_LOOP_AGAIN" -a -e "$ws/select/iter.2/MERLIN_LOOP_AGAIN" -a ! -e "$ws/select/iter.3/MERLIN_LOOP_AGAIN"
+  for i in 1 2; do
+    expect_eq "$w: rung $((i + 1)) ran the best half of rung $i (by val RMSE)" \
+      "$(json "$ws/select/iter.$i/rung.json" "' '.join(sorted(str(t['id']) for t in d['trials'][:len(d['trials']) // 2]))")" \
+      "$(cut -d, -f1 "$ws"/trial/iter.$((i + 1))/*/config.csv | sort | xargs)"
+  done
+  check "$w: a later rung resumed its configuration's checkpoint" \
+    grep -q "^resumed from .*/hpo_checkpoints/[0-9]*/epoch-000030.ckpt epoch=30 " $(ls "$ws"/trial/iter.2/*/train.log)
+  expect_eq "$w: the final training is rung 3's best, with doubled epochs" \
+    "$(json "$ws/select/iter.3/rung.json" "'ID=%d LR=%s WIDTH=%d BATCH=%d EPOCHS=%d' % tuple(d['trials'][0][k] * (2 if k == 'epochs' else 1) for k in ['id', 'lr', 'width', 'batch', 'epochs'])")" \
+    "$(cat "$ws/select/iter.3/best.env")"
+  check "$w: the train step ran under mpirun -np 2" grep -q '^mpirun -np 2 merlin-train ' "$ws/train/train.sh"
+  expect_eq "$w: the final model trained on 2 ranks, the comparison on 1" "2 1" \
+    "$(json "$ws/train/model/report.json" "d['ranks']") $(json "$ws/train_1rank/model/report.json" "d['ranks']")"
+  # Held out: the spread of the held-out ranges (computed here, from the simulations' own
+  # files) is about what the mean predictor scores; the model must do 10 times better.
+  local spread rmse
+  spread=$("$PY" -c "
+import glob, json, sys, numpy as np
+r = [json.load(open(f))['range'] for f in glob.glob(sys.argv[1] + '/heldout/**/result.json', recursive=True)]
+print(len(r), np.std(r))" "$ws")
+  rmse=$(json "$ws/evaluate/metrics.json" "d['heldout_rmse']")
+  echo "$w: held-out ranges (count, std) $spread; held-out RMSE $rmse; metrics' mean predictor $(json "$ws/evaluate/metrics.json" "d['mean_predictor_rmse']")"
+  check "$w: the mean predictor misses the bound (std $spread m > 10 m)" \
+    awk -v s="${spread#* }" -v n="${spread% *}" 'BEGIN { exit !(n == 24 && s > 10) }'
+  check "$w: held-out RMSE $rmse < std/10" awk -v r="$rmse" -v s="${spread#* }" 'BEGIN { exit !(r != "" && r < s / 10) }'
+  check "$w: metrics' mean predictor is no better than the spread" \
+    awk -v b="$(json "$ws/evaluate/metrics.json" "d['mean_predictor_rmse']")" -v s="${spread#* }" 'BEGIN { exit !(b >= s * 0.999) }'
+  expect_eq "$w: 5 fresh points predicted, simulated, each within its bound" "5 True True" \
+    "$(json "$ws/evaluate/metrics.json" "len(d['fresh']), d['fresh_passed'], all(abs(f['predicted'] - f['simulated']) <= d['fresh_bound'] for f in d['fresh'])")"
+}
+
+# --- locally
+mkdir local
+start=$(date +%s)
+(cd local && "$MERLIN" run --local --no-progress "$spec" "${VARS[@]}" >run.out 2>run.err)
+rc=$?
+expect_eq "local: run exits 0 (in $(( $(date +%s) - start )) s)" 0 "$rc"
+[ "$rc" = 0 ] || tail -20 local/run.err
+ws=$(ls -d "$WORK"/local/studies/ml_campaign_* 2>/dev/null | head -1)
+check_campaign "$ws" local
+
+# The fresh-point check can fail: with a bound of 0.01% of the mean predictor's error the
+# evaluate script (run again on this workspace's model) exits 1 and says so.
+mkdir fresh_fail
+(cd fresh_fail && "$PY" "$WORK/ml_campaign/evaluate.py" --model "$ws/train/model" --heldout "$ws/heldout" \
+  --simulator "$ws/build/projectile" --fresh-fraction 0.0001 --out metrics.json >out.txt 2>&1)
+expect_eq "a too tight fresh bound: evaluate exits 1, fresh_passed false" "1 False" \
+  "$? $(json fresh_fail/metrics.json "d['fresh_passed']")"
+check "a too tight fresh bound: says FAILED" grep -q 'bound .*: FAILED' fresh_fail/out.txt
+
+# --- killed (SIGKILL, the whole process group) during rung 2, then `merlin restart`: the same
+# surrogate as the uninterrupted run — the rung-2 trials resume from their checkpoints and
+# training is deterministic — and the same rungs.
+local_metrics=$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")
+mkdir crash
+(cd crash && exec setsid "$MERLIN" run --local --no-progress "$spec" "${VARS[@]}" >run.out 2>run.err) &
+crash_pid=$!
+CLEANUP+=("kill -9 -- -$crash_pid")
+check "crash: rung 2 started" wait_until 120 bash -c "ls $WORK/crash/studies/ml_campaign_*/trial/iter.2/*/config.csv >/dev/null 2>&1"
+kill -9 -- -"$crash_pid"
+{ wait "$crash_pid"; } 2>/dev/null  # no "Killed" job notice
+expect_eq "crash: the run was killed" 137 $?
+ws=$(ls -d "$WORK"/crash/studies/ml_campaign_* | head -1)
+check "crash: before the search ended" test ! -e "$ws/select/iter.3/rung.json"
+(cd crash && "$MERLIN" restart --no-progress "$ws" >restart.out 2>restart.err)
+expect_eq "crash: restart exits 0" 0 $?
+check_campaign "$ws" crash
+expect_eq "crash: the same held-out RMSE and fresh predictions as the uninterrupted run" "$local_metrics" \
+  "$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")"
+
+# --- with two workers on Redis
+start_redis
+mkdir dist
+(cd dist && "$MERLIN" run "$spec" "${VARS[@]}" >run.out 2>run.err)
+expect_eq "workers: the study is queued" 0 $?
+start=$(date +%s)
+for w in 1 2; do
+  (cd dist && timeout 300 "$MERLIN" run-workers "$spec" --exit-when-done >"workers$w.out" 2>"workers$w.err") &
+done
+wait %1; rc1=$?
+wait %2; rc2=$?
+expect_eq "workers: both exit 0 (in $(( $(date +%s) - start )) s)" "0 0" "$rc1 $rc2"
+ws=$(ls -d "$WORK"/dist/studies/ml_campaign_* 2>/dev/null | head -1)
+check_campaign "$ws" workers
+expect_eq "workers: the same held-out RMSE and fresh predictions as the local run" "$local_metrics" \
+  "$(json "$ws/evaluate/metrics.json" "d['heldout_rmse'], d['fresh']")"
+finish
