@@ -34,14 +34,10 @@ class Hdf5Dataset final : public data::DatasetSink {
 
   // A new file under its temporary name, with every dataset and attribute.
   Result<void> create(const data::DatasetOrigin& origin) {
-    auto p = std::filesystem::path(path_);
-    tmp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid())))
-               .string();
-    file_ = Hid(H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    if (!file_.valid()) {
-      tmp_.clear();
-      return Error::runtime("cannot create " + path_ + ": " + std::strerror(errno));
-    }
+    tmp_.clear();
+    auto created = create_temp_beside(path_, tmp_);
+    if (!created) return created.error();
+    file_ = std::move(*created);
     const hid_t f = file_.get();
     for (auto r :
          {write_string_attr(f, "format", kFormat),

@@ -1,8 +1,12 @@
 #include "adapters/data/hdf5/hdf5_handle.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <mutex>
 
 namespace merlin::hdf5 {
@@ -33,6 +37,17 @@ Result<Hid> fresh_attr(hid_t obj, const char* name, hid_t type, hid_t space) {
 }
 
 }  // namespace
+
+Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
+  const auto p = std::filesystem::path(path);
+  std::string name =
+      (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid())))
+          .string();
+  Hid file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  if (!file.valid()) return Error::runtime("cannot create " + path + ": " + std::strerror(errno));
+  tmp = std::move(name);
+  return file;
+}
 
 void hdf5_quiet() {
   static std::once_flag once;

@@ -48,6 +48,11 @@ void hdf5_quiet();
 std::string hdf5_version();
 
 /// Attributes on an object (the root group, a dataset).
+/// Creates (truncating) `.<name>.tmp.<pid>` beside `path`: a file that is renamed to `path`
+/// once it holds something whole, so `path` never shows a half-made file. Sets `tmp` to its
+/// path on success (left empty on failure); the error names `path` and errno's reason.
+Result<Hid> create_temp_beside(const std::string& path, std::string& tmp);
+
 Result<void> write_string_attr(hid_t obj, const char* name, const std::string& value);
 Result<void> write_strings_attr(hid_t obj, const char* name, const std::vector<std::string>& v);
 Result<void> write_u64_attr(hid_t obj, const char* name, std::uint64_t value);

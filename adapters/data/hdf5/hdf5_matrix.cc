@@ -23,14 +23,10 @@ class Hdf5Matrix final : public data::MatrixSink {
   }
 
   Result<void> create(const std::string& name, const std::vector<std::string>& labels) {
-    auto p = std::filesystem::path(path_);
-    tmp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid())))
-               .string();
-    file_ = Hid(H5Fcreate(tmp_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
-    if (!file_.valid()) {
-      tmp_.clear();
-      return Error::runtime("cannot create " + path_ + ": " + std::strerror(errno));
-    }
+    tmp_.clear();
+    auto created = create_temp_beside(path_, tmp_);
+    if (!created) return created.error();
+    file_ = std::move(*created);
     auto d = create_rows_dataset(file_.get(), name, H5T_IEEE_F64LE, {columns_}, nullptr);
     if (!d) return Error::runtime(path_ + ": " + d.error().message);
     data_ = std::move(*d);
