@@ -12,6 +12,9 @@ if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
 fi
 command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
 N=30
+# `merlin example NAME` copies one folder, so ml_campaign carries its own copy of the simulator.
+check "examples/ml_campaign/projectile.cc is the same file as physics_dataset's" \
+  cmp -s "$SRC/examples/physics_dataset/projectile.cc" "$SRC/examples/ml_campaign/projectile.cc"
 "$MERLIN" example physics_dataset >/dev/null 2>&1
 spec=$WORK/physics_dataset/physics_dataset.yaml
 check "example physics_dataset is copied" test -f "$spec"
