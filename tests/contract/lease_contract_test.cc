@@ -1,4 +1,5 @@
 // Leases: what happens to a reserved message whose worker goes quiet, dies, or renews it.
+#include <set>
 #include <thread>
 
 #include "tests/contract/contract_fixture.h"
@@ -26,6 +27,31 @@ TEST_P(Contract, UnackedMessageIsTakenOverByAnotherConsumerAfterTheLease) {
   ASSERT_TRUE(b->ack(*second).ok());
   EXPECT_TRUE(a->ack(*first).ok()) << "the slow worker's late ack is harmless";
   EXPECT_EQ(pending(*a, {"q"}), 0u);
+}
+
+// A dead worker held several tasks: once their lease is out, each reserve takes one over at
+// once, not one per scan interval (a node's 64 orphans trickled back one every 10-20 s).
+TEST_P(Contract, EveryExpiredMessageIsTakenOverBackToBack) {
+  if (!backend_->has_leases()) GTEST_SKIP() << "this broker has no leases: held until released";
+  constexpr int kHeld = 4;
+  auto a = backend_->broker("a");
+  auto b = backend_->broker("b");
+  std::vector<TaskMessage> msgs;
+  for (int i = 0; i < kHeld; ++i) msgs.push_back(msg(0, static_cast<SampleId>(i)));
+  ASSERT_TRUE(a->publish("q", msgs).ok());
+  for (int i = 0; i < kHeld; ++i) ASSERT_TRUE(take(*a).has_value());
+  std::this_thread::sleep_for(backend_->lease() + milliseconds(100));
+  // Reserves that do not wait: each must find an expired message there and then.
+  std::set<SampleId> back;
+  for (int i = 0; i < kHeld; ++i) {
+    auto d = take(*b);
+    ASSERT_TRUE(d.has_value()) << "expired message " << i + 1 << " of " << kHeld
+                               << " not taken over by a reserve right after the previous one";
+    EXPECT_TRUE(d->redelivered);
+    back.insert(d->message.lo);
+    ASSERT_TRUE(b->ack(*d).ok());
+  }
+  EXPECT_EQ(back.size(), static_cast<std::size_t>(kHeld)) << "each held message once";
 }
 
 TEST_P(Contract, KilledConsumersMessageIsRedeliveredToTheNext) {

@@ -81,7 +81,8 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
     RedisConnection& c, const std::vector<std::string>& queues, std::int64_t* next_due_ms) {
   auto now = system_ms();
   auto lease = settings().lease.count();
-  // Scanning for expired leases walks the pending lists; a few times per lease is enough.
+  // Scanning for expired leases walks the pending lists: a few times per lease while it finds
+  // nothing, at every take after one that found something (see below).
   bool claim = now - last_claim_ms_.load() >= std::max<std::int64_t>(1, lease / 4);
   if (claim) last_claim_ms_ = now;
   std::vector<std::string> args{keys_.prefix, std::to_string(now), std::to_string(lease),
@@ -99,6 +100,9 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
   if (e.size() < 7) return Error::runtime(c.describe("unexpected reply from the take script"));
+  // A claim that found an expired message scans again on the next take: a dead worker's other
+  // tasks come back one per reserve, not one per scan interval.
+  if (e[3].as_integer() == 1) last_claim_ms_ = 0;
   return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1,
                                     e[4].text(),
                                     static_cast<std::uint64_t>(e[5].as_integer().value_or(0)),
