@@ -76,6 +76,24 @@ stop_redis() {
   for i in $(seq 200); do kill -0 "$REDIS_PID" 2>/dev/null || break; sleep 0.05; done
   REDIS_PID=
 }
+# need_python MODULE...: sets PY to Debian's /usr/bin/python3 (the python3 first on PATH may be
+# another one, without Debian's packages) and skips (exit 77) unless it imports every MODULE.
+need_python() {
+  PY=/usr/bin/python3
+  local m
+  for m in "$@"; do
+    "$PY" -c "import $m" 2>/dev/null && continue
+    echo "SKIP: $PY cannot import $m (apt-get install $(printf 'python3-%s ' "$@"| sed 's/ $//'))"
+    exit 77
+  done
+}
+# need_merlin_train: sets TRAIN to the merlin-train beside $MERLIN, or skips (exit 77).
+need_merlin_train() {
+  TRAIN=$(dirname "$MERLIN")/merlin-train
+  [ -x "$TRAIN" ] && return 0
+  echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"
+  exit 77
+}
 # wait_until SECONDS command...: polls (every 0.1 s) until the command succeeds; 1 on timeout.
 wait_until() {
   local limit=$(($1 * 10)) i

@@ -8,10 +8,8 @@
 # two Redis workers. Sizes shrunk with --vars.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
-PY=/usr/bin/python3
-TRAIN=$(dirname "$MERLIN")/merlin-train
-[ -x "$TRAIN" ] || { echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"; exit 77; }
-"$PY" -c 'import h5py, numpy' 2>/dev/null || { echo "SKIP: $PY cannot import h5py and numpy (apt-get install python3-h5py python3-numpy)"; exit 77; }
+need_merlin_train
+need_python h5py numpy
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; }
 command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
 export PATH=$(dirname "$MERLIN"):$PATH  # the spec's steps call merlin and merlin-train

@@ -7,10 +7,8 @@
 # and that the best is the lowest and far better than the mean. Locally, then on two Redis workers.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
-PY=/usr/bin/python3
-TRAIN=$(dirname "$MERLIN")/merlin-train
-[ -x "$TRAIN" ] || { echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"; exit 77; }
-"$PY" -c 'import optuna, h5py, numpy' 2>/dev/null || { echo "SKIP: $PY cannot import optuna, h5py and numpy (apt-get install python3-optuna python3-h5py python3-numpy)"; exit 77; }
+need_merlin_train
+need_python optuna h5py numpy
 command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
 export PATH=$(dirname "$MERLIN"):$PATH
 VARS=(--vars N_SAMPLES=200 EPOCHS=60)

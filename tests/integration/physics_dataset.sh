@@ -5,11 +5,7 @@
 # (Debian's python3-h5py) reads the dataset back and finds every row equal, value for value, to
 # the files its sample wrote; scratch is left empty and every staged file is in the manifest.
 source "$(dirname "$0")/lib.sh"
-PY=/usr/bin/python3
-if ! "$PY" -c 'import h5py, numpy' 2>/dev/null; then
-  echo "SKIP: $PY cannot import h5py and numpy (apt-get install python3-h5py python3-numpy)"
-  exit 77
-fi
+need_python h5py numpy
 command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
 N=30
 # `merlin example NAME` copies one folder, so ml_campaign carries its own copy of the simulator.

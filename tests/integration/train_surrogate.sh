@@ -8,8 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 
-TRAIN=$(dirname "$MERLIN")/merlin-train
-[ -x "$TRAIN" ] || { echo "SKIP: $TRAIN not built (needs libtorch-dev and MPI: apt-get install libtorch-dev libopenmpi-dev, then reconfigure)"; exit 77; }
+need_merlin_train
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not found (apt-get install openmpi-bin)"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # harmless when not root
 export OMPI_MCA_rmaps_base_oversubscribe=1  # the spec step's plain `mpirun -np 2` on fewer cores
