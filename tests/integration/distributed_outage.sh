@@ -48,6 +48,9 @@ ws=$("$MERLIN" run many.yaml 2>/dev/null)
 "$MERLIN" run-workers many.yaml --exit-when-done --lease 3 >k.out 2>k.err &
 worker=$!
 CLEANUP+=("kill -9 $worker")
+# Kills start once the worker is at work: its first connect fails fast by design (a wrong
+# address must not wait out the budget), and a kill landing in it ended the test's worker.
+wait_until 30 bash -c "[ \$('$MERLIN' status '$ws' --format csv | tail -1 | cut -d, -f4) -ge 10 ]"
 killed=0
 for _ in $(seq 400); do  # at most ~20 s
   kill -0 $worker 2>/dev/null || break
