@@ -2,6 +2,7 @@
 /// Who is working: each worker process records a heartbeat every second or so and learns
 /// whether `stop-workers` asked it to stop. Used by `query-workers`, `stop-workers` and
 /// `monitor`.
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,6 +10,10 @@
 #include "merlin/util/result.h"
 
 namespace merlin {
+
+/// A worker process whose heartbeat is older than this is dead: the tasks it held go back to
+/// the queue at once (`run-workers --dead-after`). Workers beat about every second.
+inline constexpr std::chrono::milliseconds kDefaultDeadAfter{10'000};
 
 struct WorkerRecord {
   std::string id;    ///< "<host>.<pid>.<worker name>": unique per process and worker

@@ -21,6 +21,7 @@ RedisSettings redis_settings(const BrokerLocation& loc, const BackendOptions& o)
   if (loc.retry_budget) s.reconnect_budget = *loc.retry_budget;
   if (loc.reply_timeout) s.command_timeout = *loc.reply_timeout;
   s.retry_first_connect = o.wait_for_server;
+  if (o.dead_after) s.dead_after = *o.dead_after;
   return s;
 }
 

@@ -4,6 +4,7 @@
 /// works through merlin/broker/backend.h.
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct BackendOptions {
   /// Keep retrying the first connection within the retry budget (workers started before
   /// their server); otherwise a server that is not there fails at once.
   bool wait_for_server = false;
+  /// A worker whose heartbeat is this old is dead: its tasks go back at once (run-workers
+  /// --dead-after); unset: the adapter's default.
+  std::optional<std::chrono::milliseconds> dead_after;
 };
 
 /// The backend for `loc`'s scheme; kRuntime for a scheme no backend serves (naming those that

@@ -36,6 +36,8 @@ struct RunWorkersArgs {
   bool here = false;  ///< run the workers in this process whatever their batch type
   bool disable_logs = false;  ///< Merlin's --disable-logs: errors only, here and in the jobs
   double lease_seconds = std::chrono::duration<double>(kDefaultLease).count();
+  /// a worker whose heartbeat is this old is dead: its tasks go back at once
+  double dead_after_seconds = std::chrono::duration<double>(kDefaultDeadAfter).count();
   double drain_margin = 60;  ///< seconds before the allocation's end to drain
   int array = 0;             ///< submit each worker job as an array of this many
   int max_deliveries = kDefaultMaxDeliveries;  ///< delivered more often: given up as failed
@@ -146,6 +148,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   hc.vars = a.vars;
   hc.steps = a.steps;
   hc.lease_seconds = a.lease_seconds;
+  hc.dead_after_seconds = a.dead_after_seconds;
   hc.drain_margin = a.drain_margin;
   hc.array = a.array;
   hc.max_deliveries = a.max_deliveries;
@@ -190,6 +193,12 @@ int run_workers(const RunWorkersArgs& a) {
   if (!plans) return report_error(plans.error());
   if (a.lease_seconds < 0.1)
     return report_error(Error::bad_input("--lease must be at least 0.1 seconds"));
+  // Workers beat about once a second; a few missed beats (a busy host, a slow reply) must not
+  // pass for death.
+  if (a.dead_after_seconds != 0 && a.dead_after_seconds < 3)
+    return report_error(Error::bad_input(
+        "--dead-after must be at least 3 seconds (workers beat every second), or 0 for leases "
+        "only"));
   if (a.drain_margin < 0)
     return report_error(Error::bad_input("--drain-margin must be 0 or more seconds"));
   auto tokens = spec_tokens(loaded->spec);
@@ -211,7 +220,10 @@ int run_workers(const RunWorkersArgs& a) {
   if (!check) return report_error(check.error());
   auto v = (*check)->server_version();
   if (!v) return report_error(v.error());
-  auto backend = open_backend(*loc, BackendOptions{.wait_for_server = true});
+  auto backend = open_backend(
+      *loc, BackendOptions{.wait_for_server = true,
+                           .dead_after = std::chrono::milliseconds(
+                               static_cast<long long>(a.dead_after_seconds * 1000))});
   if (!backend) return report_error(backend.error());
   for (const auto& p : *plans) {
     std::string qs;
@@ -286,6 +298,11 @@ Command run_workers_command() {
             sub.add_option("--lease", a->lease_seconds,
                            "Seconds a reserved task stays ours without renewal before another "
                            "worker takes it over (renewed every third of it)")
+                ->capture_default_str();
+            sub.add_option("--dead-after", a->dead_after_seconds,
+                           "Seconds without a heartbeat after which a worker counts as dead: "
+                           "the tasks it held go back to the queue at once, whatever their "
+                           "lease (at least 3; 0: wait for the lease only)")
                 ->capture_default_str();
             add_kill_wait_option(sub, a->kill_wait);
             add_broker_flags(sub, a->broker);

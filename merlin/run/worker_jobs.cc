@@ -78,6 +78,10 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     char num[64];
     std::snprintf(num, sizeof num, "%g", here.lease_seconds);
     cmd += std::string(" --lease ") + num;
+    if (here.dead_after_seconds != std::chrono::duration<double>(kDefaultDeadAfter).count()) {
+      std::snprintf(num, sizeof num, "%g", here.dead_after_seconds);
+      cmd += std::string(" --dead-after ") + num;
+    }
     std::snprintf(num, sizeof num, "%g", here.drain_margin);
     cmd += std::string(" --drain-margin ") + num;
     if (here.max_deliveries != static_cast<int>(kDefaultMaxDeliveries))

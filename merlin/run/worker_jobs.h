@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "merlin/batch/worker_job.h"
+#include "merlin/broker/worker_registry.h"
 #include "merlin/run/worker_fleet.h"
 #include "merlin/spec/study_spec.h"
 #include "merlin/study/study_tokens.h"
@@ -22,6 +23,7 @@ struct HereCommand {
   std::string spec;        ///< absolute
   std::vector<std::string> vars, steps;
   double lease_seconds = 60;
+  double dead_after_seconds = std::chrono::duration<double>(kDefaultDeadAfter).count();
   double drain_margin = 60;
   int array = 0;  ///< --array: each worker job as an array of that many
   int max_deliveries = kDefaultMaxDeliveries;

@@ -1,6 +1,7 @@
 #include "adapters/broker/redis/redis_broker.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <random>
 
 #include "adapters/broker/redis/redis_lua.h"
@@ -32,6 +33,7 @@ RedisBroker::RedisBroker(RedisSettings settings)
     : pool_(std::move(settings)),
       keys_(pool_.settings().study_key),
       take_script_(redis_lua::kTake),
+      reclaim_script_(redis_lua::kReclaim),
       release_script_(redis_lua::kRelease),
       pending_script_(redis_lua::kPending),
       publish_script_(redis_lua::kPublish),
@@ -77,16 +79,48 @@ Result<void> RedisBroker::publish_at(const std::string& queue, const TaskMessage
   return ok();
 }
 
+milliseconds RedisBroker::scan_every() const {
+  auto every = settings().lease / 4;
+  if (settings().dead_after.count() > 0) every = std::min(every, settings().dead_after / 4);
+  return std::max(milliseconds(1), every);
+}
+
+Result<std::uint64_t> RedisBroker::reclaim(RedisConnection& c,
+                                           const std::vector<std::string>& queues) {
+  // Bounded work per script (the server does nothing else meanwhile), as many calls as it
+  // takes: a node's worth of orphans comes back in one scan.
+  constexpr int kPerCall = 256, kMaxCalls = 64;
+  std::vector<std::string> args{keys_.prefix,
+                                std::to_string(settings().lease.count()),
+                                std::to_string(settings().dead_after.count()),
+                                settings().consumer,
+                                kRedisWorkerBeats,
+                                std::to_string(kPerCall)};
+  args.insert(args.end(), queues.begin(), queues.end());
+  std::uint64_t moved = 0;
+  for (int call = 0; call < kMaxCalls; ++call) {
+    auto r = reclaim_script_.run(c, {}, args);
+    if (!r) return r.error();
+    const auto& e = r->elements;
+    if (e.size() < 3) return Error::runtime(c.describe("unexpected reply from the reclaim script"));
+    moved += static_cast<std::uint64_t>(std::max(0LL, e[0].as_integer().value_or(0)));
+    if (e[1].as_integer().value_or(0) != 1) break;
+  }
+  if (moved > 0)
+    log::info("queued again {} task(s) of dead workers or expired leases study={} consumer={}",
+              moved, settings().study_key, settings().consumer);
+  return moved;
+}
+
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
     RedisConnection& c, const std::vector<std::string>& queues, std::int64_t* next_due_ms) {
   auto now = system_ms();
-  auto lease = settings().lease.count();
-  // Scanning for expired leases walks the pending lists: a few times per lease while it finds
-  // nothing, at every take after one that found something (see below).
-  bool claim = now - last_claim_ms_.load() >= std::max<std::int64_t>(1, lease / 4);
-  if (claim) last_claim_ms_ = now;
-  std::vector<std::string> args{keys_.prefix, std::to_string(now), std::to_string(lease),
-                                settings().consumer, claim ? "1" : "0"};
+  if (now - last_claim_ms_.load() >= scan_every().count()) {
+    last_claim_ms_ = now;
+    auto moved = reclaim(c, queues);
+    if (!moved) return moved.error();
+  }
+  std::vector<std::string> args{keys_.prefix, std::to_string(now), settings().consumer};
   args.insert(args.end(), queues.begin(), queues.end());
   auto r = take_script_.run(c, {}, args);
   if (!r) return r.error();
@@ -100,9 +134,6 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
   if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
     return Error::runtime(c.describe("unexpected reply from the take script"));
   if (e.size() < 7) return Error::runtime(c.describe("unexpected reply from the take script"));
-  // A claim that found an expired message scans again on the next take: a dead worker's other
-  // tasks come back one per reserve, not one per scan interval.
-  if (e[3].as_integer() == 1) last_claim_ms_ = 0;
   return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1,
                                     e[4].text(),
                                     static_cast<std::uint64_t>(e[5].as_integer().value_or(0)),
@@ -141,8 +172,15 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
     if (it == streams.end() || it->second >= queues.size()) continue;
     Taken t{queues[it->second], entry.elements[0].text(), "", false, it->first, 0, 1};
     const auto& fields = entry.elements[1].elements;
-    for (std::size_t f = 0; f + 1 < fields.size(); f += 2)
+    for (std::size_t f = 0; f + 1 < fields.size(); f += 2) {
       if (fields[f].text() == "m") t.text = fields[f + 1].text();
+      // 'd': delivered this often before kReclaim queued it again
+      if (fields[f].text() == "d") {
+        auto before = std::max(0LL, std::atoll(fields[f + 1].text().c_str()));
+        t.redelivered = before > 0;
+        t.deliveries = static_cast<std::uint32_t>(before + 1);
+      }
+    }
     got.emplace_back(static_cast<std::size_t>(it - streams.begin()), std::move(t));
   }
   if (got.empty()) return std::optional<Taken>();
@@ -183,7 +221,7 @@ Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::stri
       auto now = Clock::now();
       if (now >= deadline) return std::optional<Delivery>();
       auto block = std::chrono::ceil<milliseconds>(deadline - now);
-      block = std::min(block, std::max(milliseconds(1), settings().lease / 4));
+      block = std::min(block, scan_every());  // the next scan for dead workers' tasks
       if (next_due >= 0)
         block = std::min(block, milliseconds(std::max<std::int64_t>(1, next_due - system_ms())));
       t = take_blocking(**c, queues, block);

@@ -4,9 +4,11 @@
 /// read single samples first, then narrowest ranges (depth-first splitting), through one
 /// consumer group ("workers") each, so a reserved message stays in the group's pending list
 /// until `ack` (XACK + XDEL: the Stream holds only queued and in-flight messages, and Redis
-/// memory stays O(in flight)). A message idle longer than the lease is taken over by the next
-/// reserving worker (XAUTOCLAIM): a killed worker's tasks run again elsewhere; a running task
-/// keeps its lease with `extend_lease`. Delayed messages wait in one sorted set by due time
+/// memory stays O(in flight)). Every scan interval (a quarter of the lease or of the
+/// dead-after time, whichever is shorter) a reserve first queues again, in one pass, every
+/// message of its queues idle longer than the lease or held by a dead consumer (heartbeat
+/// older than `dead_after`, see redis_lua.h kReclaim): a killed worker's tasks run again
+/// elsewhere, all at once; a running task keeps its lease with `extend_lease`. Delayed messages wait in one sorted set by due time
 /// (epoch ms, this host's system clock) and any reserve moves the due ones to their Streams.
 /// Messages that do not decode go to the Stream "merlin:<study>:dead" and are acked.
 ///
@@ -31,8 +33,9 @@ class RedisBroker : public Broker {
   Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) override;
   Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
                           Clock::time_point due) override;
-  /// Takes over expired leases first, then new messages, queues in the order given. Waits in
-  /// XREADGROUP BLOCK, no longer than until the next delayed message is due.
+  /// Queues again the messages of dead consumers and expired leases when a scan is due, then
+  /// takes a message, queues in the order given. Waits in XREADGROUP BLOCK, no longer than
+  /// until the next delayed message is due or the next scan.
   Result<std::optional<Delivery>> reserve(const std::vector<std::string>& queues,
                                           std::chrono::milliseconds wait) override;
   Result<void> ack(const Delivery& d) override;
@@ -54,6 +57,10 @@ class RedisBroker : public Broker {
     std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
     std::uint32_t deliveries = 1;    ///< times delivered, this one included
   };
+  /// Runs kReclaim until it has moved everything due (bounded calls); how many it moved.
+  Result<std::uint64_t> reclaim(RedisConnection& c, const std::vector<std::string>& queues);
+  /// How often reserves scan for dead consumers and expired leases.
+  std::chrono::milliseconds scan_every() const;
   Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
                                         std::int64_t* next_due_ms);
   Result<std::optional<Taken>> take_blocking(RedisConnection& c,
@@ -64,11 +71,11 @@ class RedisBroker : public Broker {
 
   RedisPool pool_;
   RedisKeys keys_;
-  RedisScript take_script_, release_script_, pending_script_, publish_script_, streams_script_,
+  RedisScript take_script_, reclaim_script_, release_script_, pending_script_, publish_script_, streams_script_,
       publish_at_script_, dead_letter_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
-  std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last takeover scan
+  std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last reclaim scan
 };
 
 }  // namespace merlin

@@ -22,6 +22,16 @@ local function streams_of(prefix, q)
   end
   return out
 end
+-- An entry's message and how often it was delivered before it was queued again (field 'd',
+-- written by kReclaim; absent: never).
+local function entry_of(fields)
+  local body, d = '', 0
+  for i = 1, #fields, 2 do
+    if fields[i] == 'm' then body = fields[i + 1]
+    elseif fields[i] == 'd' then d = tonumber(fields[i + 1]) or 0 end
+  end
+  return body, d
+end
 local function group_info(s)
   local ok, groups = pcall(redis.call, 'XINFO', 'GROUPS', s)
   if not ok then return 0, 0 end
@@ -41,13 +51,12 @@ std::string with_lib(const char* body) {
 
 }  // namespace
 
-// ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
-// queue names... Returns {queue index (0-based), stream id, text, 1 when taken over from an
-// expired lease else 0, stream key, length of the study's halts Stream, times delivered} or
-// {-1, next due ms or ''}.
+// ARGV: prefix, now (epoch ms), consumer, queue names... Returns {queue index (0-based), stream id,
+// text, 1 when delivered before (taken over from a dead worker or an expired lease) else 0,
+// stream key, length of the study's halts Stream, times delivered} or {-1, next due ms or ''}.
+// Taking over is kReclaim's: it queues such messages again, with their count.
 const std::string kTake = with_lib(R"lua(
-local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-local claim = ARGV[5] == '1'
+local prefix, now, consumer = ARGV[1], ARGV[2], ARGV[3]
 local group = GROUP
 local delayed = prefix .. 'delayed'
 for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT', 0, 100)) do
@@ -66,31 +75,8 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT
   redis.call('ZREM', delayed, member)
 end
 local function stops() return redis.call('XLEN', prefix .. 'halts') end
-local function body_of(fields)
-  for i = 1, #fields, 2 do
-    if fields[i] == 'm' then return fields[i + 1] end
-  end
-  return ''
-end
-for i = 6, #ARGV do
+for i = 4, #ARGV do
   for _, s in ipairs(streams_of(prefix, ARGV[i])) do
-    if claim then
-      -- Walk the pending list with the cursor: leases renewed by extend_lease make idle time
-      -- independent of id order, so the first expired entry may be anywhere.
-      local cursor = '0-0'
-      for _ = 1, 100 do
-        local ok, r = pcall(redis.call, 'XAUTOCLAIM', s, group, consumer, lease, cursor, 'COUNT', 1)
-        if not ok then break end
-        local e = r[2][1]
-        if e then
-          local p = redis.call('XPENDING', s, group, e[1], e[1], 1)
-          local n = (p[1] and p[1][4]) or 2
-          return {i - 6, e[1], body_of(e[2]), 1, s, stops(), n}
-        end
-        cursor = r[1]
-        if cursor == '0-0' then break end
-      end
-    end
     local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1,
                         'STREAMS', s, '>')
     if not ok then
@@ -99,12 +85,85 @@ for i = 6, #ARGV do
     end
     if r and r[1] and r[1][2][1] then
       local e = r[1][2][1]
-      return {i - 6, e[1], body_of(e[2]), 0, s, stops(), 1}
+      local body, before = entry_of(e[2])
+      return {i - 4, e[1], body, before > 0 and 1 or 0, s, stops(), before + 1}
     end
   end
 end
 local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
 return {-1, nxt[2] or ''}
+)lua");
+
+// ARGV: prefix, lease (ms), dead after (ms; 0: never), this consumer, heartbeat hash, max
+// messages to move, queue names... Queues again, at the back of their Stream, every pending
+// message of the queues' Streams that is idle past the lease or held by a dead consumer: one
+// whose heartbeat (the hash's value, the server's epoch ms, written by RedisWorkerRegistry)
+// is older than `dead after` by the server's clock. A consumer without a heartbeat is never
+// dead here (its messages wait for their lease). A dead consumer holding nothing more leaves
+// the group. The new entry carries the times delivered so far in field 'd' (kTake counts on
+// from it). Returns {messages moved, 1 if it stopped at `max` (call again) else 0, consumers
+// dropped}.
+const std::string kReclaim = with_lib(R"lua(
+local prefix, lease, dead_after = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local me, beats, budget = ARGV[4], ARGV[5], tonumber(ARGV[6])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local moved, dropped, more = 0, 0, 0
+local dead = {}
+local function is_dead(name)
+  if dead_after <= 0 or name == me then return false end
+  if dead[name] == nil then
+    local seen = tonumber(redis.call('HGET', beats, name) or '')
+    dead[name] = seen ~= nil and now - seen > dead_after
+  end
+  return dead[name]
+end
+-- p: XPENDING's extended entries {id, consumer, idle, times delivered}.
+local function requeue(s, p)
+  for _, x in ipairs(p) do
+    local e = redis.call('XRANGE', s, x[1], x[1])
+    redis.call('XACK', s, GROUP, x[1])
+    redis.call('XDEL', s, x[1])
+    if e[1] then
+      local body, before = entry_of(e[1][2])
+      redis.call('XADD', s, '*', 'm', body, 'd', before + x[4])
+      moved = moved + 1
+    end
+    budget = budget - 1
+  end
+end
+for i = 7, #ARGV do
+  for _, s in ipairs(streams_of(prefix, ARGV[i])) do
+    if budget <= 0 then return {moved, 1, dropped} end
+    local ok, consumers = pcall(redis.call, 'XINFO', 'CONSUMERS', s, GROUP)
+    if ok then
+      for _, c in ipairs(consumers) do
+        local f = {}
+        for k = 1, #c, 2 do f[c[k]] = c[k + 1] end
+        if is_dead(f['name']) then
+          local held = tonumber(f['pending']) or 0
+          if held > 0 and budget > 0 then
+            local p = redis.call('XPENDING', s, GROUP, '-', '+', budget, f['name'])
+            requeue(s, p)
+            held = held - #p
+          end
+          if held <= 0 then
+            redis.call('XGROUP', 'DELCONSUMER', s, GROUP, f['name'])
+            dropped = dropped + 1
+          else
+            more = 1
+          end
+        end
+      end
+      if budget > 0 and lease > 0 then
+        local p = redis.call('XPENDING', s, GROUP, 'IDLE', lease, '-', '+', budget)
+        requeue(s, p)
+        if budget <= 0 then more = 1 end
+      end
+    end
+  end
+end
+return {moved, more, dropped}
 )lua");
 
 // KEYS: stream. ARGV: id, text, consumer. Returns 1 if re-queued, 0 if it was no longer

@@ -20,9 +20,12 @@ inline int width_bucket(std::uint64_t width) {
   return b;
 }
 
-/// Moves due delayed messages to their Streams, then takes one message: an expired lease
-/// first (XAUTOCLAIM), else a new one (XREADGROUP), creating missing groups.
+/// Moves due delayed messages to their Streams, then takes one message (XREADGROUP),
+/// creating missing groups. A message kReclaim queued again says how often it was delivered.
 extern const std::string kTake;
+/// Queues again every pending message idle past the lease or held by a consumer whose
+/// heartbeat is older than the dead-after time (server clock), up to a bound per call.
+extern const std::string kReclaim;
 /// XACK + XDEL + XADD again, only if the message is still pending.
 extern const std::string kRelease;
 /// Queued + in-flight + delayed of the named queues, in-flight of the other queues.

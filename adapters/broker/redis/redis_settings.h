@@ -8,6 +8,7 @@
 #include <string>
 
 #include "merlin/broker/broker.h"
+#include "merlin/broker/worker_registry.h"
 
 namespace merlin {
 
@@ -22,6 +23,10 @@ struct RedisSettings {
   std::string consumer = "worker";  ///< unique per worker process (consumer-group member name)
   /// A reserved message idle this long is taken over by another worker (`extend_lease` renews).
   std::chrono::milliseconds lease = kDefaultLease;
+  /// A consumer whose heartbeat (RedisWorkerRegistry) is older than this by the server's
+  /// clock is dead: the messages it holds are queued again at once, whatever their lease.
+  /// 0: only leases. Consumers with no heartbeat wait for their lease.
+  std::chrono::milliseconds dead_after = kDefaultDeadAfter;
   std::chrono::milliseconds connect_timeout{2'000};
   /// How long one reply may take before the connection is given up as lost and the command
   /// retried (blocking reads add their wait to it).
@@ -68,6 +73,10 @@ struct RedisKeys {
   std::string held() const { return prefix + "held"; }
   std::string held_until() const { return prefix + "held_until"; }
 };
+
+/// Hash worker id (= its consumer name) -> its last heartbeat, the server's epoch ms: whether
+/// a consumer is alive, free of the hosts' clocks.
+inline constexpr const char* kRedisWorkerBeats = "merlin:workers:beat";
 
 /// The consumer group every worker of a study joins.
 inline constexpr const char* kRedisGroup = "workers";

@@ -12,6 +12,14 @@ namespace {
 constexpr const char* kWorkers = "merlin:workers";
 constexpr const char* kStop = "merlin:workers:stop";
 
+// KEYS: the heartbeat hash. ARGV: worker id. Stamps the worker with the server's clock (the
+// brokers compare it with the same clock: no host's skew can make a live worker look dead).
+constexpr const char* kStamp = R"lua(
+local t = redis.call('TIME')
+redis.call('HSET', KEYS[1], ARGV[1], tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+return 1
+)lua";
+
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
              std::chrono::system_clock::now().time_since_epoch())
@@ -59,7 +67,9 @@ RedisWorkerRegistry::RedisWorkerRegistry(RedisSettings settings) : settings_(std
 Result<bool> RedisWorkerRegistry::beat(const WorkerRecord& w) {
   auto c = RedisConnection::open(settings_);
   if (!c) return c.error();
-  auto r = (*c)->pipeline({{"HSET", kWorkers, w.id, encode_record(w)}, {"SISMEMBER", kStop, w.id}});
+  auto r = (*c)->pipeline({{"HSET", kWorkers, w.id, encode_record(w)},
+                           {"SISMEMBER", kStop, w.id},
+                           {"EVAL", kStamp, "1", kRedisWorkerBeats, w.id}});
   if (!r) return r.error();
   for (const auto& reply : *r)
     if (reply.is_error()) return Error::runtime((*c)->describe(reply.text()));
@@ -69,7 +79,8 @@ Result<bool> RedisWorkerRegistry::beat(const WorkerRecord& w) {
 Result<void> RedisWorkerRegistry::remove(const std::string& id) {
   auto c = RedisConnection::open(settings_);
   if (!c) return c.error();
-  auto r = (*c)->transaction({{"HDEL", kWorkers, id}, {"SREM", kStop, id}});
+  auto r = (*c)->transaction(
+      {{"HDEL", kWorkers, id}, {"HDEL", kRedisWorkerBeats, id}, {"SREM", kStop, id}});
   if (!r) return r.error();
   return ok();
 }
@@ -93,6 +104,9 @@ Result<std::vector<WorkerRecord>> RedisWorkerRegistry::list(std::int64_t forget_
   }
   if (gone.size() > 2) {
     auto d = (*c)->command(gone);
+    if (!d) return d.error();
+    gone[1] = kRedisWorkerBeats;
+    d = (*c)->command(gone);
     if (!d) return d.error();
   }
   // Stop requests whose worker is gone (forgotten now or before) would linger forever.

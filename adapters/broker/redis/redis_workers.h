@@ -1,7 +1,9 @@
 #pragma once
 /// Who is working: each worker process writes a heartbeat record into the hash
 /// "merlin:workers" every second or so, and reads whether `stop-workers` asked it to stop (the
-/// set "merlin:workers:stop"). Used by `query-workers`, `stop-workers` and `monitor`.
+/// set "merlin:workers:stop"). Used by `query-workers`, `stop-workers` and `monitor`. The
+/// beat also stamps "merlin:workers:beat" (id -> the server's epoch ms), which brokers read to
+/// tell dead consumers (RedisSettings::dead_after).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +20,8 @@ class RedisWorkerRegistry : public WorkerRegistry {
 
   /// Records a heartbeat for `w` (stamped with now); returns true if a stop was requested.
   Result<bool> beat(const WorkerRecord& w) override;
-  /// The worker left: its record and any stop request go.
+  /// The worker left: its record, its stamp and any stop request go (its consumers, holding
+  /// nothing once it drained, are no longer judged by heartbeat).
   Result<void> remove(const std::string& id) override;
   /// Every record; those not seen for `forget_after` are removed instead of listed.
   Result<std::vector<WorkerRecord>> list(std::int64_t forget_after_ms = 600'000) override;
