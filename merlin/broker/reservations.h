@@ -20,6 +20,10 @@ struct Reservation {
   std::string queue;
   std::string message;          ///< the encoded task message
   std::uint32_t deliveries = 1;  ///< times delivered, this one included
+  /// The consumer (worker id) holding it: when that worker's heartbeat is older than the
+  /// table's dead-after time, its reservations are taken over whatever their lease. "": only
+  /// the lease counts. Recorded by `hold`, not returned by the table.
+  std::string holder;
 };
 
 class ReservationTable {
@@ -34,8 +38,9 @@ class ReservationTable {
   /// Forgets `id`; false when it was not held.
   virtual Result<bool> drop(const std::string& id) = 0;
   virtual Result<bool> held(const std::string& id) = 0;
-  /// Up to `max` reservations whose lease ran out, each extended by `lease_ms` so that no other
-  /// caller takes it too: the caller queues each again, then drops it.
+  /// Up to `max` reservations whose lease ran out or whose holder is dead (see
+  /// Reservation::holder), each extended by `lease_ms` so that no other caller takes it too:
+  /// the caller queues each again, then drops it.
   virtual Result<std::vector<std::pair<std::string, Reservation>>> take_expired(
       std::int64_t lease_ms, std::size_t max) = 0;
   /// Every reservation, expired or not.

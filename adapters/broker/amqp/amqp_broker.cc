@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "adapters/broker/amqp/amqp_names.h"
+#include "merlin/broker/worker_registry.h"
 #include "merlin/util/log.h"
 
 namespace merlin {
@@ -137,7 +138,10 @@ Result<void> AmqpBroker::publish_at(const std::string& queue, const TaskMessage&
 Result<void> AmqpBroker::take_over_expired() {
   {
     std::lock_guard lock(mu_);
-    const auto every = std::max(options_.lease / 4, std::chrono::milliseconds(20));
+    // A quarter of the lease, and of the default dead-after time: dead holders' reservations
+    // (the table tells them by heartbeat) are found within that of their death being known.
+    const auto every = std::max(std::min(options_.lease, kDefaultDeadAfter) / 4,
+                                std::chrono::milliseconds(20));
     if (Clock::now() - last_takeover_ < every) return ok();
     last_takeover_ = Clock::now();
   }
@@ -150,8 +154,8 @@ Result<void> AmqpBroker::take_over_expired() {
     o.headers[amqp_names::kRedeliveredHeader] = 1;
     if (auto p = send(r.queue, {r.message}, o); !p) return p;
     if (auto d = held_->drop(id); !d) return d.error();
-    log::warn("task taken over queue={} deliveries={}: its worker did not renew it within the "
-              "lease ({} ms)",
+    log::warn("task taken over queue={} deliveries={}: its worker died (no heartbeat) or did "
+              "not renew it within the lease ({} ms)",
               r.queue, r.deliveries, options_.lease.count());
   }
   return ok();
@@ -193,7 +197,8 @@ Result<std::optional<Delivery>> AmqpBroker::take(const std::string& queue) {
     d.deliveries =
         static_cast<std::uint32_t>(header(*got, amqp_names::kDeliveriesHeader, 0)) + 1;
     d.redelivered = got->redelivered || header(*got, amqp_names::kRedeliveredHeader, 0) != 0;
-    auto h = held_->hold(d.receipt, {queue, got->body, d.deliveries}, options_.lease.count());
+    auto h = held_->hold(d.receipt, {queue, got->body, d.deliveries, options_.consumer},
+                         options_.lease.count());
     if (!h) {
       (void)settle(true, false);  // back to the queue: it is recorded nowhere else
       return h.error();

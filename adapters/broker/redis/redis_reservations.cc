@@ -11,9 +11,10 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 )lua";
 
-// KEYS: held, held_until, halts. ARGV: id, record, lease ms.
+// KEYS: held, held_until, halts, held_by. ARGV: id, record, lease ms, holder ('' unknown).
 const std::string kHold = std::string(kNow) + R"lua(
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[4], ARGV[1], ARGV[4]) end
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[1])
 return redis.call('XLEN', KEYS[3])
 )lua";
@@ -25,11 +26,15 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
 return 1
 )lua";
 
-// KEYS: held, held_until. ARGV: lease ms, max. Returns {id, record, ...}.
+// KEYS: held, held_until, held_by. ARGV: lease ms, max, dead after ms (0: never), heartbeat
+// hash (worker id -> the server's epoch ms of its last beat). Takes the expired reservations,
+// then those (still within their lease) of holders whose heartbeat is older than dead after;
+// a holder without a heartbeat is not dead. Returns {id, record, ...}.
 const std::string kTakeExpired = std::string(kNow) + R"lua(
 local out = {}
-local ids = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, tonumber(ARGV[2]))
-for _, id in ipairs(ids) do
+local max, dead_after = tonumber(ARGV[2]), tonumber(ARGV[3])
+-- Extended and no longer the dead holder's: no other caller takes it too.
+local function take(id)
   local rec = redis.call('HGET', KEYS[1], id)
   if rec then
     redis.call('ZADD', KEYS[2], now + tonumber(ARGV[1]), id)
@@ -37,6 +42,24 @@ for _, id in ipairs(ids) do
     table.insert(out, rec)
   else
     redis.call('ZREM', KEYS[2], id)
+  end
+  redis.call('HDEL', KEYS[3], id)
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now, 'LIMIT', 0, max)) do
+  take(id)
+end
+if dead_after > 0 and #out < 2 * max then
+  local dead = {}
+  for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. now, '+inf')) do
+    if #out >= 2 * max then break end
+    local holder = redis.call('HGET', KEYS[3], id)
+    if holder then
+      if dead[holder] == nil then
+        local seen = tonumber(redis.call('HGET', ARGV[4], holder) or '')
+        dead[holder] = seen ~= nil and now - seen > dead_after
+      end
+      if dead[holder] then take(id) end
+    end
   end
 end
 return out
@@ -81,8 +104,8 @@ Result<std::uint64_t> RedisReservations::hold(const std::string& id, const Reser
                                               std::int64_t lease_ms) {
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto reply = hold_.run(**c, {keys_.held(), keys_.held_until(), keys_.halts()},
-                         {id, record_of(r), std::to_string(lease_ms)});
+  auto reply = hold_.run(**c, {keys_.held(), keys_.held_until(), keys_.halts(), keys_.held_by()},
+                         {id, record_of(r), std::to_string(lease_ms), r.holder});
   if (!reply) return reply.error();
   return static_cast<std::uint64_t>(std::max(0LL, reply->as_integer().value_or(0)));
 }
@@ -98,7 +121,9 @@ Result<bool> RedisReservations::renew(const std::string& id, std::int64_t lease_
 Result<bool> RedisReservations::drop(const std::string& id) {
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = (*c)->pipeline({{"HDEL", keys_.held(), id}, {"ZREM", keys_.held_until(), id}});
+  auto r = (*c)->pipeline({{"HDEL", keys_.held(), id},
+                           {"ZREM", keys_.held_until(), id},
+                           {"HDEL", keys_.held_by(), id}});
   if (!r) return r.error();
   return (*r)[0].as_integer().value_or(0) == 1;
 }
@@ -115,8 +140,10 @@ Result<std::vector<std::pair<std::string, Reservation>>> RedisReservations::take
     std::int64_t lease_ms, std::size_t max) {
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = take_expired_.run(**c, {keys_.held(), keys_.held_until()},
-                             {std::to_string(lease_ms), std::to_string(max)});
+  auto r = take_expired_.run(**c, {keys_.held(), keys_.held_until(), keys_.held_by()},
+                             {std::to_string(lease_ms), std::to_string(max),
+                              std::to_string(pool_.settings().dead_after.count()),
+                              kRedisWorkerBeats});
   if (!r) return r.error();
   return pairs_of(*r);
 }

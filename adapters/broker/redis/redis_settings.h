@@ -72,6 +72,7 @@ struct RedisKeys {
   /// "deliveries\nqueue\nmessage", and a sorted set id -> lease end (server epoch ms).
   std::string held() const { return prefix + "held"; }
   std::string held_until() const { return prefix + "held_until"; }
+  std::string held_by() const { return prefix + "held_by"; }  ///< hash id -> holder consumer
 };
 
 /// Hash worker id (= its consumer name) -> its last heartbeat, the server's epoch ms: whether

@@ -7,6 +7,7 @@
 
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_connection.h"
+#include "adapters/broker/redis/redis_reservations.h"
 #include "adapters/broker/redis/redis_workers.h"
 #include "tests/unit/redis/redis_test_server.h"
 
@@ -185,6 +186,30 @@ TEST_F(RedisDeadWorkers, HeartbeatsAreStampedWithTheServersClockAndGoWithTheWork
   EXPECT_GT(at, now - 5'000);
   ASSERT_TRUE(reg.remove(w.id).ok());
   EXPECT_TRUE((*c)->command({"HGET", kRedisWorkerBeats, w.id})->is_nil());
+}
+
+// RabbitMQ's reservations (kept in Redis) of a dead holder are taken over at once too, by one
+// caller only; those of a live holder or of one without heartbeat wait for their lease.
+TEST_F(RedisDeadWorkers, ReservationsOfADeadHolderAreTakenOverOnceWhateverTheirLease) {
+  RedisReservations table(settings_);
+  constexpr std::int64_t kLease = 600'000;
+  ASSERT_TRUE(table.hold("a.1", {"q", "m1", 1, "a"}, kLease).ok());
+  ASSERT_TRUE(table.hold("a.2", {"q", "m2", 3, "a"}, kLease).ok());
+  ASSERT_TRUE(table.hold("b.1", {"q", "m3", 1, "b"}, kLease).ok());
+  ASSERT_TRUE(table.hold("c.1", {"q", "m4", 1, "c"}, kLease).ok());  // c: no heartbeat at all
+  beat_ago("a", milliseconds(6'000));
+  beat_ago("b", milliseconds(1'000));
+  auto taken = table.take_expired(kLease, 100);
+  ASSERT_TRUE(taken.ok()) << taken.error().message;
+  std::set<std::string> ids;
+  for (const auto& [id, r] : *taken) {
+    ids.insert(id);
+    if (id == "a.2") EXPECT_EQ(r.deliveries, 3u) << "the count travels with it";
+  }
+  EXPECT_EQ(ids, (std::set<std::string>{"a.1", "a.2"})) << "only the dead holder's";
+  auto again = table.take_expired(kLease, 100);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty()) << "a second caller does not take them too";
 }
 
 }  // namespace
