@@ -220,10 +220,10 @@ int run_workers(const RunWorkersArgs& a) {
   if (!check) return report_error(check.error());
   auto v = (*check)->server_version();
   if (!v) return report_error(v.error());
-  auto backend = open_backend(
-      *loc, BackendOptions{.wait_for_server = true,
-                           .dead_after = std::chrono::milliseconds(
-                               static_cast<long long>(a.dead_after_seconds * 1000))});
+  auto backend =
+      open_backend(*loc, BackendOptions{.wait_for_server = true,
+                                        .dead_after = std::chrono::milliseconds(
+                                            static_cast<long long>(a.dead_after_seconds * 1000))});
   if (!backend) return report_error(backend.error());
   for (const auto& p : *plans) {
     std::string qs;

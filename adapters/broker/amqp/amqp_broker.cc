@@ -140,8 +140,8 @@ Result<void> AmqpBroker::take_over_expired() {
     std::lock_guard lock(mu_);
     // A quarter of the lease, and of the default dead-after time: dead holders' reservations
     // (the table tells them by heartbeat) are found within that of their death being known.
-    const auto every = std::max(std::min(options_.lease, kDefaultDeadAfter) / 4,
-                                std::chrono::milliseconds(20));
+    const auto every =
+        std::max(std::min(options_.lease, kDefaultDeadAfter) / 4, std::chrono::milliseconds(20));
     if (Clock::now() - last_takeover_ < every) return ok();
     last_takeover_ = Clock::now();
   }
@@ -154,9 +154,10 @@ Result<void> AmqpBroker::take_over_expired() {
     o.headers[amqp_names::kRedeliveredHeader] = 1;
     if (auto p = send(r.queue, {r.message}, o); !p) return p;
     if (auto d = held_->drop(id); !d) return d.error();
-    log::warn("task taken over queue={} deliveries={}: its worker died (no heartbeat) or did "
-              "not renew it within the lease ({} ms)",
-              r.queue, r.deliveries, options_.lease.count());
+    log::warn(
+        "task taken over queue={} deliveries={}: its worker died (no heartbeat) or did "
+        "not renew it within the lease ({} ms)",
+        r.queue, r.deliveries, options_.lease.count());
   }
   return ok();
 }

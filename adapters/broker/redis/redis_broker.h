@@ -8,9 +8,10 @@
 /// dead-after time, whichever is shorter) a reserve first queues again, in one pass, every
 /// message of its queues idle longer than the lease or held by a dead consumer (heartbeat
 /// older than `dead_after`, see redis_lua.h kReclaim): a killed worker's tasks run again
-/// elsewhere, all at once; a running task keeps its lease with `extend_lease`. Delayed messages wait in one sorted set by due time
-/// (epoch ms, this host's system clock) and any reserve moves the due ones to their Streams.
-/// Messages that do not decode go to the Stream "merlin:<study>:dead" and are acked.
+/// elsewhere, all at once; a running task keeps its lease with `extend_lease`. Delayed messages
+/// wait in one sorted set by due time (epoch ms, this host's system clock) and any reserve moves
+/// the due ones to their Streams. Messages that do not decode go to the Stream
+/// "merlin:<study>:dead" and are acked.
 ///
 /// Ordering: single samples before ranges, narrow ranges before wide ones, FIFO within one
 /// width; a released message joins the back. Thread-safe: each call borrows a pooled
@@ -71,8 +72,8 @@ class RedisBroker : public Broker {
 
   RedisPool pool_;
   RedisKeys keys_;
-  RedisScript take_script_, reclaim_script_, release_script_, pending_script_, publish_script_, streams_script_,
-      publish_at_script_, dead_letter_script_;
+  RedisScript take_script_, reclaim_script_, release_script_, pending_script_, publish_script_,
+      streams_script_, publish_at_script_, dead_letter_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last reclaim scan

@@ -140,10 +140,10 @@ Result<std::vector<std::pair<std::string, Reservation>>> RedisReservations::take
     std::int64_t lease_ms, std::size_t max) {
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = take_expired_.run(**c, {keys_.held(), keys_.held_until(), keys_.held_by()},
-                             {std::to_string(lease_ms), std::to_string(max),
-                              std::to_string(pool_.settings().dead_after.count()),
-                              kRedisWorkerBeats});
+  auto r =
+      take_expired_.run(**c, {keys_.held(), keys_.held_until(), keys_.held_by()},
+                        {std::to_string(lease_ms), std::to_string(max),
+                         std::to_string(pool_.settings().dead_after.count()), kRedisWorkerBeats});
   if (!r) return r.error();
   return pairs_of(*r);
 }

@@ -3,8 +3,8 @@
 /// queue, message), the sorted set "merlin:<study>:held_until" (id -> lease end, the server's
 /// epoch ms), the hash "merlin:<study>:held_by" (id -> holder) and the study's queue set
 /// "merlin:<study>:queues". A holder whose heartbeat ("merlin:workers:beat", see
-/// RedisWorkerRegistry) is older than `settings.dead_after` by the server's clock is dead. Each call is one script or
-/// command; `forget` of the study removes them with its other keys.
+/// RedisWorkerRegistry) is older than `settings.dead_after` by the server's clock is dead. Each
+/// call is one script or command; `forget` of the study removes them with its other keys.
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_script.h"
 #include "adapters/broker/redis/redis_settings.h"

@@ -51,8 +51,8 @@ class RedisDeadWorkers : public RedisFixture {
     std::set<std::string> out;
     auto c = RedisConnection::open(settings_);
     EXPECT_TRUE(c.ok());
-    auto r = (*c)->command({"XINFO", "CONSUMERS", RedisKeys(settings_.study_key).queue("q"),
-                            kRedisGroup});
+    auto r = (*c)->command(
+        {"XINFO", "CONSUMERS", RedisKeys(settings_.study_key).queue("q"), kRedisGroup});
     EXPECT_TRUE(r.ok());
     for (const auto& consumer : r->elements)
       for (std::size_t k = 0; k + 1 < consumer.elements.size(); k += 2)
@@ -156,7 +156,8 @@ TEST_F(RedisDeadWorkers, ANodesWorthOfTasksComesBackInOneScan) {
 // A worker waiting in XREADGROUP BLOCK reads a queued-again task with its count too.
 TEST_F(RedisDeadWorkers, AWaitingWorkerReadsTheCountOfATaskQueuedAgain) {
   auto b = broker("b");
-  auto waiting = std::async(std::launch::async, [&] { return b->reserve({"q"}, milliseconds(5'000)); });
+  auto waiting =
+      std::async(std::launch::async, [&] { return b->reserve({"q"}, milliseconds(5'000)); });
   auto c = RedisConnection::open(settings_);
   ASSERT_TRUE(c.ok());
   ASSERT_TRUE((*c)->command({"XADD", RedisKeys(settings_.study_key).queue("q"), "*", "m",
