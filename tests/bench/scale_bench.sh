@@ -16,6 +16,7 @@
 #   BENCH_KILL_N  samples of the recovery run (default 4000; 0 skips it); BENCH_LEASE its
 #                 --lease (default 10)
 #   BENCH_BIG_N   samples of the large distributed run (default 1000000; 0 skips it)
+#   BENCH_IDLE_S  seconds of the heartbeat measurement (default 10; 0 skips it)
 #
 # Measured, per file system:
 #  1. baseline: `xargs -P SLOTS /bin/bash -c 'cd DIR && echo X > out.txt'` (directories made
@@ -31,6 +32,8 @@
 #  less connection closes), script calls (EVALSHA/EVAL), all commands (inside scripts and
 #  out) and Redis CPU (INFO cpu), each per task.
 # Then, on the first file system:
+#  5b. heartbeats: PROCS idle worker processes (no study queued) for IDLE_S s: Redis
+#     connections, commands and CPU per process and second;
 #  6. recovery: PROCS workers on a KILL_N-sample study whose steps take 50 ms, all killed with
 #     SIGKILL once a third ran, PROCS new ones started at once; takeover_s = time from the kill
 #     until no dead worker holds a message (XPENDING), kill_to_done_s = until the study ends;
@@ -53,6 +56,7 @@ SLOTS=${BENCH_SLOTS:-2}
 KILL_N=${BENCH_KILL_N:-4000}
 LEASE=${BENCH_LEASE:-10}
 BIG_N=${BENCH_BIG_N:-1000000}
+IDLE_S=${BENCH_IDLE_S:-10}
 disk_root=${BENCH_DISK:-}
 if [[ -z "$disk_root" ]]; then
   disk_root=${TMPDIR:-/tmp}
@@ -205,6 +209,28 @@ for fs in "${fss[@]}"; do
 done
 first_dir=$([[ ${fss[0]:-disk} == tmpfs ]] && echo "$shm" || echo "$work/d")
 mkdir -p "$first_dir"
+
+# --- heartbeat load: idle worker processes ------------------------------------------------------
+if ((IDLE_S > 0)); then
+  echo "== heartbeats: $PROCS idle worker processes for $IDLE_S s" >&2
+  spec idle default 'true' "$first_dir"  # never queued: the workers wait for a study
+  pids=()
+  for i in $(seq "$PROCS"); do
+    "$merlin" --log-level warn run-workers idle.yaml --concurrency "$SLOTS" 2>>idle.err &
+    pids+=($!)
+  done
+  sleep 2  # let them start: the window below is meant to hold only their steady state
+  before=$(snap)
+  sleep "$IDLE_S"
+  after=$(snap)
+  kill -TERM "${pids[@]}"
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  pids=()
+  per() { calc "($(stat_of "$after" "$1") - $(stat_of "$before" "$1")) / ($PROCS * $IDLE_S)" 2; }
+  hb_cpu=$(calc "($(stat_of "$after" used_cpu_user) + $(stat_of "$after" used_cpu_sys) - $(stat_of "$before" used_cpu_user) - $(stat_of "$before" used_cpu_sys)) * 1000000 / ($PROCS * $IDLE_S)" 0)
+  echo "heartbeats: per idle worker process and second: $(per total_connections_received) connections, $(per total_commands_processed) commands, $hb_cpu us of Redis CPU" >&2
+  results+=("RESULT heartbeat procs=$PROCS connections_per_proc_s=$(per total_connections_received) commands_per_proc_s=$(per total_commands_processed) redis_cpu_us_per_proc_s=$hb_cpu")
+fi
 
 # --- recovery after kill -9 of every worker -----------------------------------------------------
 if ((KILL_N > 0)); then
