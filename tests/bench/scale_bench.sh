@@ -67,9 +67,9 @@ work=$(mktemp -d "$disk_root/merlin_scale.XXXXXX")
 shm=
 redis_pid=
 pids=()  # worker processes started by this script, killed (by id) if it stops early
-cleanup() {
-  ((${#pids[@]})) && kill -9 "${pids[@]}" 2>/dev/null
-  [[ -n "$redis_pid" ]] && kill "$redis_pid" 2>/dev/null
+cleanup() {  # every step may fail (processes already gone): none stops the removal
+  if ((${#pids[@]})); then kill -9 "${pids[@]}" 2>/dev/null || true; fi
+  if [[ -n "$redis_pid" ]]; then kill "$redis_pid" 2>/dev/null || true; fi
   rm -rf "$work" ${shm:+"$shm"}
 }
 trap cleanup EXIT
