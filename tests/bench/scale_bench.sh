@@ -317,9 +317,9 @@ if ((BIG_N > 0)); then
       ((alive)) || break
       d=$(rc bitcount "merlin:$key:done:0")
       echo "$d $max_rss $(rc info memory | sed -n 's/^used_memory:\([0-9]*\).*/\1/p')" >>rss.log
-      if ((SECONDS >= next_status)); then  # merlin status every 5 s, timed
-        s0=$(now); "$merlin" status "$ws" >/dev/null 2>&1 || true
-        echo "$d $(calc "$(now) - $s0" 3)" >>status.log
+      if ((SECONDS >= next_status)); then  # merlin status every 5 s: wall and CPU seconds
+        /usr/bin/time -f '%e %U %S' -o st.time "$merlin" status "$ws" >/dev/null 2>&1 || true
+        echo "$d $(awk '{ printf "%s %.3f", $1, $2 + $3 }' st.time)" >>status.log
         next_status=$((SECONDS + 5))
       fi
       sleep 1
@@ -337,9 +337,10 @@ if ((BIG_N > 0)); then
     redis_peak=$(awk -v m0="$mem0" -v n="$BIG_N" '$3 > m { m = $3 } END { printf "%.2f", (m - m0) / n }' rss.log)
     st_max=$(awk '$2 > m { m = $2 } END { print m + 0 }' status.log)
     st_med=$(sort -k2,2n status.log | awk '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] + 0 }')
+    st_cpu=$(awk '$3 > m { m = $3 } END { print m + 0 }' status.log)  # wall above it is waiting
     read -r rt sc cm cu <<<"$(redis_delta "$before" "$after" "$BIG_N")"
-    echo "large run: $BIG_N samples in $wall s ($(calc "$BIG_N / $wall") tasks/s); largest worker RSS: early $early KB, late $late KB, peak $peak KB; merlin status: median $st_med s, max $st_max s over $(wc -l <status.log) calls; Redis used_memory peak growth $redis_peak B per sample; Redis per task: $rt round trips, $sc script calls, $cm commands, $cu us CPU" >&2
-    results+=("RESULT big_n=$BIG_N tps=$(calc "$BIG_N / $wall") worker_rss_early_kb=$early worker_rss_late_kb=$late worker_rss_peak_kb=$peak rss_late_over_early=$(calc "$late / ($early > 0 ? $early : 1)" 3) status_median_s=$st_med status_max_s=$st_max redis_peak_bytes_per_sample=$redis_peak redis_round_trips_per_task=$rt redis_script_calls_per_task=$sc redis_commands_per_task=$cm redis_cpu_us_per_task=$cu")
+    echo "large run: $BIG_N samples in $wall s ($(calc "$BIG_N / $wall") tasks/s); largest worker RSS: early $early KB, late $late KB, peak $peak KB; merlin status: median $st_med s, max $st_max s (wall; at most $st_cpu s of CPU) over $(wc -l <status.log) calls; Redis used_memory peak growth $redis_peak B per sample; Redis per task: $rt round trips, $sc script calls, $cm commands, $cu us CPU" >&2
+    results+=("RESULT big_n=$BIG_N tps=$(calc "$BIG_N / $wall") worker_rss_early_kb=$early worker_rss_late_kb=$late worker_rss_peak_kb=$peak rss_late_over_early=$(calc "$late / ($early > 0 ? $early : 1)" 3) status_median_s=$st_med status_max_s=$st_max status_max_cpu_s=$st_cpu redis_peak_bytes_per_sample=$redis_peak redis_round_trips_per_task=$rt redis_script_calls_per_task=$sc redis_commands_per_task=$cm redis_cpu_us_per_task=$cu")
     echo "== removing the large workspace" >&2
     rm -rf "$ws"
   fi
