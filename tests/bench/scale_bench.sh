@@ -14,7 +14,8 @@
 #   BENCH_PROCS   worker processes of the many-workers runs (default 16); BENCH_SLOTS slots
 #                 each (default 2; also xargs -P and run --local -j)
 #   BENCH_KILL_N  samples of the recovery run (default 4000; 0 skips it); BENCH_LEASE its
-#                 --lease (default 10)
+#                 --lease (default 10); BENCH_DEAD_AFTER, when set, its --dead-after (a merlin
+#                 with heartbeat-based recovery)
 #   BENCH_BIG_N   samples of the large distributed run (default 1000000; 0 skips it)
 #   BENCH_IDLE_S  seconds of the heartbeat measurement (default 10; 0 skips it)
 #
@@ -55,6 +56,8 @@ PROCS=${BENCH_PROCS:-16}
 SLOTS=${BENCH_SLOTS:-2}
 KILL_N=${BENCH_KILL_N:-4000}
 LEASE=${BENCH_LEASE:-10}
+dead_after=()
+[[ -n "${BENCH_DEAD_AFTER:-}" ]] && dead_after=(--dead-after "$BENCH_DEAD_AFTER")
 BIG_N=${BENCH_BIG_N:-1000000}
 IDLE_S=${BENCH_IDLE_S:-10}
 disk_root=${BENCH_DISK:-}
@@ -242,7 +245,8 @@ if ((KILL_N > 0)); then
   done_n() { rc bitcount "merlin:$key:done:0"; }
   pids=()
   for i in $(seq "$PROCS"); do
-    "$merlin" --log-level warn run-workers kill.yaml --concurrency "$SLOTS" --lease "$LEASE" 2>>kill.err &
+    "$merlin" --log-level warn run-workers kill.yaml --concurrency "$SLOTS" --lease "$LEASE" \
+      "${dead_after[@]}" 2>>kill.err &
     pids+=($!)
   done
   until (($(done_n) >= KILL_N / 3)); do sleep 0.1; done
@@ -256,7 +260,8 @@ if ((KILL_N > 0)); then
   for s in $streams; do in_flight=$((in_flight + $(rc xpending "$s" workers | head -1))); done
   pids=()
   for i in $(seq "$PROCS"); do
-    "$merlin" --log-level warn run-workers kill.yaml --concurrency "$SLOTS" --lease "$LEASE" --exit-when-done 2>>kill.err &
+    "$merlin" --log-level warn run-workers kill.yaml --concurrency "$SLOTS" --lease "$LEASE" \
+      "${dead_after[@]}" --exit-when-done 2>>kill.err &
     pids+=($!)
   done
   takeover=
@@ -279,7 +284,7 @@ if ((KILL_N > 0)); then
   got=$(done_n)
   [[ "$got" == "$KILL_N" ]] || { echo "error: recovery run: $got of $KILL_N samples done" >&2; exit 1; }
   echo "recovery: $in_flight messages held by the $PROCS killed workers; all taken over ${takeover:-?} s after the kill (lease $LEASE s); study done $kill_done s after it" >&2
-  results+=("RESULT recovery procs=$PROCS lease_s=$LEASE in_flight=$in_flight takeover_s=${takeover:-nan} kill_to_done_s=$kill_done")
+  results+=("RESULT recovery procs=$PROCS lease_s=$LEASE dead_after_s=${BENCH_DEAD_AFTER:-default} in_flight=$in_flight takeover_s=${takeover:-nan} kill_to_done_s=$kill_done")
   rm -rf "$ws"
 fi
 
