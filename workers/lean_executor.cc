@@ -57,14 +57,13 @@ LeanExecutor::LeanExecutor(std::unique_ptr<StepExecutor> inner, const TaskRender
 
 Result<void> LeanExecutor::write_instance_script(const RenderedTask& task) {
   const std::pair<std::uint32_t, int> key{task.instance.v, static_cast<int>(task.kind)};
-  {
-    std::lock_guard lock(mu_);
-    if (scripts_written_.count(key)) return ok();
-  }
+  // Held while writing: the slots of this executor start an instance's first tasks together.
+  std::lock_guard lock(mu_);
+  if (scripts_written_.count(key)) return ok();
   const std::string path = renderer_.instance_dir(task.instance) + "/" +
                            renderer_.instance_script_name(task.instance, task.kind);
-  // Other processes write the same text at once: each through a temp name of its own, and
-  // the renames leave one whole file.
+  // Other processes (and other executors of this one) write the same text at once: each
+  // through a temp name of its own, and the renames leave one whole file.
   if (!files::exists(path)) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." +
                             std::to_string(reinterpret_cast<std::uintptr_t>(this));
@@ -73,7 +72,6 @@ Result<void> LeanExecutor::write_instance_script(const RenderedTask& task) {
     if (::rename(tmp.c_str(), path.c_str()) != 0)
       return Error::runtime("cannot rename " + tmp + ": " + std::strerror(errno));
   }
-  std::lock_guard lock(mu_);
   scripts_written_.insert(key);
   return ok();
 }
