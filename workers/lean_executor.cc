@@ -55,6 +55,46 @@ LeanExecutor::LeanExecutor(std::unique_ptr<StepExecutor> inner, const TaskRender
       options_(std::move(options)),
       logs_(options_.logs) {}
 
+LeanExecutor::~LeanExecutor() {
+  for (const auto& c : free_captures_) {
+    ::close(c.out);
+    ::close(c.err);
+  }
+}
+
+Result<LeanExecutor::Capture> LeanExecutor::take_capture() {
+  {
+    std::lock_guard lock(mu_);
+    if (!free_captures_.empty()) {
+      Capture c = free_captures_.back();
+      free_captures_.pop_back();
+      return c;
+    }
+  }
+  auto out = logs_.capture_file();
+  if (!out) return out.error();
+  auto err = logs_.capture_file();
+  if (!err) {
+    ::close(*out);
+    return err.error();
+  }
+  return Capture{*out, *err};
+}
+
+void LeanExecutor::give_back(Capture c) {
+  // Emptied for the next task: the step's descriptors shared the offset, so it goes back to 0.
+  bool reusable = true;
+  for (int fd : {c.out, c.err})
+    reusable = reusable && ::ftruncate(fd, 0) == 0 && ::lseek(fd, 0, SEEK_SET) == 0;
+  if (!reusable) {
+    ::close(c.out);
+    ::close(c.err);
+    return;
+  }
+  std::lock_guard lock(mu_);
+  free_captures_.push_back(c);
+}
+
 Result<void> LeanExecutor::write_instance_script(const RenderedTask& task) {
   const std::pair<std::uint32_t, int> key{task.instance.v, static_cast<int>(task.kind)};
   // Held while writing: the slots of this executor start an instance's first tasks together.
@@ -88,16 +128,13 @@ Result<ExecResult> LeanExecutor::run(const RenderedTask& task) {
   auto script = script_in_memory(task.script_text);
   if (!script) return script.error();
   Fd script_fd{*script};
-  auto out = logs_.capture_file();
-  if (!out) return out.error();
-  Fd out_fd{*out};
-  auto err = logs_.capture_file();
-  if (!err) return err.error();
-  Fd err_fd{*err};
+  auto capture = take_capture();
+  if (!capture) return capture.error();
 
-  auto r = inner_->run_streams(task, {script_fd.fd, out_fd.fd, err_fd.fd});
+  auto r = inner_->run_streams(task, {script_fd.fd, capture->out, capture->err});
   StepLogs::Attempt a{task.sample, task.attempt, r ? r->exit_code : -1};
-  auto appended = logs_.append(renderer_.instance_dir(task.instance), a, out_fd.fd, err_fd.fd);
+  auto appended = logs_.append(renderer_.instance_dir(task.instance), a, capture->out, capture->err);
+  give_back(*capture);
   if (!appended)
     log::error("cannot append step output to the logs step={} sample={} error=\"{}\"", task.step,
                task.sample, appended.error().message);

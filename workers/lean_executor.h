@@ -10,6 +10,7 @@
 #include <mutex>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "merlin/study/task_renderer.h"
 #include "workers/step_executor.h"
@@ -28,6 +29,9 @@ class LeanExecutor : public StepExecutor {
   /// outlive this executor.
   LeanExecutor(std::unique_ptr<StepExecutor> inner, const TaskRenderer& renderer,
                LeanExecutorOptions options);
+  ~LeanExecutor() override;
+  LeanExecutor(const LeanExecutor&) = delete;
+  LeanExecutor& operator=(const LeanExecutor&) = delete;
 
   /// The task's directory and, once per instance and kind, the instance's script. Idempotent.
   Result<void> prepare(const RenderedTask& task) override;
@@ -40,6 +44,13 @@ class LeanExecutor : public StepExecutor {
 
  private:
   Result<void> write_instance_script(const RenderedTask& task);
+  /// A slot's stdout/stderr captures: reused from task to task (emptied after each append), so
+  /// a task makes and frees no inode on the node either.
+  struct Capture {
+    int out = -1, err = -1;
+  };
+  Result<Capture> take_capture();
+  void give_back(Capture c);
 
   std::unique_ptr<StepExecutor> inner_;
   const TaskRenderer& renderer_;
@@ -47,6 +58,7 @@ class LeanExecutor : public StepExecutor {
   StepLogs logs_;
   std::mutex mu_;
   std::set<std::pair<std::uint32_t, int>> scripts_written_;  ///< (instance, kind)
+  std::vector<Capture> free_captures_;  ///< at most one per slot that ran a task
 };
 
 }  // namespace merlin
