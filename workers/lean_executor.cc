@@ -133,7 +133,8 @@ Result<ExecResult> LeanExecutor::run(const RenderedTask& task) {
 
   auto r = inner_->run_streams(task, {script_fd.fd, capture->out, capture->err});
   StepLogs::Attempt a{task.sample, task.attempt, r ? r->exit_code : -1};
-  auto appended = logs_.append(renderer_.instance_dir(task.instance), a, capture->out, capture->err);
+  auto appended =
+      logs_.append(renderer_.instance_dir(task.instance), a, capture->out, capture->err);
   give_back(*capture);
   if (!appended)
     log::error("cannot append step output to the logs step={} sample={} error=\"{}\"", task.step,

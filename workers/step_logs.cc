@@ -185,10 +185,10 @@ Result<void> StepLogs::append(const std::string& instance_dir, const Attempt& a,
     std::uint64_t* offset;
     std::string path;
   };
-  for (Stream s : {Stream{out_fd, files.out, out_len, out_nl, &files.out_end, &rec.out_offset,
-                          base + ".out"},
-                   Stream{err_fd, files.err, err_len, err_nl, &files.err_end, &rec.err_offset,
-                          base + ".err"}}) {
+  for (Stream s :
+       {Stream{out_fd, files.out, out_len, out_nl, &files.out_end, &rec.out_offset, base + ".out"},
+        Stream{err_fd, files.err, err_len, err_nl, &files.err_end, &rec.err_offset,
+               base + ".err"}}) {
     auto w = write_all_at(s.dst, marker, *s.end, s.path);
     if (!w) return w;
     *s.offset = *s.end + marker.size();

@@ -75,38 +75,37 @@ int logs(const LogsArgs& a) {
 }  // namespace
 
 Command logs_command() {
-  return {"logs",
-          "Print a task's stdout (or --err: stderr) from a lean workspace's logs",
-          [](CLI::App& sub) -> std::function<int()> {
-            auto a = std::make_shared<LogsArgs>();
-            sub.footer(
-                "A lean workspace (merlin.layout: lean, or merlin run --lean) keeps no .out or "
-                ".err per task: each worker process appends its steps' output to "
-                "<instance dir>/.merlin_logs/<host>.<pid>.<n>.{out,err} with an index of where "
-                "each sample's attempt is. This prints the newest attempt of one task exactly "
-                "as the step wrote it, or with --all-attempts every attempt, each after a "
-                "header line.\n\nExamples:\n  merlin logs study.yaml sim 17\n  merlin logs "
-                "studies/demo_20260101-120000 sim/N.10 3 --err --all-attempts\n\nExit codes: "
-                "0 printed, 1 nothing recorded for that task yet (or a log file is damaged), 2 "
-                "bad input (not a workspace, not lean, unknown step, sample out of range). See "
-                "docs/lean-workspace.md.");
-            sub.add_option("target", a->target, "A spec file (its newest workspace) or a workspace")
-                ->required();
-            sub.add_option("step", a->step,
-                           "A step's name, or an instance's directory relative to the "
-                           "workspace for a parameterised step (sim/N.10)")
-                ->required();
-            sub.add_option("sample", a->sample, "The sample id (0 for an unsampled step)")
-                ->required();
-            sub.add_flag("--err", a->err, "stderr instead of stdout");
-            sub.add_flag("--all-attempts", a->all_attempts,
-                         "Every attempt (retries, restarts, redeliveries), oldest first, each "
-                         "after a '==== merlin: ... ====' line");
-            sub.add_option("-o,--output-path", a->output_path,
-                           "With a spec: look for its workspaces in this directory instead of "
-                           "its OUTPUT_PATH");
-            return [a] { return logs(*a); };
-          }};
+  return {
+      "logs", "Print a task's stdout (or --err: stderr) from a lean workspace's logs",
+      [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<LogsArgs>();
+        sub.footer(
+            "A lean workspace (merlin.layout: lean, or merlin run --lean) keeps no .out or "
+            ".err per task: each worker process appends its steps' output to "
+            "<instance dir>/.merlin_logs/<host>.<pid>.<n>.{out,err} with an index of where "
+            "each sample's attempt is. This prints the newest attempt of one task exactly "
+            "as the step wrote it, or with --all-attempts every attempt, each after a "
+            "header line.\n\nExamples:\n  merlin logs study.yaml sim 17\n  merlin logs "
+            "studies/demo_20260101-120000 sim/N.10 3 --err --all-attempts\n\nExit codes: "
+            "0 printed, 1 nothing recorded for that task yet (or a log file is damaged), 2 "
+            "bad input (not a workspace, not lean, unknown step, sample out of range). See "
+            "docs/lean-workspace.md.");
+        sub.add_option("target", a->target, "A spec file (its newest workspace) or a workspace")
+            ->required();
+        sub.add_option("step", a->step,
+                       "A step's name, or an instance's directory relative to the "
+                       "workspace for a parameterised step (sim/N.10)")
+            ->required();
+        sub.add_option("sample", a->sample, "The sample id (0 for an unsampled step)")->required();
+        sub.add_flag("--err", a->err, "stderr instead of stdout");
+        sub.add_flag("--all-attempts", a->all_attempts,
+                     "Every attempt (retries, restarts, redeliveries), oldest first, each "
+                     "after a '==== merlin: ... ====' line");
+        sub.add_option("-o,--output-path", a->output_path,
+                       "With a spec: look for its workspaces in this directory instead of "
+                       "its OUTPUT_PATH");
+        return [a] { return logs(*a); };
+      }};
 }
 
 }  // namespace merlin::cli

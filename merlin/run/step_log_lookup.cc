@@ -8,8 +8,9 @@ Result<StepLogAttempts> find_step_logs(const PreparedStudy& study, const std::st
                                        std::uint64_t sample) {
   const auto& ws = study.tokens.workspace;
   if (study.spec.layout != spec::WorkspaceLayout::kLean)
-    return Error::bad_input(ws + " is not a lean workspace: each task's output is in its "
-                                 "directory, as <step>.out and <step>.err");
+    return Error::bad_input(ws +
+                            " is not a lean workspace: each task's output is in its "
+                            "directory, as <step>.out and <step>.err");
   const StudyGraph& graph = *study.graph;
   std::vector<const Instance*> matches;
   std::vector<std::string> names;  // every step name and instance dir, for the hints
@@ -22,8 +23,8 @@ Result<StepLogAttempts> find_step_logs(const PreparedStudy& study, const std::st
   if (matches.empty()) {
     std::string list;
     for (const auto& node : graph.steps()) list += (list.empty() ? "" : ", ") + node.name;
-    return Error::bad_input("no step '" + step + "' in " + ws + spec::suggestion_suffix(step, names) +
-                            "; its steps: " + list);
+    return Error::bad_input("no step '" + step + "' in " + ws +
+                            spec::suggestion_suffix(step, names) + "; its steps: " + list);
   }
   if (matches.size() > 1) {
     std::string list;
@@ -35,10 +36,10 @@ Result<StepLogAttempts> find_step_logs(const PreparedStudy& study, const std::st
   const auto& node = graph.step(inst.step);
   // A fan-out step's count is known only once it ran (docs/fanout.md): any sample is asked.
   if (!node.fanout && sample >= inst.count) {
-    return Error::bad_input(
-        node.sampled ? "sample " + std::to_string(sample) + " is beyond step '" + step +
-                           "', which has samples 0 to " + std::to_string(inst.count - 1)
-                     : "step '" + step + "' is not sampled: its one task is sample 0");
+    return Error::bad_input(node.sampled
+                                ? "sample " + std::to_string(sample) + " is beyond step '" + step +
+                                      "', which has samples 0 to " + std::to_string(inst.count - 1)
+                                : "step '" + step + "' is not sampled: its one task is sample 0");
   }
   StepLogAttempts out;
   out.instance = inst.rel_dir;

@@ -12,7 +12,8 @@ namespace {
 template <typename T>
 void put(std::string& out, T v) {
   auto u = static_cast<std::make_unsigned_t<T>>(v);
-  for (std::size_t i = 0; i < sizeof(T); ++i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
 }
 
 template <typename T>
@@ -42,7 +43,7 @@ std::string encode_log_record(const LogIndexRecord& r) {
 }
 
 Result<std::vector<LogIndexRecord>> decode_log_index(std::string_view bytes,
-                                                      const std::string& path_for_errors) {
+                                                     const std::string& path_for_errors) {
   if (bytes.substr(0, kLogIndexMagic.size()) != kLogIndexMagic)
     return Error::bad_input(path_for_errors + " is not a merlin log index (bad magic)");
   bytes.remove_prefix(kLogIndexMagic.size());

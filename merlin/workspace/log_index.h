@@ -38,7 +38,7 @@ std::string encode_log_record(const LogIndexRecord& r);
 /// The records of an index file's text (magic included). kBadInput when the magic is wrong
 /// (not an index file); a trailing partial record is dropped.
 Result<std::vector<LogIndexRecord>> decode_log_index(std::string_view bytes,
-                                                      const std::string& path_for_errors);
+                                                     const std::string& path_for_errors);
 
 /// One attempt found by find_log_attempts: the record and the files it points into.
 struct LogAttempt {
@@ -50,7 +50,6 @@ struct LogAttempt {
 /// Every attempt of `sample` recorded in `log_dir` (every `*.index` there), oldest first (by
 /// end time, then attempt). Empty when the folder or the records are missing. kBadInput for an
 /// unreadable or malformed index file.
-Result<std::vector<LogAttempt>> find_log_attempts(const std::string& log_dir,
-                                                  std::uint64_t sample);
+Result<std::vector<LogAttempt>> find_log_attempts(const std::string& log_dir, std::uint64_t sample);
 
 }  // namespace merlin

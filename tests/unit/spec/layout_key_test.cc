@@ -1,4 +1,5 @@
-// merlin.layout and merlin.finished_markers: the lean workspace's switches (docs/lean-workspace.md).
+// merlin.layout and merlin.finished_markers: the lean workspace's switches
+// (docs/lean-workspace.md).
 #include <gtest/gtest.h>
 
 #include "merlin/spec/spec_loader.h"

@@ -53,8 +53,7 @@ class LeanExecutorTest : public ::testing::Test {
     LeanExecutorOptions o;
     o.logs.writer = "host.1.0";
     o.logs.capture_dir = ws_.string();
-    ex_ = std::make_unique<LeanExecutor>(std::make_unique<ProcessExecutor>(), *study_->renderer,
-                                         o);
+    ex_ = std::make_unique<LeanExecutor>(std::make_unique<ProcessExecutor>(), *study_->renderer, o);
   }
   void TearDown() override { fs::remove_all(ws_); }
 
@@ -63,8 +62,9 @@ class LeanExecutorTest : public ::testing::Test {
     t.attempt = attempt;
     // The fake table's CODE cell is not a number: exit with the sample's parity instead.
     auto at = t.script_text.find("exit CODE");
-    if (at != std::string::npos) t.script_text.replace(at, 9 + std::to_string(sample).size(),
-                                                       "exit " + std::to_string(sample % 2));
+    if (at != std::string::npos)
+      t.script_text.replace(at, 9 + std::to_string(sample).size(),
+                            "exit " + std::to_string(sample % 2));
     return t;
   }
   std::string slice(const std::string& path, std::uint64_t off, std::uint64_t len) {
@@ -145,8 +145,7 @@ TEST_F(LeanExecutorTest, ConcurrentSlotsKeepEachSamplesBytesTogether) {
       for (std::uint64_t s = k; s < 24; s += 4) EXPECT_TRUE(ex_->run(render("sim", s)).ok());
     });
   for (auto& t : slots) t.join();
-  const std::string logs =
-      log_dir_of(study_->renderer->instance_dir(study_->instance("sim")));
+  const std::string logs = log_dir_of(study_->renderer->instance_dir(study_->instance("sim")));
   for (std::uint64_t s = 0; s < 24; ++s) {
     auto found = find_log_attempts(logs, s);
     ASSERT_TRUE(found.ok());
