@@ -157,6 +157,25 @@ TEST_F(LeanExecutorTest, ConcurrentSlotsKeepEachSamplesBytesTogether) {
   }
 }
 
+TEST_F(LeanExecutorTest, LargeOutputIsAppendedWholeAndTheNextTaskStartsFromAnEmptyCapture) {
+  auto big = render("sim", 8);
+  big.script_text = "#!/bin/bash\n\nhead -c 24000000 /dev/zero | tr '\\0' a\n";
+  ASSERT_TRUE(ex_->run(big).ok());
+  auto small = render("sim", 9);  // the same slot's capture, reused
+  ASSERT_TRUE(ex_->run(small).ok());
+  const std::string logs = log_dir_of(study_->renderer->instance_dir(study_->instance("sim")));
+  auto b = find_log_attempts(logs, 8);
+  auto s = find_log_attempts(logs, 9);
+  ASSERT_TRUE(b.ok() && s.ok());
+  ASSERT_EQ(b->size(), 1u);
+  ASSERT_EQ(s->size(), 1u);
+  EXPECT_EQ(b->front().record.out_length, 24'000'000u);
+  EXPECT_EQ(slice(b->front().out_path, b->front().record.out_offset + 23'999'990, 10),
+            "aaaaaaaaaa");
+  EXPECT_EQ(slice(s->front().out_path, s->front().record.out_offset, s->front().record.out_length),
+            "x=X9 sample=9\nkept X9\nno-newline");
+}
+
 TEST_F(LeanExecutorTest, FinishedMarkersOnlyWhenAskedFor) {
   LeanExecutorOptions o;
   o.finished_markers = true;
