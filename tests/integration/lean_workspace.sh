@@ -147,6 +147,22 @@ expect_eq "logs: a workspace of Merlin's layout exits 2" 2 "$(logs_rc "$(ws_of l
 check "logs: says where Merlin's layout keeps output" grep -q "not a lean workspace" err.txt
 check "logs --help explains the logs and exit codes" \
   bash -c "'$MERLIN' logs --help | grep -q 'Exit codes: 0 printed'"
+# A parameterised step: its instances are named by their directories.
+cat >param.yaml <<'Y'
+description: {name: param, description: two instances}
+env: {variables: {OUTPUT_PATH: ./out}}
+global.parameters:
+  N: {values: [1, 2], label: N.%%}
+study:
+  - name: p
+    run: {cmd: echo "n=$(N)"}
+merlin: {layout: lean}
+Y
+"$MERLIN" run --local --no-progress param.yaml >/dev/null 2>&1
+pws=$(ws_of param)
+expect_eq "logs: a step with several instances exits 2" 2 "$(logs_rc "$pws" p 0)"
+check "logs: names the instances" grep -q "name one: p/N.1, p/N.2" err.txt
+expect_eq "logs: an instance by its directory" "n=2" "$("$MERLIN" logs "$pws" p/N.2 0)"
 rm -rf out flags/*
 
 # --- lean by flag, two Redis run-workers processes -----------------------------------------------
