@@ -68,6 +68,15 @@ Result<void> ProcessExecutor::mark_finished(const RenderedTask& task) {
 Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   auto p = prepare(task);
   if (!p) return p.error();
+  return spawn(task, {});
+}
+
+Result<ExecResult> ProcessExecutor::run_streams(const RenderedTask& task,
+                                                const StepStreams& streams) {
+  return spawn(task, streams);
+}
+
+Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepStreams& io) {
 
   // The environment: ours, with the task's variables replacing same-named ones.
   std::vector<std::string> owned;
@@ -87,13 +96,21 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, task.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
+  if (io.out_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, io.out_fd, 1);
+  else
+    posix_spawn_file_actions_addopen(&fa, 1, task.out_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (io.err_fd >= 0)
+    posix_spawn_file_actions_adddup2(&fa, io.err_fd, 2);
+  else
+    posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // A lean workspace's script: the shell reads /dev/fd/3 (workers/lean_executor.h).
+  if (io.script_fd >= 0) posix_spawn_file_actions_adddup2(&fa, io.script_fd, 3);
   // Nothing but stdin/out/err reaches the step: not our Redis sockets (a step could write
   // commands to them with our login), journal or lock files, nor what our parent left open.
-  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  posix_spawn_file_actions_addclosefrom_np(&fa, io.script_fd >= 0 ? 4 : 3);
   // In the task's scratch dir when the step has one (created by the Stager), else its
   // workspace dir; the script, .out and .err stay in the workspace either way.
   posix_spawn_file_actions_addchdir_np(&fa, task.run_dir().c_str());
@@ -111,7 +128,8 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
     argv.push_back(w.data());
     command_line += w + " ";
   }
-  argv.push_back(const_cast<char*>(task.script_path.c_str()));
+  const std::string script = io.script_fd >= 0 ? "/dev/fd/3" : task.script_path;
+  argv.push_back(const_cast<char*>(script.c_str()));
   argv.push_back(nullptr);
   auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
@@ -119,7 +137,7 @@ Result<ExecResult> ProcessExecutor::run(const RenderedTask& task) {
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   if (rc != 0)
-    return Error::runtime("cannot start '" + command_line + task.script_path +
+    return Error::runtime("cannot start '" + command_line + script +
                           "': " + std::strerror(rc));
   {
     std::lock_guard lock(mu_);

@@ -33,6 +33,9 @@ class ProcessExecutor : public StepExecutor {
   Result<void> prepare(const RenderedTask& task) override;
   /// ExecResult::signal tells a step killed by a signal from one that exited.
   Result<ExecResult> run(const RenderedTask& task) override;
+  /// The same with the script from `streams.script_fd` (as /dev/fd/3, which the step keeps
+  /// open) and stdout/stderr to the given fds; writes nothing, makes no directory.
+  Result<ExecResult> run_streams(const RenderedTask& task, const StepStreams& streams) override;
   Result<void> mark_finished(const RenderedTask& task) override;
   /// SIGTERM to the process group of every running step, and of any step started from now on;
   /// `kill_wait` later, SIGKILL to those groups (to what is left of them). Thread-safe; calls
@@ -41,6 +44,7 @@ class ProcessExecutor : public StepExecutor {
 
  private:
   void kill_after_wait();  ///< the escalation thread
+  Result<ExecResult> spawn(const RenderedTask& task, const StepStreams& io);
 
   ProcessExecutorOptions options_;
   std::mutex mu_;

@@ -12,6 +12,14 @@ struct ExecResult {
   double seconds = 0;  ///< wall time
 };
 
+/// Where a lean workspace's step reads its script and writes its output
+/// (docs/lean-workspace.md): open descriptors owned by the caller; -1 = as in Merlin's layout.
+struct StepStreams {
+  int script_fd = -1;  ///< the script, read by the shell as /dev/fd/3 (no file on the shared FS)
+  int out_fd = -1;     ///< becomes the step's stdout
+  int err_fd = -1;     ///< becomes the step's stderr
+};
+
 class StepExecutor {
  public:
   virtual ~StepExecutor() = default;
@@ -20,6 +28,13 @@ class StepExecutor {
   /// prepare(), then runs the script with the task's shell in its directory, stdout/stderr to
   /// its .out/.err, the task's env added. Thread-safe.
   virtual Result<ExecResult> run(const RenderedTask& task) = 0;
+  /// Runs the task as run() does, but with no script file written nor directory made: the
+  /// shell reads the script from `streams.script_fd` and stdout/stderr go to the given fds.
+  /// Thread-safe. The default (fakes) is run(task).
+  virtual Result<ExecResult> run_streams(const RenderedTask& task, const StepStreams& streams) {
+    (void)streams;
+    return run(task);
+  }
   /// Writes the MERLIN_FINISHED marker in the task's directory.
   virtual Result<void> mark_finished(const RenderedTask& task) = 0;
   /// Ends every step running now, and any started after: SIGTERM to its process group, and

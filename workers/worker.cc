@@ -316,6 +316,7 @@ Result<void> Worker::handle(const Delivery& d) {
     return commit_and_ack(d, Outcome::kSoftFail, 0);
   }
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
+  task.attempt = m.attempt + 1;
   const bool scratch = !task.scratch_dir.empty();
   if (scratch) {
     auto p = stager_->prepare(task);

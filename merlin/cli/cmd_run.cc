@@ -23,6 +23,7 @@ struct RunArgs {
   bool local = false, dry = false, no_progress = false;
   std::vector<std::string> vars;
   std::string samples_file;
+  bool lean = false;  ///< --lean: a lean workspace (docs/lean-workspace.md)
   std::string pgen;                ///< --pgen: refused (a Python module)
   std::vector<std::string> pargs;  ///< --pargs: refused with it
   long long jobs = 0;
@@ -109,6 +110,7 @@ int run(const RunArgs& a) {
   po.spec_path = a.spec;
   po.vars = *vars;
   po.samples_file = a.samples_file;
+  po.lean = a.lean;
   po.epoch = now_epoch();
   po.cwd = current_dir();
   po.scratch.app_scratch = app_scratch();
@@ -144,6 +146,10 @@ Command run_command() {
             sub.add_option("spec", a->spec, "The study spec (YAML)");
             sub.add_flag("--local", a->local, "Run here with an in-process broker, no server");
             sub.add_flag("--dry", a->dry, "Lay out the workspace and scripts, run nothing");
+            sub.add_flag("--lean", a->lean,
+                         "Lean workspace: per sample only its directory; output in per-worker "
+                         "logs read with `merlin logs` (as merlin.layout: lean; "
+                         "docs/lean-workspace.md)");
             sub.add_option("--vars", a->vars, "Override env.variables: KEY=VALUE ...");
             sub.add_option("--samplesfile", a->samples_file,
                            "Samples file to use instead of merlin.samples.file (no generate)");

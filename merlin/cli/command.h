@@ -36,6 +36,7 @@ Command info_command();
 Command config_command();
 Command sample_command();
 Command collect_command();
+Command logs_command();
 
 /// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
 /// input, else 1. Defined in command.cc.

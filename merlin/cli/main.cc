@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
       detailed_status_command(),
       queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
       monitor_command(),    info_command(),          validate_command(),     example_command(),
-      config_command(),     sample_command(),        collect_command()};
+      config_command(),     sample_command(),        collect_command(),      logs_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);

@@ -22,7 +22,7 @@ Result<std::uint64_t> lay_out_study(const PreparedStudy& s, int threads, bool pr
   std::mutex mu;
   std::optional<Error> error;       // guarded by mu
   std::atomic<bool> failed{false};  // error is set: read by the progress loop without mu
-  auto exec = process_executor(kDefaultKillWait);  // only lays out: nothing to kill
+  auto exec = for_layout(process_executor(kDefaultKillWait), s);  // only lays out
   // Tasks are numbered across instances; each thread takes blocks of 256 consecutive tasks so
   // sibling sample directories are created by one thread (fewer mkdir races on parents).
   std::vector<std::uint64_t> starts;

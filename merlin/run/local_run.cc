@@ -201,7 +201,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     if (!p) return p.error();
   }
 
-  auto executor = o.executor(o.kill_wait);
+  auto executor = for_layout(o.executor(o.kill_wait), s);
   WorkerOptions wo;
   wo.slots = o.slots;
   std::atomic<bool> start_warned{false};

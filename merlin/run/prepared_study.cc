@@ -173,6 +173,7 @@ Result<void> write_info(const PrepareOptions& o, PreparedStudy& s) {
   r.samples_file = s.samples_path;
   r.samples = s.sample_count;
   r.vars = o.vars;
+  r.lean = s.spec.layout == spec::WorkspaceLayout::kLean;
   return write_run_record(info, r);
 }
 
@@ -187,6 +188,7 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
   if (!loaded) return loaded.error();
   s->spec = std::move(loaded->spec);
   s->warnings = std::move(loaded->warnings);
+  if (o.lean) s->spec.layout = spec::WorkspaceLayout::kLean;
   StudyTokenOptions to{o.timestamp, o.cwd,       o.workspace,
                        o.spec_root, o.spec_stem, process_environment()};
   bool created = false;
@@ -258,6 +260,7 @@ Result<PrepareOptions> reopen_options(const std::string& workspace, const std::s
   po.workspace = workspace;
   po.create_workspace = false;
   po.expect_samples = rec->samples;
+  po.lean = rec->lean;
   return po;
 }
 

@@ -33,6 +33,8 @@ struct PrepareOptions {
   bool create_workspace = true;      ///< run: lay out merlin_info/ (removed again on failure)
   bool open_samples = true;          ///< status needs only the count, stored in run.env
   ScratchSettings scratch;  ///< how steps with `scratch:` find their root on this node
+  /// `run --lean`, or a reopened workspace recorded lean: the spec's layout becomes lean.
+  bool lean = false;
 };
 
 struct PreparedStudy {

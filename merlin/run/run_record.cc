@@ -31,6 +31,7 @@ Result<void> write_run_record(const std::string& info_dir, const RunRecord& r) {
   out << "timestamp=" << r.timestamp << "\n";
   out << "samples_file=" << r.samples_file << "\n";
   out << "samples=" << r.samples << "\n";
+  if (r.lean) out << "layout=lean\n";
   for (const auto& [k, v] : r.vars) out << "var." << k << "=" << v << "\n";
   return files::write(info_dir + "/run.env", out.str());
 }
@@ -61,6 +62,8 @@ Result<RunRecord> read_run_record(const std::string& workspace) {
       r.broker = v;
     } else if (k == "broker_at") {
       r.broker_at = v;
+    } else if (k == "layout") {
+      r.lean = v == "lean";
     } else if (k == "finished") {
       r.finished = v == "1";
     } else if (k.rfind("var.", 0) == 0) {

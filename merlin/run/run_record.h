@@ -18,6 +18,9 @@ struct RunRecord {
   std::string broker;     ///< the kind of broker it was queued on ("redis"); "" for a local run
   std::string broker_at;  ///< that broker (masked URL)
   bool finished = false;  ///< a broker study found complete (finished=1)
+  /// The workspace is lean (`layout=lean`: `merlin.layout: lean` or `run --lean`); every
+  /// command reopening it (restart, run-workers) follows this, not the flag of the moment.
+  bool lean = false;
 };
 
 /// The study key of a workspace: its directory name, "<name>_<timestamp>".

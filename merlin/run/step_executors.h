@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "merlin/run/prepared_study.h"
 #include "workers/step_executor.h"
 
 namespace merlin::run {
@@ -15,5 +16,11 @@ using ExecutorFactory = std::function<std::unique_ptr<StepExecutor>(std::chrono:
 
 /// The real executor: posix_spawn of the task's shell.
 std::unique_ptr<StepExecutor> process_executor(std::chrono::milliseconds kill_wait);
+
+/// `executor` as the study's layout wants it: unchanged for Merlin's layout; for a lean one
+/// (docs/lean-workspace.md) inside a LeanExecutor whose logs are named `<host>.<pid>.<n>`, n
+/// counting the lean executors of this process (each appends to files of its own).
+std::unique_ptr<StepExecutor> for_layout(std::unique_ptr<StepExecutor> executor,
+                                         const PreparedStudy& study);
 
 }  // namespace merlin::run

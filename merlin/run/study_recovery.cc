@@ -10,6 +10,8 @@
 #include "merlin/run/progress.h"
 #include "merlin/util/files.h"
 #include "merlin/util/process_info.h"
+#include "merlin/workspace/journal.h"
+#include "merlin/workspace/task_journals.h"
 
 namespace merlin::run {
 namespace {
@@ -104,6 +106,31 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
   return lost;
 }
 
+namespace {
+
+// A lean workspace without markers (docs/lean-workspace.md): the tasks its task journals record
+// as successful, per instance a bit per sample of `counts`.
+Result<std::vector<std::vector<bool>>> journal_successes(const PreparedStudy& s,
+                                                         const std::vector<std::uint64_t>& counts) {
+  std::vector<std::vector<bool>> done(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    if (counts[i] != kCountUnknown) done[i].assign(counts[i], false);
+  auto journals = study_journals(s.tokens.info_dir);
+  if (!journals) return journals.error();
+  const auto instances = static_cast<std::uint32_t>(counts.size());
+  for (const auto& path : *journals) {
+    auto n = read_journal(path, instances, [&](const JournalRecord& r) {
+      if (r.outcome != Outcome::kSuccess || r.instance.v >= done.size()) return;
+      auto& bits = done[r.instance.v];
+      if (r.sample < bits.size()) bits[r.sample] = true;
+    });
+    if (!n) return n.error();
+  }
+  return done;
+}
+
+}  // namespace
+
 Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
                                            const BrokerLocation& loc, bool progress) {
   if (!s.renderer) return Error::runtime("rebuild_from_markers: the samples are not open");
@@ -117,6 +144,14 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     if (st.counts[i] == kCountUnknown && fanout.expanded(InstanceId{i}))
       if (auto rows = fanout.expand(InstanceId{i})) st.counts[i] = *rows;
   LocalStateStore markers(st.counts);
+  const bool from_journals =
+      s.spec.layout == spec::WorkspaceLayout::kLean && !s.spec.finished_markers;
+  std::vector<std::vector<bool>> journaled;
+  if (from_journals) {
+    auto j = journal_successes(s, st.counts);
+    if (!j) return j.error();
+    journaled = std::move(*j);
+  }
   RebuildReport report;
   report.tasks = s.graph->total_tasks();
   // One stat per task: ~2.4 µs each with a warm cache, ~70 µs cold on a VM's disk, so a
@@ -135,7 +170,9 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     }
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
       if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
-      if (!files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
+      if (from_journals ? !journaled[i][sample]
+                        : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) +
+                                         "/MERLIN_FINISHED"))
         continue;
       auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
       if (!c) return c.error();

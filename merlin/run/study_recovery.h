@@ -48,7 +48,8 @@ struct RebuildReport {
 };
 
 /// Registers `s` again in `backend`, the broker at `loc` (dropping whatever is left of it
-/// there), with the tasks whose MERLIN_FINISHED marker exists counted as done, and queues the
+/// there), with the tasks whose MERLIN_FINISHED marker exists counted as done (in a lean
+/// workspace without markers: the tasks its task journals record as successful), and queues the
 /// rest at once. Failed samples have no marker and run again, as a restart runs them. Needs the
 /// samples open (a renderer). O(tasks) file checks; `progress`: a line on stderr every few
 /// seconds while they take long.

@@ -314,7 +314,7 @@ class Fleet {
       auto r = std::make_unique<Running>();
       r->plan = &p;
       r->broker = backend_.broker(rec.key, p.id, options_.lease);
-      r->executor = options_.executor(options_.kill_wait);
+      r->executor = for_layout(options_.executor(options_.kill_wait), **s);
       r->journal = open_journal(**s, p);
       StateStore* used = &store;
       if (r->journal) {

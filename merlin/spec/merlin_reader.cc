@@ -162,7 +162,25 @@ void read_parameters(const YamlNode& node, StudySpec& spec, DiagnosticList& diag
 
 void read_merlin(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {
   if (node.is_null() || !expect_map(node, "'merlin'", diags)) return;
-  check_keys(node, {"resources", "samples", "combine_parameters"}, "'merlin'", diags);
+  check_keys(node, {"resources", "samples", "combine_parameters", "layout", "finished_markers"},
+             "'merlin'", diags);
+  if (const YamlEntry* l = node.find("layout")) {
+    if (auto v = read_scalar(l->value, "'merlin.layout'", diags)) {
+      if (*v == "lean") {
+        spec.layout = WorkspaceLayout::kLean;
+      } else if (*v != "merlin") {
+        diags.error(l->value.where, "'merlin.layout' is '" + *v +
+                                        "'; it is 'merlin' (the default: Merlin's workspace) or "
+                                        "'lean' (one directory per sample, output in logs; see "
+                                        "docs/lean-workspace.md)" +
+                                        suggestion_suffix(*v, {"merlin", "lean"}));
+      }
+    }
+  }
+  if (const YamlEntry* f = node.find("finished_markers")) {
+    if (auto v = read_bool(f->value, "'merlin.finished_markers'", diags))
+      spec.finished_markers = *v;
+  }
   if (const YamlEntry* c = node.find("combine_parameters")) {
     spec.combine_parameters_where = c->value.where;
     if (auto v = read_scalar(c->value, "'merlin.combine_parameters'", diags)) {

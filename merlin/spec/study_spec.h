@@ -148,6 +148,12 @@ struct SamplesSpec {
 /// (Maestro's and Merlin's rule, the default) or every combination (a grid; an extension).
 enum class ParameterCombination { kZip, kCartesian };
 
+/// How a study's workspace is laid out (`merlin.layout`, or `merlin run --lean`): Merlin's
+/// (the default: per task a directory, `<step>.sh`, `.out`, `.err`, `MERLIN_FINISHED`) or lean
+/// (an extension, docs/lean-workspace.md: per task only its directory; the script once per
+/// instance, output in per-process logs).
+enum class WorkspaceLayout { kMerlin, kLean };
+
 /// The whole spec.
 struct StudySpec {
   std::string path;         ///< the spec file as given
@@ -169,6 +175,10 @@ struct StudySpec {
   std::vector<WorkerSpec> workers;  ///< after defaults (see loader): never empty
   std::optional<SamplesSpec> samples;
   bool allow_shell_metachars = false;  ///< `merlin.samples.allow_shell_metacharacters: true`
+  WorkspaceLayout layout = WorkspaceLayout::kMerlin;  ///< `merlin.layout`
+  /// `merlin.finished_markers`: a lean workspace writes MERLIN_FINISHED only when true
+  /// (Merlin's layout always writes it).
+  bool finished_markers = false;
 
   const Step* find_step(const std::string& step_name) const {
     for (const auto& s : steps)

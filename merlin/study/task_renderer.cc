@@ -204,6 +204,16 @@ std::string TaskRenderer::script_name(const Instance& inst, TaskKind kind) const
   return name + ".sh";
 }
 
+std::string TaskRenderer::instance_script(InstanceId id, TaskKind kind) const {
+  const auto& node = graph_.step_of(id);
+  return "#!" + node.shell + "\n\n" + (kind == TaskKind::kRestart ? restart_[id.v] : cmd_[id.v]) +
+         "\n";
+}
+
+std::string TaskRenderer::instance_script_name(InstanceId id, TaskKind kind) const {
+  return script_name(graph_.instance(id), kind);
+}
+
 RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind) const {
   const auto& inst = graph_.instance(id);
   const auto& node = graph_.step(inst.step);
@@ -215,6 +225,8 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.err_path = t.dir + "/" + inst.base_name + ".err";
   t.step = node.name;
   t.sample = node.sampled ? sample : 0;
+  t.instance = id;
+  t.kind = kind;
   t.scratch_dir = scratch_of(inst, t.dir);
   if (!t.scratch_dir.empty()) {
     const auto& run = node.spec->run;

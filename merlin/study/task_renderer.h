@@ -39,6 +39,9 @@ struct RenderedTask {
   std::string rel_dir;  ///< `dir` relative to step_dir ("" for an unparameterised, unsampled step)
   std::string step;     ///< the step's name (logs)
   std::uint64_t sample = 0;  ///< the sample id (0 for an unsampled step)
+  InstanceId instance;       ///< the instance rendered
+  TaskKind kind = TaskKind::kCmd;
+  std::uint32_t attempt = 1;  ///< 1 for a first run; set by the worker (TaskMessage::attempt + 1)
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
@@ -69,6 +72,13 @@ class TaskRenderer {
   /// Whether a task of `instance` can be rendered: always for a study-sampled or unsampled
   /// step; for a fan-out step, the reason its samples could not be read (naming the file).
   Result<void> check_samples(InstanceId instance) const;
+
+  /// The script of `instance` before sample tokens are substituted ("#!<shell>\n\n<command>\n"
+  /// with the instance's tokens only): what a lean workspace writes once per instance for
+  /// people to read (docs/lean-workspace.md).
+  std::string instance_script(InstanceId instance, TaskKind kind) const;
+  /// The file name of that script (`<step>.sh`, `<step>.restart.sh`, ...).
+  std::string instance_script_name(InstanceId instance, TaskKind kind) const;
 
   /// The absolute directory of an instance (`<ws>/<step>/<labels>`).
   std::string instance_dir(InstanceId instance) const;
