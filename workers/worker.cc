@@ -258,19 +258,50 @@ Result<void> Worker::give_up_on(const Delivery& d) {
 
 // Records the sample's outcome, queues what that makes ready, then acks: dependents are
 // published before the ack, so a worker dying in between loses nothing (see redelivery).
+// When the follow-ups can be decided before the commit, the broker does all three in one call
+// (Broker::finish; one Redis script), holding the ack when the commit completes an instance
+// with whole dependents: those are released here (claim_release ...) before the ack.
 Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds) {
   const TaskMessage& m = d.message;
-  auto c = store_.commit(m.instance, m.lo, outcome, seconds);
-  if (!c) return c.error();
-  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
-  if (!follow) return follow.error();
-  auto p = publish_all(*follow);
-  if (!p) return p;
+  bool acked = false;
+  if (auto before = plan_.follow_ups_before_commit(m.instance, m.lo)) {
+    FinishRequest req;
+    req.instance = m.instance;
+    req.sample = m.lo;
+    req.outcome = outcome;
+    req.seconds = seconds;
+    for (auto& r : *before) {
+      auto it = std::find_if(req.follow_ups.begin(), req.follow_ups.end(),
+                             [&](const auto& q) { return q.first == r.queue; });
+      if (it == req.follow_ups.end())
+        req.follow_ups.emplace_back(r.queue, std::vector<TaskMessage>{r.message});
+      else
+        it->second.push_back(r.message);
+    }
+    req.hold_ack_at_zero = plan_.releases_when_complete(m.instance);
+    auto f = broker_.finish(d, req, store_);
+    if (!f) return f.error();
+    acked = f->acked;
+    if (!acked) {
+      auto whole = plan_.after_complete(m.instance, store_);
+      if (!whole) return whole.error();
+      auto p = publish_all(*whole);
+      if (!p) return p;
+    }
+  } else {
+    auto c = store_.commit(m.instance, m.lo, outcome, seconds);
+    if (!c) return c.error();
+    auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
+    if (!follow) return follow.error();
+    auto p = publish_all(*follow);
+    if (!p) return p;
+  }
   {
     std::lock_guard lock(mu_);
     if (outcome == Outcome::kSuccess) report_.succeeded++;
     if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) report_.failed++;
   }
+  if (acked) return ok();
   return broker_.ack(d);
 }
 

@@ -42,8 +42,10 @@ std::string with_lib(const char* body) {
 }  // namespace
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
-// queue names... Returns {queue index (0-based), stream id, text, 1 when taken over from an
-// expired lease else 0, stream key, length of the study's halts Stream, times delivered} or
+// count (at most this many messages), queue names... Returns {queue index (0-based), stream id,
+// text, 1 when taken over from an expired lease else 0, stream key, length of the study's halts
+// Stream, times delivered}, that group of 7 once per message taken (in take order: an expired
+// lease alone; else new messages, leaves first then the narrowest ranges, up to count), or
 // {-1, next due ms or ''}.
 const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -72,7 +74,9 @@ local function body_of(fields)
   end
   return ''
 end
-for i = 6, #ARGV do
+local want = tonumber(ARGV[6]) or 1
+local out = {}
+for i = 7, #ARGV do
   for _, s in ipairs(streams_of(prefix, ARGV[i])) do
     if claim then
       -- Walk the pending list with the cursor: leases renewed by extend_lease make idle time
@@ -85,23 +89,34 @@ for i = 6, #ARGV do
         if e then
           local p = redis.call('XPENDING', s, group, e[1], e[1], 1)
           local n = (p[1] and p[1][4]) or 2
-          return {i - 6, e[1], body_of(e[2]), 1, s, stops(), n}
+          return {i - 7, e[1], body_of(e[2]), 1, s, stops(), n}
         end
         cursor = r[1]
         if cursor == '0-0' then break end
       end
     end
-    local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1,
+    local left = want - #out / 7
+    local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', left,
                         'STREAMS', s, '>')
     if not ok then
       redis.call('XGROUP', 'CREATE', s, group, '0', 'MKSTREAM')
-      r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS', s, '>')
+      r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', left, 'STREAMS', s, '>')
     end
-    if r and r[1] and r[1][2][1] then
-      local e = r[1][2][1]
-      return {i - 6, e[1], body_of(e[2]), 0, s, stops(), 1}
+    if r and r[1] then
+      for _, e in ipairs(r[1][2]) do
+        local n = #out
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = i - 7, e[1], body_of(e[2]), 0
+        out[n + 5], out[n + 6], out[n + 7] = s, 0, 1
+      end
+      if #out >= 7 * want then break end
     end
   end
+  if #out >= 7 * want then break end
+end
+if #out > 0 then
+  local halts = stops()
+  for k = 6, #out, 7 do out[k] = halts end
+  return out
 end
 local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
 return {-1, nxt[2] or ''}
@@ -157,6 +172,52 @@ end
 if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV[4]) end
 return {1, rem}
 )lua";
+
+// ARGV: prefix, instance, sample, failed ('1'/'0'), seconds, stream, id, hold ('1'/'0'), then
+// per queue of follow-ups: queue, n, then n (width bucket, message) pairs. Commit as kCommit;
+// if the commit is new, appends the follow-ups; then acks (XACK + XDEL) the delivery unless
+// `hold` and the instance's remaining count is 0 (the worker releases whole dependents first).
+// Returns {newly done (1/0), remaining, acked (1/0)}. Resent after a lost reply: the commit is
+// seen as a duplicate, nothing is appended twice, the ack is a no-op.
+const std::string kFinish = with_lib(R"lua(
+local prefix, inst, sample = ARGV[1], ARGV[2], ARGV[3]
+local remaining = prefix .. 'remaining'
+local left = redis.call('HGET', remaining, inst)
+if not left then
+  return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
+end
+local newly, rem = 0, tonumber(left)
+if redis.call('SETBIT', prefix .. 'done:' .. inst, sample, 1) == 0 then
+  newly = 1
+  rem = redis.call('HINCRBY', remaining, inst, -1)
+  if ARGV[4] == '1' then
+    redis.call('HINCRBY', prefix .. 'failed', inst, 1)
+    redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
+  end
+  if tonumber(ARGV[5]) ~= 0 then redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, ARGV[5]) end
+  local i = 9
+  while i + 1 <= #ARGV do
+    local q, n = ARGV[i], tonumber(ARGV[i + 1])
+    redis.call('SADD', prefix .. 'queues', q)
+    for j = 0, n - 1 do
+      redis.call('XADD', stream_of(prefix, q, ARGV[i + 2 + 2 * j]), '*', 'm', ARGV[i + 3 + 2 * j])
+    end
+    i = i + 2 + 2 * n
+  end
+end
+if ARGV[8] == '1' and rem == 0 then return {newly, rem, 0} end
+if pcall(redis.call, 'XACK', ARGV[6], GROUP, ARGV[7]) then
+  redis.call('XDEL', ARGV[6], ARGV[7])
+end
+return {newly, rem, 1}
+)lua");
+
+// KEYS: stream. ARGV: id. XACK + XDEL in one call; 0 when the group is gone (purged study).
+const std::string kAck = with_lib(R"lua(
+if not pcall(redis.call, 'XACK', KEYS[1], GROUP, ARGV[1]) then return 0 end
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 1
+)lua");
 
 // KEYS: total, remaining hashes. ARGV: instance, count. Records a fan-out instance's count
 // if its total is still 'u' (docs/fanout.md); returns the recorded count (the first caller's).
