@@ -139,6 +139,13 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  // Deliveries a slot reserved for others that left meanwhile (stopped, failed) go back.
+  std::deque<Delivery> left;
+  {
+    std::lock_guard lock(mu_);
+    left.swap(prefetched_);
+  }
+  for (const auto& d : left) (void)broker_.release(d);
   // Slots are done: what they handed to the stager is staged and committed (or, after
   // abort(), released) before run() returns; the leases stay renewed meanwhile.
   if (pool_) {
@@ -180,6 +187,7 @@ void Worker::renewal_loop() {
     std::vector<Delivery> running;
     for (const auto& [slot, d] : in_flight_) running.push_back(d);
     for (const auto& [key, d] : staging_) running.push_back(d);
+    for (const auto& d : prefetched_) running.push_back(d);
     lock.unlock();
     for (const auto& d : running) {
       auto r = broker_.extend_lease(d);
@@ -194,7 +202,7 @@ void Worker::slot_loop(int slot) {
   while (!stop_) {
     auto queues = active_queues();
     if (queues.empty()) break;
-    auto d = broker_.reserve(queues, options_.poll);
+    auto d = next_delivery(queues);
     if (!d) {
       fail(d.error());
       break;
@@ -232,6 +240,43 @@ void Worker::slot_loop(int slot) {
       fail(h.error());
     }
   }
+}
+
+Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::string>& queues) {
+  std::size_t n = 0;
+  {
+    std::unique_lock lock(mu_);
+    idle_slots_++;
+    fetch_cv_.wait(lock, [this] { return !prefetched_.empty() || !fetching_; });
+    if (!prefetched_.empty()) {
+      std::optional<Delivery> d(std::move(prefetched_.front()));
+      prefetched_.pop_front();
+      idle_slots_--;
+      return d;
+    }
+    if (stop_) {  // draining: reserve nothing more
+      idle_slots_--;
+      return std::optional<Delivery>();
+    }
+    // Only the idle slots (this one and those waiting here) get a message each: none waits
+    // behind a busy slot, and no more is held from other workers than this one can start.
+    fetching_ = true;
+    n = static_cast<std::size_t>(idle_slots_);
+  }
+  auto got = broker_.reserve_many(queues, n, options_.poll);
+  std::optional<Delivery> mine;
+  {
+    std::lock_guard lock(mu_);
+    fetching_ = false;
+    idle_slots_--;
+    if (got && !got->empty()) {
+      mine = std::move(got->front());
+      for (std::size_t i = 1; i < got->size(); ++i) prefetched_.push_back(std::move((*got)[i]));
+    }
+  }
+  fetch_cv_.notify_all();
+  if (!got) return got.error();
+  return mine;
 }
 
 Result<void> Worker::publish_all(const std::vector<Routed>& routed) {

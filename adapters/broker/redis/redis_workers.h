@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_settings.h"
 #include "merlin/broker/worker_registry.h"
 #include "merlin/util/result.h"
@@ -17,6 +18,7 @@ class RedisWorkerRegistry : public WorkerRegistry {
   explicit RedisWorkerRegistry(RedisSettings settings);
 
   /// Records a heartbeat for `w` (stamped with now); returns true if a stop was requested.
+  /// One pipelined round trip on a kept connection (not a new connection per beat).
   Result<bool> beat(const WorkerRecord& w) override;
   /// The worker left: its record and any stop request go.
   Result<void> remove(const std::string& id) override;
@@ -27,6 +29,7 @@ class RedisWorkerRegistry : public WorkerRegistry {
 
  private:
   RedisSettings settings_;
+  RedisPool beats_;  ///< the heartbeat's connection, kept between beats
 };
 
 }  // namespace merlin
