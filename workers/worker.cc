@@ -361,7 +361,8 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     return broker_.ack(d);
   }
-  auto runnable = plan_.leaf_runnable(m, store_);
+  auto runnable = plan_.leaf_runnable(
+      m, store_, d.sample_done < 0 ? std::nullopt : std::optional<bool>(d.sample_done == 1));
   if (!runnable) return runnable.error();
   if (!*runnable) {
     if (d.redelivered) {

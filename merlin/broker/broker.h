@@ -35,6 +35,11 @@ struct Delivery {
   /// How many times this message has been delivered, this time included (1 = first); 0 when
   /// the broker does not count. A message whose workers keep dying on it climbs.
   std::uint32_t deliveries = 0;
+  /// For a single-sample message: whether its sample was already committed when it was
+  /// delivered (1) or not (0), from a broker that holds the study's progress too and reads it
+  /// in the same call as the take (Redis), sparing the worker its done check; -1 when not
+  /// known (the worker asks the StateStore).
+  std::int8_t sample_done = -1;
 };
 
 /// Finishing a leaf task (Broker::finish): commit its sample, publish `follow_ups` if that

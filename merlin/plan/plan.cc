@@ -172,10 +172,15 @@ std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
   return out;
 }
 
-Result<bool> Plan::leaf_runnable(const TaskMessage& m, StateStore& store) const {
-  auto done = store.is_done(m.instance, m.lo);
-  if (!done) return done.error();
-  if (*done) return false;
+Result<bool> Plan::leaf_runnable(const TaskMessage& m, StateStore& store,
+                                 std::optional<bool> known_done) const {
+  if (known_done) {
+    if (*known_done) return false;
+  } else {
+    auto done = store.is_done(m.instance, m.lo);
+    if (!done) return done.error();
+    if (*done) return false;
+  }
   if (!m.gated) return true;
   return sample_parents_done(graph_.instance(m.instance), m.lo, store);
 }

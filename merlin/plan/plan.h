@@ -51,7 +51,10 @@ class Plan {
   std::vector<TaskMessage> split(const TaskMessage& m) const;
 
   /// Should this leaf run now? False when its sample is done, or (gated) a parent is not.
-  Result<bool> leaf_runnable(const TaskMessage& m, StateStore& store) const;
+  /// `known_done`: the sample's done bit as the broker read it at delivery
+  /// (Delivery::sample_done), which spares the store read.
+  Result<bool> leaf_runnable(const TaskMessage& m, StateStore& store,
+                             std::optional<bool> known_done = std::nullopt) const;
 
   /// Messages made ready by a commit of `sample` of `instance`.
   Result<std::vector<Routed>> after_commit(InstanceId instance, SampleId sample,

@@ -203,5 +203,30 @@ TEST_P(Contract, FinishHoldsTheAckWhenTheInstanceCompletes) {
   EXPECT_EQ(pending(*b, {"q"}), 0u);
 }
 
+// Delivery::sample_done, the done check a broker may answer in the take: never wrong.
+TEST_P(Contract, ADeliveredLeafNeverCarriesAWrongDoneBit) {
+  auto b = backend_->broker();
+  auto store = backend_->store({4});
+  ASSERT_TRUE(store->commit(InstanceId{0}, 1, Outcome::kSuccess, 0).ok());
+  ASSERT_TRUE(b->publish("q", {msg(0, 1), msg(0, 2), range(0, 0, 4)}).ok());
+  std::vector<Delivery> got;
+  while (got.size() < 3) {
+    auto more = take_many(*b, 3 - got.size());
+    ASSERT_FALSE(more.empty());
+    got.insert(got.end(), more.begin(), more.end());
+  }
+  ASSERT_EQ(got[0].message, msg(0, 1));
+  ASSERT_EQ(got[1].message, msg(0, 2));
+  ASSERT_EQ(got[2].message, range(0, 0, 4));
+  EXPECT_NE(got[0].sample_done, 0) << "sample 1 is done: known done, or not known";
+  EXPECT_NE(got[1].sample_done, 1) << "sample 2 is not done";
+  EXPECT_EQ(got[2].sample_done, -1) << "a range has no one sample";
+  if (GetParam() == "redis") {  // the take script reads the bit
+    EXPECT_EQ(got[0].sample_done, 1);
+    EXPECT_EQ(got[1].sample_done, 0);
+  }
+  for (const auto& d : got) ASSERT_TRUE(b->ack(d).ok());
+}
+
 }  // namespace
 }  // namespace merlin::testing

@@ -103,18 +103,23 @@ Result<std::vector<RedisBroker::Taken>> RedisBroker::take_now(
     *next_due_ms = e[1].as_integer().value_or(-1);
     return out;
   }
-  if (e.size() % 7 != 0) return Error::runtime(c.describe("unexpected reply from the take script"));
-  for (std::size_t k = 0; k < e.size(); k += 7) {
+  // A takeover is one group of 7; new messages come in groups of 8 (the done bit last).
+  const bool claimed = e.size() >= 4 && e[3].as_integer() == 1;
+  const std::size_t group = claimed ? 7 : 8;
+  if (e.size() % group != 0 || (claimed && e.size() != group))
+    return Error::runtime(c.describe("unexpected reply from the take script"));
+  // A claim that found an expired message scans again on the next take: a dead worker's other
+  // tasks come back one per reserve, not one per scan interval.
+  if (claimed) last_claim_ms_ = 0;
+  for (std::size_t k = 0; k < e.size(); k += group) {
     auto index = e[k].as_integer().value_or(-1);
     if (index < 0 || index >= static_cast<long long>(queues.size()))
       return Error::runtime(c.describe("unexpected reply from the take script"));
-    // A claim that found an expired message scans again on the next take: a dead worker's
-    // other tasks come back one per reserve, not one per scan interval.
-    if (e[k + 3].as_integer() == 1) last_claim_ms_ = 0;
-    out.push_back(Taken{queues[index], e[k + 1].text(), e[k + 2].text(),
-                        e[k + 3].as_integer() == 1, e[k + 4].text(),
-                        static_cast<std::uint64_t>(e[k + 5].as_integer().value_or(0)),
-                        static_cast<std::uint32_t>(e[k + 6].as_integer().value_or(1))});
+    Taken t{queues[index], e[k + 1].text(), e[k + 2].text(), claimed, e[k + 4].text(),
+            static_cast<std::uint64_t>(e[k + 5].as_integer().value_or(0)),
+            static_cast<std::uint32_t>(e[k + 6].as_integer().value_or(1))};
+    if (!claimed) t.sample_done = static_cast<int>(e[k + 7].as_integer().value_or(-1));
+    out.push_back(std::move(t));
   }
   return out;
 }
@@ -214,7 +219,8 @@ Result<std::vector<Delivery>> RedisBroker::reserve_many(const std::vector<std::s
       auto m = decode(taken.text);
       if (m) {
         out.push_back(Delivery{taken.queue, *m, taken.stream + "|" + taken.id, taken.redelivered,
-                               taken.stop_notices, taken.deliveries});
+                               taken.stop_notices, taken.deliveries,
+                               static_cast<std::int8_t>(m->is_leaf() ? taken.sample_done : -1)});
         continue;
       }
       auto d = dead_letter(**c, taken);

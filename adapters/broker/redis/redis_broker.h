@@ -63,6 +63,7 @@ class RedisBroker : public Broker {
     std::string stream;              ///< the Stream key it came from (one of the queue's, by width)
     std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
     std::uint32_t deliveries = 1;    ///< times delivered, this one included
+    int sample_done = -1;            ///< a single sample's done bit at the take; -1 unknown
   };
   /// Up to `n` messages in one take script (an expired lease is taken alone); empty and
   /// `next_due_ms` set when there is none.

@@ -42,11 +42,12 @@ std::string with_lib(const char* body) {
 }  // namespace
 
 // ARGV: prefix, now (epoch ms), lease (ms), consumer, claim ('1': scan for expired leases),
-// count (at most this many messages), queue names... Returns {queue index (0-based), stream id,
-// text, 1 when taken over from an expired lease else 0, stream key, length of the study's halts
-// Stream, times delivered}, that group of 7 once per message taken (in take order: an expired
-// lease alone; else new messages, leaves first then the narrowest ranges, up to count), or
-// {-1, next due ms or ''}.
+// count (at most this many messages), queue names... Returns, for an expired lease taken over,
+// {queue index (0-based), stream id, text, 1, stream key, length of the study's halts Stream,
+// times delivered}; for new messages (leaves first then the narrowest ranges, up to count) that
+// group with 0 in fourth place and an eighth element, once per message: the sample's done bit
+// for a single-sample message (1/0: the worker's done check, answered here), -1 for a range;
+// or {-1, next due ms or ''}.
 const std::string kTake = with_lib(R"lua(
 local prefix, now, lease, consumer = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local claim = ARGV[5] == '1'
@@ -68,6 +69,13 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT
   redis.call('ZREM', delayed, member)
 end
 local function stops() return redis.call('XLEN', prefix .. 'halts') end
+-- A single-sample message's done bit (0/1), -1 for a range. Reads only the head of the text
+-- ("v1 <instance> <lo> <hi> ...", merlin/broker/task_message.cc); -1 if it does not parse.
+local function done_of(text)
+  local inst, lo, hi = string.match(text, '^v1 (%d+) (%d+) (%d+) ')
+  if not inst or tonumber(hi) - tonumber(lo) ~= 1 then return -1 end
+  return redis.call('GETBIT', prefix .. 'done:' .. inst, lo)
+end
 local function body_of(fields)
   for i = 1, #fields, 2 do
     if fields[i] == 'm' then return fields[i + 1] end
@@ -95,7 +103,7 @@ for i = 7, #ARGV do
         if cursor == '0-0' then break end
       end
     end
-    local left = want - #out / 7
+    local left = want - #out / 8
     local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', left,
                         'STREAMS', s, '>')
     if not ok then
@@ -104,18 +112,18 @@ for i = 7, #ARGV do
     end
     if r and r[1] then
       for _, e in ipairs(r[1][2]) do
-        local n = #out
-        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = i - 7, e[1], body_of(e[2]), 0
-        out[n + 5], out[n + 6], out[n + 7] = s, 0, 1
+        local n, text = #out, body_of(e[2])
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = i - 7, e[1], text, 0
+        out[n + 5], out[n + 6], out[n + 7], out[n + 8] = s, 0, 1, done_of(text)
       end
-      if #out >= 7 * want then break end
+      if #out >= 8 * want then break end
     end
   end
-  if #out >= 7 * want then break end
+  if #out >= 8 * want then break end
 end
 if #out > 0 then
   local halts = stops()
-  for k = 6, #out, 7 do out[k] = halts end
+  for k = 6, #out, 8 do out[k] = halts end
   return out
 end
 local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
