@@ -29,6 +29,11 @@ class JournaledStore : public StateStore {
   }
   Result<void> forget_count(InstanceId instance) override { return inner_.forget_count(instance); }
   Result<std::vector<InstanceProgress>> progress() override { return inner_.progress(); }
+  /// A commit made through Broker::finish: journalled as `commit` journals its own.
+  void note_commit(InstanceId instance, SampleId sample, Outcome outcome,
+                   double seconds) override {
+    append({instance, sample, outcome, static_cast<float>(seconds)});
+  }
 
   /// Appends a started record (WorkerOptions::on_start).
   void started(InstanceId instance, SampleId sample);

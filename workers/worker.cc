@@ -139,6 +139,13 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  // Deliveries a slot reserved for others that left meanwhile (stopped, failed) go back.
+  std::deque<Delivery> left;
+  {
+    std::lock_guard lock(mu_);
+    left.swap(prefetched_);
+  }
+  for (const auto& d : left) (void)broker_.release(d);
   // Slots are done: what they handed to the stager is staged and committed (or, after
   // abort(), released) before run() returns; the leases stay renewed meanwhile.
   if (pool_) {
@@ -180,6 +187,7 @@ void Worker::renewal_loop() {
     std::vector<Delivery> running;
     for (const auto& [slot, d] : in_flight_) running.push_back(d);
     for (const auto& [key, d] : staging_) running.push_back(d);
+    for (const auto& d : prefetched_) running.push_back(d);
     lock.unlock();
     for (const auto& d : running) {
       auto r = broker_.extend_lease(d);
@@ -194,7 +202,7 @@ void Worker::slot_loop(int slot) {
   while (!stop_) {
     auto queues = active_queues();
     if (queues.empty()) break;
-    auto d = broker_.reserve(queues, options_.poll);
+    auto d = next_delivery(queues);
     if (!d) {
       fail(d.error());
       break;
@@ -234,6 +242,43 @@ void Worker::slot_loop(int slot) {
   }
 }
 
+Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::string>& queues) {
+  std::size_t n = 0;
+  {
+    std::unique_lock lock(mu_);
+    idle_slots_++;
+    fetch_cv_.wait(lock, [this] { return !prefetched_.empty() || !fetching_; });
+    if (!prefetched_.empty()) {
+      std::optional<Delivery> d(std::move(prefetched_.front()));
+      prefetched_.pop_front();
+      idle_slots_--;
+      return d;
+    }
+    if (stop_) {  // draining: reserve nothing more
+      idle_slots_--;
+      return std::optional<Delivery>();
+    }
+    // Only the idle slots (this one and those waiting here) get a message each: none waits
+    // behind a busy slot, and no more is held from other workers than this one can start.
+    fetching_ = true;
+    n = static_cast<std::size_t>(idle_slots_);
+  }
+  auto got = broker_.reserve_many(queues, n, options_.poll);
+  std::optional<Delivery> mine;
+  {
+    std::lock_guard lock(mu_);
+    fetching_ = false;
+    idle_slots_--;
+    if (got && !got->empty()) {
+      mine = std::move(got->front());
+      for (std::size_t i = 1; i < got->size(); ++i) prefetched_.push_back(std::move((*got)[i]));
+    }
+  }
+  fetch_cv_.notify_all();
+  if (!got) return got.error();
+  return mine;
+}
+
 Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
   std::map<std::string, std::vector<TaskMessage>> by_queue;
   for (const auto& r : routed) by_queue[r.queue].push_back(r.message);
@@ -258,19 +303,50 @@ Result<void> Worker::give_up_on(const Delivery& d) {
 
 // Records the sample's outcome, queues what that makes ready, then acks: dependents are
 // published before the ack, so a worker dying in between loses nothing (see redelivery).
+// When the follow-ups can be decided before the commit, the broker does all three in one call
+// (Broker::finish; one Redis script), holding the ack when the commit completes an instance
+// with whole dependents: those are released here (claim_release ...) before the ack.
 Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds) {
   const TaskMessage& m = d.message;
-  auto c = store_.commit(m.instance, m.lo, outcome, seconds);
-  if (!c) return c.error();
-  auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
-  if (!follow) return follow.error();
-  auto p = publish_all(*follow);
-  if (!p) return p;
+  bool acked = false;
+  if (auto before = plan_.follow_ups_before_commit(m.instance, m.lo)) {
+    FinishRequest req;
+    req.instance = m.instance;
+    req.sample = m.lo;
+    req.outcome = outcome;
+    req.seconds = seconds;
+    for (auto& r : *before) {
+      auto it = std::find_if(req.follow_ups.begin(), req.follow_ups.end(),
+                             [&](const auto& q) { return q.first == r.queue; });
+      if (it == req.follow_ups.end())
+        req.follow_ups.emplace_back(r.queue, std::vector<TaskMessage>{r.message});
+      else
+        it->second.push_back(r.message);
+    }
+    req.hold_ack_at_zero = plan_.releases_when_complete(m.instance);
+    auto f = broker_.finish(d, req, store_);
+    if (!f) return f.error();
+    acked = f->acked;
+    if (!acked) {
+      auto whole = plan_.after_complete(m.instance, store_);
+      if (!whole) return whole.error();
+      auto p = publish_all(*whole);
+      if (!p) return p;
+    }
+  } else {
+    auto c = store_.commit(m.instance, m.lo, outcome, seconds);
+    if (!c) return c.error();
+    auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
+    if (!follow) return follow.error();
+    auto p = publish_all(*follow);
+    if (!p) return p;
+  }
   {
     std::lock_guard lock(mu_);
     if (outcome == Outcome::kSuccess) report_.succeeded++;
     if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) report_.failed++;
   }
+  if (acked) return ok();
   return broker_.ack(d);
 }
 
@@ -285,7 +361,8 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     return broker_.ack(d);
   }
-  auto runnable = plan_.leaf_runnable(m, store_);
+  auto runnable = plan_.leaf_runnable(
+      m, store_, d.sample_done < 0 ? std::nullopt : std::optional<bool>(d.sample_done == 1));
   if (!runnable) return runnable.error();
   if (!*runnable) {
     if (d.redelivered) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -99,6 +100,10 @@ class Worker {
   /// Blocks until run() has created every thread; false when it could not (leave at once).
   bool pass_start_gate();
   void slot_loop(int slot);
+  /// The slot's next delivery: the first one waiting in the prefetch buffer, or, while no
+  /// other slot is reserving, up to one message per idle slot in one Broker::reserve_many
+  /// (the others go to the buffer, where idle slots take them). Empty after `poll` with none.
+  Result<std::optional<Delivery>> next_delivery(const std::vector<std::string>& queues);
   void renewal_loop();
   Result<void> handle(const Delivery& d);
   Result<void> give_up_on(const Delivery& d);
@@ -140,6 +145,12 @@ class Worker {
   std::unique_ptr<Stager> own_stager_;
   Stager* stager_ = nullptr;
   std::unique_ptr<StagingPool> pool_;  ///< made by run() when a step has scratch
+  /// Reserved for slots that were idle when they came (next_delivery), in take order;
+  /// guarded by mu_, renewed with the running ones, released if left when run() ends.
+  std::deque<Delivery> prefetched_;
+  int idle_slots_ = 0;     ///< slots in next_delivery; guarded by mu_
+  bool fetching_ = false;  ///< a slot is in reserve_many; guarded by mu_
+  std::condition_variable fetch_cv_;
   std::condition_variable renew_cv_;
   bool slots_done_ = false;  ///< guarded by mu_
   enum class StartState { kWaiting, kGo, kCancelled };

@@ -5,8 +5,10 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "merlin/broker/state_store.h"
 #include "merlin/broker/task_message.h"
 #include "merlin/util/result.h"
 
@@ -33,6 +35,32 @@ struct Delivery {
   /// How many times this message has been delivered, this time included (1 = first); 0 when
   /// the broker does not count. A message whose workers keep dying on it climbs.
   std::uint32_t deliveries = 0;
+  /// For a single-sample message: whether its sample was already committed when it was
+  /// delivered (1) or not (0), from a broker that holds the study's progress too and reads it
+  /// in the same call as the take (Redis), sparing the worker its done check; -1 when not
+  /// known (the worker asks the StateStore).
+  std::int8_t sample_done = -1;
+};
+
+/// Finishing a leaf task (Broker::finish): commit its sample, publish `follow_ups` if that
+/// commit is new, ack the delivery. The follow-ups are the ones that can be decided before the
+/// commit (Plan::follow_ups_before_commit). `hold_ack_at_zero`: when the instance's remaining
+/// count is 0 after the commit (this one or, for a duplicate, an earlier one), do not ack: the
+/// caller then releases the whole dependents (Plan::after_complete: claim_release guards them)
+/// and acks, as without finish, so a worker dying in between leaves the message to be
+/// redelivered, and a commit resent after its reply was lost still releases them.
+struct FinishRequest {
+  InstanceId instance;
+  SampleId sample = 0;
+  Outcome outcome = Outcome::kSuccess;
+  double seconds = 0;
+  std::vector<std::pair<std::string, std::vector<TaskMessage>>> follow_ups;  ///< by queue
+  bool hold_ack_at_zero = false;
+};
+
+struct FinishResult {
+  CommitResult commit;
+  bool acked = false;  ///< false only when the ack was held (see FinishRequest)
 };
 
 class Broker {
@@ -58,6 +86,22 @@ class Broker {
   /// Messages queued or delayed in `queues`, plus every reserved (not yet acked) message:
   /// zero means nothing more can arrive on those queues.
   virtual Result<std::uint64_t> pending(const std::vector<std::string>& queues) = 0;
+
+  /// Reserves up to `n` messages from `queues` in the order `reserve` would give them one by
+  /// one, waiting up to `wait` for the first; empty if none came. Each is leased, renewed,
+  /// acked and released on its own. The default calls `reserve` once (at most one message);
+  /// a broker that can take several in one round trip (Redis) overrides it.
+  virtual Result<std::vector<Delivery>> reserve_many(const std::vector<std::string>& queues,
+                                                     std::size_t n,
+                                                     std::chrono::milliseconds wait);
+
+  /// Commit + publish + ack of a finished leaf (see FinishRequest), with `store` the study's
+  /// progress store. The default does them one after the other: `store.commit`, then
+  /// `publish` of the follow-ups if the commit is new, then `ack` (unless held). A broker
+  /// whose server also holds the study's progress (Redis) does all three in one atomic call
+  /// and tells `store` of a new commit (StateStore::note_commit: the task journal).
+  virtual Result<FinishResult> finish(const Delivery& d, const FinishRequest& r,
+                                      StateStore& store);
 };
 
 }  // namespace merlin

@@ -76,6 +76,10 @@ class StateStore {
     return Error::runtime("this progress store cannot forget counts (instance " +
                           std::to_string(instance.v) + ")");
   }
+  /// A new commit of `sample` was made on this store's data by another way than `commit`
+  /// (Broker::finish: commit, publish and ack in one server call): a wrapper that records
+  /// commits (JournaledStore) records it. Does nothing by default.
+  virtual void note_commit(InstanceId instance, SampleId sample, Outcome outcome, double seconds) {}
   virtual Result<std::vector<InstanceProgress>> progress() = 0;
   /// Instance `instance`'s done and failed samples as bitmaps (`merlin detailed-status`).
   /// Unsupported (kRuntime) unless a store says otherwise.

@@ -172,10 +172,15 @@ std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
   return out;
 }
 
-Result<bool> Plan::leaf_runnable(const TaskMessage& m, StateStore& store) const {
-  auto done = store.is_done(m.instance, m.lo);
-  if (!done) return done.error();
-  if (*done) return false;
+Result<bool> Plan::leaf_runnable(const TaskMessage& m, StateStore& store,
+                                 std::optional<bool> known_done) const {
+  if (known_done) {
+    if (*known_done) return false;
+  } else {
+    auto done = store.is_done(m.instance, m.lo);
+    if (!done) return done.error();
+    if (*done) return false;
+  }
   if (!m.gated) return true;
   return sample_parents_done(graph_.instance(m.instance), m.lo, store);
 }
@@ -201,18 +206,51 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
         if (sample >= *n) continue;
       }
       out.push_back(one_sample(child, sample));
-    } else if (commit.remaining == 0) {
-      auto ready = whole_parents_complete(child, store);
-      if (!ready) return ready.error();
-      if (!*ready) continue;
-      auto claimed = store.claim_release(child.id);
-      if (!claimed) return claimed.error();
-      if (!*claimed) continue;
-      auto r = release(child, store, out);
-      if (!r) return r.error();
     }
   }
+  if (commit.remaining == 0) {
+    auto whole = after_complete(id, store);
+    if (!whole) return whole.error();
+    out.insert(out.end(), whole->begin(), whole->end());
+  }
   return out;
+}
+
+Result<std::vector<Routed>> Plan::after_complete(InstanceId id, StateStore& store) const {
+  std::vector<Routed> out;
+  for (const auto& e : graph_.instance(id).children) {
+    if (e.kind == EdgeKind::kPerSample) continue;
+    const auto& child = graph_.instance(e.instance);
+    auto ready = whole_parents_complete(child, store);
+    if (!ready) return ready.error();
+    if (!*ready) continue;
+    auto claimed = store.claim_release(child.id);
+    if (!claimed) return claimed.error();
+    if (!*claimed) continue;
+    auto r = release(child, store, out);
+    if (!r) return r.error();
+  }
+  return out;
+}
+
+std::optional<std::vector<Routed>> Plan::follow_ups_before_commit(InstanceId id,
+                                                                  SampleId sample) const {
+  std::vector<Routed> out;
+  for (const auto& e : graph_.instance(id).children) {
+    if (e.kind != EdgeKind::kPerSample) continue;
+    const auto& child = graph_.instance(e.instance);
+    if (graph_.unknown_at_start(child.id)) return std::nullopt;
+    for (const auto& p : child.parents)
+      if (p.instance != id) return std::nullopt;
+    out.push_back(one_sample(child, sample));
+  }
+  return out;
+}
+
+bool Plan::releases_when_complete(InstanceId id) const {
+  for (const auto& e : graph_.instance(id).children)
+    if (e.kind != EdgeKind::kPerSample) return true;
+  return false;
 }
 
 Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sample,

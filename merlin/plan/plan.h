@@ -19,6 +19,7 @@
 ///    iteration i's decider's verdict: "again" releases it; "stop" records every instance of
 ///    iterations i+1.. as done with 0 samples and releases what waited for them (the steps
 ///    after the loop). set_count's first-wins makes a stop and a release exclusive.
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,11 +51,28 @@ class Plan {
   std::vector<TaskMessage> split(const TaskMessage& m) const;
 
   /// Should this leaf run now? False when its sample is done, or (gated) a parent is not.
-  Result<bool> leaf_runnable(const TaskMessage& m, StateStore& store) const;
+  /// `known_done`: the sample's done bit as the broker read it at delivery
+  /// (Delivery::sample_done), which spares the store read.
+  Result<bool> leaf_runnable(const TaskMessage& m, StateStore& store,
+                             std::optional<bool> known_done = std::nullopt) const;
 
   /// Messages made ready by a commit of `sample` of `instance`.
   Result<std::vector<Routed>> after_commit(InstanceId instance, SampleId sample,
                                            const CommitResult& commit, StateStore& store) const;
+
+  /// What `after_commit` of a new commit of `sample` queues besides whole releases, decided
+  /// before the commit, when no store read can change it (Broker::finish does commit, publish
+  /// and ack in one call): the per-sample children whose only parent is `instance` and whose
+  /// count is known. nullopt when some per-sample child has other parents or a count decided
+  /// at its release (a loop copy): its readiness reads the store, so after_commit decides.
+  std::optional<std::vector<Routed>> follow_ups_before_commit(InstanceId instance,
+                                                              SampleId sample) const;
+  /// Does completing `instance` release anything (it has whole children)? Then a commit that
+  /// brings its remaining count to 0 is followed by `after_complete`.
+  bool releases_when_complete(InstanceId instance) const;
+  /// The whole children that the completion of `instance` releases (each once:
+  /// claim_release), as `after_commit` of the commit that brought remaining to 0 adds them.
+  Result<std::vector<Routed>> after_complete(InstanceId instance, StateStore& store) const;
 
   /// Messages a redelivered, already committed leaf must queue again: its first run may have
   /// died between the commit and the publish. Per-sample children as in `after_commit`; whole

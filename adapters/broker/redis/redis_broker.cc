@@ -1,6 +1,9 @@
 #include "adapters/broker/redis/redis_broker.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <random>
 
@@ -40,6 +43,8 @@ RedisBroker::RedisBroker(RedisSettings settings)
       streams_script_(redis_lua::kStreams),
       publish_at_script_(redis_lua::kPublishAt),
       dead_letter_script_(redis_lua::kDeadLetter),
+      finish_script_(redis_lua::kFinish),
+      ack_script_(redis_lua::kAck),
       nonce_(std::random_device{}()) {}
 
 std::string RedisBroker::unique_tag() {
@@ -112,32 +117,46 @@ Result<std::uint64_t> RedisBroker::reclaim(RedisConnection& c,
   return moved;
 }
 
-Result<std::optional<RedisBroker::Taken>> RedisBroker::take_now(
-    RedisConnection& c, const std::vector<std::string>& queues, std::int64_t* next_due_ms) {
+Result<std::vector<RedisBroker::Taken>> RedisBroker::take_now(
+    RedisConnection& c, const std::vector<std::string>& queues, std::size_t n,
+    std::int64_t* next_due_ms) {
   auto now = system_ms();
   if (now - last_claim_ms_.load() >= scan_every().count()) {
     last_claim_ms_ = now;
     auto moved = reclaim(c, queues);
     if (!moved) return moved.error();
   }
-  std::vector<std::string> args{keys_.prefix, std::to_string(now), settings().consumer};
+  std::vector<std::string> args{keys_.prefix, std::to_string(now), settings().consumer,
+                                std::to_string(n)};
   args.insert(args.end(), queues.begin(), queues.end());
   auto r = take_script_.run(c, {}, args);
   if (!r) return r.error();
   const auto& e = r->elements;
   if (e.size() < 2) return Error::runtime(c.describe("unexpected reply from the take script"));
-  auto index = e[0].as_integer().value_or(-1);
-  if (index < 0) {
+  std::vector<Taken> out;
+  if (e[0].as_integer().value_or(-1) < 0) {
     *next_due_ms = e[1].as_integer().value_or(-1);
-    return std::optional<Taken>();
+    return out;
   }
-  if (e.size() < 3 || index >= static_cast<long long>(queues.size()))
+  // Messages come in groups of 8 (the done bit last).
+  constexpr std::size_t group = 8;
+  if (e.size() % group != 0)
     return Error::runtime(c.describe("unexpected reply from the take script"));
-  if (e.size() < 7) return Error::runtime(c.describe("unexpected reply from the take script"));
-  return std::optional<Taken>(Taken{queues[index], e[1].text(), e[2].text(), e[3].as_integer() == 1,
-                                    e[4].text(),
-                                    static_cast<std::uint64_t>(e[5].as_integer().value_or(0)),
-                                    static_cast<std::uint32_t>(e[6].as_integer().value_or(1))});
+  for (std::size_t k = 0; k < e.size(); k += group) {
+    auto index = e[k].as_integer().value_or(-1);
+    if (index < 0 || index >= static_cast<long long>(queues.size()))
+      return Error::runtime(c.describe("unexpected reply from the take script"));
+    Taken t{queues[index],
+            e[k + 1].text(),
+            e[k + 2].text(),
+            e[k + 3].as_integer() == 1,
+            e[k + 4].text(),
+            static_cast<std::uint64_t>(e[k + 5].as_integer().value_or(0)),
+            static_cast<std::uint32_t>(e[k + 6].as_integer().value_or(1))};
+    t.sample_done = static_cast<int>(e[k + 7].as_integer().value_or(-1));
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
@@ -209,33 +228,48 @@ Result<void> RedisBroker::dead_letter(RedisConnection& c, const Taken& t) {
 
 Result<std::optional<Delivery>> RedisBroker::reserve(const std::vector<std::string>& queues,
                                                      milliseconds wait) {
-  if (queues.empty()) return std::optional<Delivery>();
+  auto got = reserve_many(queues, 1, wait);
+  if (!got) return got.error();
+  if (got->empty()) return std::optional<Delivery>();
+  return std::optional<Delivery>(std::move(got->front()));
+}
+
+Result<std::vector<Delivery>> RedisBroker::reserve_many(const std::vector<std::string>& queues,
+                                                        std::size_t n, milliseconds wait) {
+  std::vector<Delivery> out;
+  if (queues.empty() || n == 0) return out;
   auto c = pool_.acquire();
   if (!c) return c.error();
   auto deadline = Clock::now() + wait;
-  while (true) {
+  while (out.empty()) {
     std::int64_t next_due = -1;
-    auto t = take_now(**c, queues, &next_due);
+    auto t = take_now(**c, queues, n, &next_due);
     if (!t) return t.error();
-    if (!*t) {
+    if (t->empty()) {
       auto now = Clock::now();
-      if (now >= deadline) return std::optional<Delivery>();
+      if (now >= deadline) return out;
       auto block = std::chrono::ceil<milliseconds>(deadline - now);
       block = std::min(block, scan_every());  // the next scan for dead workers' tasks
       if (next_due >= 0)
         block = std::min(block, milliseconds(std::max<std::int64_t>(1, next_due - system_ms())));
-      t = take_blocking(**c, queues, block);
-      if (!t) return t.error();
-      if (!*t) continue;
+      auto one = take_blocking(**c, queues, block);
+      if (!one) return one.error();
+      if (!*one) continue;
+      t->push_back(std::move(**one));
     }
-    auto m = decode((*t)->text);
-    if (m)
-      return std::optional<Delivery>(Delivery{(*t)->queue, *m, (*t)->stream + "|" + (*t)->id,
-                                              (*t)->redelivered, (*t)->stop_notices,
-                                              (*t)->deliveries});
-    auto d = dead_letter(**c, **t);
-    if (!d) return d.error();
+    for (auto& taken : *t) {
+      auto m = decode(taken.text);
+      if (m) {
+        out.push_back(Delivery{taken.queue, *m, taken.stream + "|" + taken.id, taken.redelivered,
+                               taken.stop_notices, taken.deliveries,
+                               static_cast<std::int8_t>(m->is_leaf() ? taken.sample_done : -1)});
+        continue;
+      }
+      auto d = dead_letter(**c, taken);
+      if (!d) return d.error();
+    }
   }
+  return out;
 }
 
 Result<void> RedisBroker::ack(const Delivery& d) {
@@ -244,9 +278,48 @@ Result<void> RedisBroker::ack(const Delivery& d) {
     return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
   auto c = pool_.acquire();
   if (!c) return c.error();
-  auto r = (*c)->transaction({{"XACK", stream, kRedisGroup, id}, {"XDEL", stream, id}});
-  if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
-  return ok();  // NOGROUP: the study was purged, nothing left to forget
+  auto r = ack_script_.run(**c, {stream}, {id});  // 0: the study was purged, nothing to forget
+  if (!r) return r.error();
+  return ok();
+}
+
+Result<FinishResult> RedisBroker::finish(const Delivery& d, const FinishRequest& req,
+                                         StateStore& store) {
+  std::string stream, id;
+  if (!split_receipt(d.receipt, &stream, &id))
+    return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
+  if (req.sample > 0xFFFFFFFFull)
+    return Error::runtime("redis broker: sample " + std::to_string(req.sample) +
+                          " is beyond the 2^32 samples a Redis bitmap holds");
+  bool failed = req.outcome == Outcome::kSoftFail || req.outcome == Outcome::kHardFail;
+  std::vector<std::string> args{keys_.prefix,
+                                std::to_string(req.instance.v),
+                                std::to_string(req.sample),
+                                failed ? "1" : "0",
+                                std::isfinite(req.seconds) ? fmt::format("{}", req.seconds) : "0",
+                                stream,
+                                id,
+                                req.hold_ack_at_zero ? "1" : "0"};
+  for (const auto& [queue, msgs] : req.follow_ups) {
+    args.push_back(queue);
+    args.push_back(std::to_string(msgs.size()));
+    for (const auto& m : msgs) {
+      args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
+      args.push_back(encode(m));
+    }
+  }
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = finish_script_.run(**c, {}, args);
+  if (!r) return r.error();
+  if (r->elements.size() != 3) return Error::runtime((*c)->describe("unexpected finish reply"));
+  FinishResult out;
+  out.commit.newly_done = r->elements[0].as_integer().value_or(0) == 1;
+  out.commit.remaining =
+      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
+  out.acked = r->elements[2].as_integer().value_or(0) == 1;
+  if (out.commit.newly_done) store.note_commit(req.instance, req.sample, req.outcome, req.seconds);
+  return out;
 }
 
 Result<void> RedisBroker::release(const Delivery& d) {

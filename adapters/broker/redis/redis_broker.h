@@ -39,6 +39,10 @@ class RedisBroker : public Broker {
   /// until the next delayed message is due or the next scan.
   Result<std::optional<Delivery>> reserve(const std::vector<std::string>& queues,
                                           std::chrono::milliseconds wait) override;
+  /// Up to `n` messages in one take script: the take order of `reserve`, each leased alone.
+  Result<std::vector<Delivery>> reserve_many(const std::vector<std::string>& queues, std::size_t n,
+                                             std::chrono::milliseconds wait) override;
+  /// XACK + XDEL in one script.
   Result<void> ack(const Delivery& d) override;
   /// Re-appends the message and acks the old entry, atomically; a no-op once acked.
   Result<void> release(const Delivery& d) override;
@@ -47,6 +51,12 @@ class RedisBroker : public Broker {
   /// Queued + in-flight + delayed messages of `queues`, plus in-flight messages of every other
   /// queue of the study (they may still publish into `queues`), in one script.
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
+
+  /// Commit + follow-ups + ack in one script (kFinish) on the study's progress keys, which live
+  /// on this server under the same study prefix (RedisBackend's store); a new commit is told
+  /// to `store` (note_commit: the task journal).
+  Result<FinishResult> finish(const Delivery& d, const FinishRequest& r,
+                              StateStore& store) override;
 
   const RedisSettings& settings() const { return pool_.settings(); }
 
@@ -57,13 +67,15 @@ class RedisBroker : public Broker {
     std::string stream;              ///< the Stream key it came from (one of the queue's, by width)
     std::uint64_t stop_notices = 0;  ///< length of the study's halts Stream
     std::uint32_t deliveries = 1;    ///< times delivered, this one included
+    int sample_done = -1;            ///< a single sample's done bit at the take; -1 unknown
   };
   /// Runs kReclaim until it has moved everything due (bounded calls); how many it moved.
   Result<std::uint64_t> reclaim(RedisConnection& c, const std::vector<std::string>& queues);
   /// How often reserves scan for dead consumers and expired leases.
   std::chrono::milliseconds scan_every() const;
-  Result<std::optional<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
-                                        std::int64_t* next_due_ms);
+  /// Up to `n` messages in one take script; empty and `next_due_ms` set when there is none.
+  Result<std::vector<Taken>> take_now(RedisConnection& c, const std::vector<std::string>& queues,
+                                      std::size_t n, std::int64_t* next_due_ms);
   Result<std::optional<Taken>> take_blocking(RedisConnection& c,
                                              const std::vector<std::string>& queues,
                                              std::chrono::milliseconds block);
@@ -73,7 +85,7 @@ class RedisBroker : public Broker {
   RedisPool pool_;
   RedisKeys keys_;
   RedisScript take_script_, reclaim_script_, release_script_, pending_script_, publish_script_,
-      streams_script_, publish_at_script_, dead_letter_script_;
+      streams_script_, publish_at_script_, dead_letter_script_, finish_script_, ack_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last reclaim scan

@@ -7,7 +7,8 @@ namespace {
 
 // Shared by the scripts that place or find messages (see redis_lua.h). Keys are computed
 // from the study prefix (standalone Redis only). A message's width bucket comes from C++
-// (width_bucket): the scripts never read the message text.
+// (width_bucket): the scripts never parse the message text, but for the take script's done check (it
+// reads the head "v1 <instance> <lo> <hi>" and answers "unknown" when that does not parse).
 const char* const kLib = R"lua(
 local function stream_of(prefix, q, bucket)
   local b = tonumber(bucket) or 0
@@ -51,10 +52,13 @@ std::string with_lib(const char* body) {
 
 }  // namespace
 
-// ARGV: prefix, now (epoch ms), consumer, queue names... Returns {queue index (0-based), stream id,
-// text, 1 when delivered before (taken over from a dead worker or an expired lease) else 0,
-// stream key, length of the study's halts Stream, times delivered} or {-1, next due ms or ''}.
-// Taking over is kReclaim's: it queues such messages again, with their count.
+// ARGV: prefix, now (epoch ms), consumer, count (at most this many messages), queue names...
+// Returns, per message taken (leaves first then the narrowest ranges, up to count), the group
+// {queue index (0-based), stream id, text, 1 when delivered before (taken over from a dead
+// worker or an expired lease) else 0, stream key, length of the study's halts Stream, times
+// delivered, the sample's done bit for a single-sample message (1/0: the worker's done check,
+// answered here) or -1 for a range}, flattened; or {-1, next due ms or ''}. Taking over is
+// kReclaim's: it queues such messages again, with their count.
 const std::string kTake = with_lib(R"lua(
 local prefix, now, consumer = ARGV[1], ARGV[2], ARGV[3]
 local group = GROUP
@@ -75,20 +79,40 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT
   redis.call('ZREM', delayed, member)
 end
 local function stops() return redis.call('XLEN', prefix .. 'halts') end
-for i = 4, #ARGV do
+-- A single-sample message's done bit (0/1), -1 for a range. Reads only the head of the text
+-- ("v1 <instance> <lo> <hi> ...", merlin/broker/task_message.cc); -1 if it does not parse.
+local function done_of(text)
+  local inst, lo, hi = string.match(text, '^v1 (%d+) (%d+) (%d+) ')
+  if not inst or tonumber(hi) - tonumber(lo) ~= 1 then return -1 end
+  return redis.call('GETBIT', prefix .. 'done:' .. inst, lo)
+end
+local want = tonumber(ARGV[4]) or 1
+local out = {}
+for i = 5, #ARGV do
   for _, s in ipairs(streams_of(prefix, ARGV[i])) do
-    local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1,
+    local left = want - #out / 8
+    local ok, r = pcall(redis.call, 'XREADGROUP', 'GROUP', group, consumer, 'COUNT', left,
                         'STREAMS', s, '>')
     if not ok then
       redis.call('XGROUP', 'CREATE', s, group, '0', 'MKSTREAM')
-      r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', 1, 'STREAMS', s, '>')
+      r = redis.call('XREADGROUP', 'GROUP', group, consumer, 'COUNT', left, 'STREAMS', s, '>')
     end
-    if r and r[1] and r[1][2][1] then
-      local e = r[1][2][1]
-      local body, before = entry_of(e[2])
-      return {i - 4, e[1], body, before > 0 and 1 or 0, s, stops(), before + 1}
+    if r and r[1] then
+      for _, e in ipairs(r[1][2]) do
+        local n = #out
+        local text, before = entry_of(e[2])
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = i - 5, e[1], text, before > 0 and 1 or 0
+        out[n + 5], out[n + 6], out[n + 7], out[n + 8] = s, 0, before + 1, done_of(text)
+      end
+      if #out >= 8 * want then break end
     end
   end
+  if #out >= 8 * want then break end
+end
+if #out > 0 then
+  local halts = stops()
+  for k = 6, #out, 8 do out[k] = halts end
+  return out
 end
 local nxt = redis.call('ZRANGE', delayed, 0, 0, 'WITHSCORES')
 return {-1, nxt[2] or ''}
@@ -216,6 +240,52 @@ end
 if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV[4]) end
 return {1, rem}
 )lua";
+
+// ARGV: prefix, instance, sample, failed ('1'/'0'), seconds, stream, id, hold ('1'/'0'), then
+// per queue of follow-ups: queue, n, then n (width bucket, message) pairs. Commit as kCommit;
+// if the commit is new, appends the follow-ups; then acks (XACK + XDEL) the delivery unless
+// `hold` and the instance's remaining count is 0 (the worker releases whole dependents first).
+// Returns {newly done (1/0), remaining, acked (1/0)}. Resent after a lost reply: the commit is
+// seen as a duplicate, nothing is appended twice, the ack is a no-op.
+const std::string kFinish = with_lib(R"lua(
+local prefix, inst, sample = ARGV[1], ARGV[2], ARGV[3]
+local remaining = prefix .. 'remaining'
+local left = redis.call('HGET', remaining, inst)
+if not left then
+  return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
+end
+local newly, rem = 0, tonumber(left)
+if redis.call('SETBIT', prefix .. 'done:' .. inst, sample, 1) == 0 then
+  newly = 1
+  rem = redis.call('HINCRBY', remaining, inst, -1)
+  if ARGV[4] == '1' then
+    redis.call('HINCRBY', prefix .. 'failed', inst, 1)
+    redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
+  end
+  if tonumber(ARGV[5]) ~= 0 then redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, ARGV[5]) end
+  local i = 9
+  while i + 1 <= #ARGV do
+    local q, n = ARGV[i], tonumber(ARGV[i + 1])
+    redis.call('SADD', prefix .. 'queues', q)
+    for j = 0, n - 1 do
+      redis.call('XADD', stream_of(prefix, q, ARGV[i + 2 + 2 * j]), '*', 'm', ARGV[i + 3 + 2 * j])
+    end
+    i = i + 2 + 2 * n
+  end
+end
+if ARGV[8] == '1' and rem == 0 then return {newly, rem, 0} end
+if pcall(redis.call, 'XACK', ARGV[6], GROUP, ARGV[7]) then
+  redis.call('XDEL', ARGV[6], ARGV[7])
+end
+return {newly, rem, 1}
+)lua");
+
+// KEYS: stream. ARGV: id. XACK + XDEL in one call; 0 when the group is gone (purged study).
+const std::string kAck = with_lib(R"lua(
+if not pcall(redis.call, 'XACK', KEYS[1], GROUP, ARGV[1]) then return 0 end
+redis.call('XDEL', KEYS[1], ARGV[1])
+return 1
+)lua");
 
 // KEYS: total, remaining hashes. ARGV: instance, count. Records a fan-out instance's count
 // if its total is still 'u' (docs/fanout.md); returns the recorded count (the first caller's).

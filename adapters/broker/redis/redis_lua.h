@@ -32,6 +32,11 @@ extern const std::string kRelease;
 extern const std::string kPending;
 /// Set-if-unset of a sample's done bit and, the first time only, the counters.
 extern const std::string kCommit;
+/// Commit (as kCommit) + append the follow-ups if new + XACK/XDEL, unless the ack is held at
+/// remaining 0: a leaf task finished in one call (Broker::finish).
+extern const std::string kFinish;
+/// XACK + XDEL of one delivery in one call.
+extern const std::string kAck;
 /// Records a fan-out instance's count once (total 'u' until then).
 extern const std::string kSetCount;
 /// Makes an instance's count unknown again and drops its progress (restart re-expands it).

@@ -62,10 +62,11 @@ bool decode_record(const std::string& id, const std::string& text, WorkerRecord*
 
 }  // namespace
 
-RedisWorkerRegistry::RedisWorkerRegistry(RedisSettings settings) : settings_(std::move(settings)) {}
+RedisWorkerRegistry::RedisWorkerRegistry(RedisSettings settings)
+    : settings_(std::move(settings)), beats_(settings_) {}
 
 Result<bool> RedisWorkerRegistry::beat(const WorkerRecord& w) {
-  auto c = RedisConnection::open(settings_);
+  auto c = beats_.acquire();
   if (!c) return c.error();
   auto r = (*c)->pipeline({{"HSET", kWorkers, w.id, encode_record(w)},
                            {"SISMEMBER", kStop, w.id},

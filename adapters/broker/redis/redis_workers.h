@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_settings.h"
 #include "merlin/broker/worker_registry.h"
 #include "merlin/util/result.h"
@@ -19,6 +20,7 @@ class RedisWorkerRegistry : public WorkerRegistry {
   explicit RedisWorkerRegistry(RedisSettings settings);
 
   /// Records a heartbeat for `w` (stamped with now); returns true if a stop was requested.
+  /// One pipelined round trip on a kept connection (not a new connection per beat).
   Result<bool> beat(const WorkerRecord& w) override;
   /// The worker left: its record, its stamp and any stop request go (its consumers, holding
   /// nothing once it drained, are no longer judged by heartbeat).
@@ -30,6 +32,7 @@ class RedisWorkerRegistry : public WorkerRegistry {
 
  private:
   RedisSettings settings_;
+  RedisPool beats_;  ///< the heartbeat's connection, kept between beats
 };
 
 }  // namespace merlin

@@ -384,5 +384,52 @@ TEST(PlanMixedParents, PerSampleChildWaitsForItsWholeParentThenRunsGated) {
   EXPECT_EQ((*later)[0].message, range(b, 2, 3));
 }
 
+// What Broker::finish may publish in the commit's own call: decided without the store.
+TEST_F(PlanChain, FollowUpsOfASingleParentChildAreDecidedBeforeTheCommit) {
+  auto a = plan_->follow_ups_before_commit(a_, 3);
+  ASSERT_TRUE(a.has_value()) << "B's only parent is A";
+  ASSERT_EQ(a->size(), 1u);
+  EXPECT_EQ((*a)[0].message, range(b_, 3, 4));
+  EXPECT_EQ((*a)[0].queue, "qb");
+  EXPECT_FALSE(plan_->releases_when_complete(a_)) << "A has no whole child";
+
+  auto b = plan_->follow_ups_before_commit(b_, 3);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_TRUE(b->empty()) << "C is a whole child: released at completion, not per sample";
+  EXPECT_TRUE(plan_->releases_when_complete(b_));
+
+  // The same as after_commit gives, sample by sample; at completion after_complete adds C once.
+  for (SampleId s = 0; s < kN; ++s) {
+    auto before = plan_->follow_ups_before_commit(a_, s);
+    ASSERT_TRUE(before.has_value());
+    auto after = commit(a_, s);
+    ASSERT_EQ(after.size(), before->size());
+    EXPECT_EQ(after[0].message, (*before)[0].message);
+  }
+  for (SampleId s = 0; s + 1 < kN; ++s) EXPECT_TRUE(commit(b_, s).empty());
+  auto c = store_->commit(b_, kN - 1, Outcome::kSuccess, 1.0);
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(c->remaining, 0u);
+  auto whole = plan_->after_complete(b_, *store_);
+  ASSERT_TRUE(whole.ok());
+  ASSERT_EQ(whole->size(), 1u);
+  EXPECT_EQ((*whole)[0].message, range(c_, 0, 1));
+  auto again = plan_->after_complete(b_, *store_);
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->empty()) << "released once (claim_release): a duplicate releases nothing";
+}
+
+TEST(PlanMixedParents, FollowUpsOfAChildWithOtherParentsAreLeftToAfterCommit) {
+  auto s = make_study(kMixedParents, 4);
+  ASSERT_TRUE(s);
+  Plan plan(*s->graph);
+  EXPECT_FALSE(plan.follow_ups_before_commit(s->instance("A"), 1).has_value())
+      << "B also waits for setup: its readiness reads the store";
+  auto setup = plan.follow_ups_before_commit(s->instance("setup"), 0);
+  ASSERT_TRUE(setup.has_value()) << "setup has no per-sample child";
+  EXPECT_TRUE(setup->empty());
+  EXPECT_TRUE(plan.releases_when_complete(s->instance("setup")));
+}
+
 }  // namespace
 }  // namespace merlin

@@ -36,6 +36,30 @@ TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
   EXPECT_EQ(*p, 0u);
 }
 
+// A batched take is one script whatever the count: it fills the batch across the width
+// Streams in the take order, and stops at the count.
+TEST_F(RedisOrder, ReserveManyFillsTheBatchAcrossWidthsInTakeOrder) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(
+      b.publish("q", {sample_msg(0, 1000), sample_msg(0, 30), sample_msg(5, 6), sample_msg(40, 44)})
+          .ok());
+  auto got = b.reserve_many({"q"}, 3, milliseconds(0));
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 3u) << "three messages in one call";
+  EXPECT_EQ((*got)[0].message, sample_msg(5, 6));
+  EXPECT_EQ((*got)[1].message, sample_msg(40, 44));
+  EXPECT_EQ((*got)[2].message, sample_msg(0, 30));
+  for (const auto& d : *got) {
+    EXPECT_FALSE(d.redelivered);
+    EXPECT_EQ(d.deliveries, 1u);
+    EXPECT_TRUE(b.ack(d).ok());
+  }
+  auto rest = b.reserve_many({"q"}, 3, milliseconds(0));
+  ASSERT_TRUE(rest.ok());
+  ASSERT_EQ(rest->size(), 1u);
+  EXPECT_EQ(rest->front().message, sample_msg(0, 1000));
+}
+
 // A delayed range comes back to its width's Stream (the bucket travels with it, computed in
 // C++: the scripts do not read message text), so it still waits behind the leaves.
 TEST_F(RedisOrder, ADelayedRangeComesBackBehindTheLeaves) {
