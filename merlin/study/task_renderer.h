@@ -39,6 +39,11 @@ struct RenderedTask {
   std::string rel_dir;  ///< `dir` relative to step_dir ("" for an unparameterised, unsampled step)
   std::string step;     ///< the step's name (logs)
   std::uint64_t sample = 0;  ///< the sample id (0 for an unsampled step)
+  /// Set by the worker, not the renderer: TaskMessage::attempt (0 = the first run) and why
+  /// the task runs again ("retry", "restart", "redelivered"; empty otherwise). A run that
+  /// finds .out/.err there appends to them after a marker naming both (workers/step_output.h).
+  std::uint32_t attempt = 0;
+  std::string again;
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
