@@ -56,14 +56,16 @@ double now_seconds() {
 
 // Our parent is gone: end the step's group and whatever it left (our subreaped orphans),
 // SIGTERM first, SIGKILL once the kill wait has passed.
-[[noreturn]] void end_the_step(const sigset_t& waited, long kill_wait_ms) {
-  kill(0, SIGTERM);  // our group: we have SIGTERM blocked
+[[noreturn]] void end_the_step(const sigset_t& waited, long kill_wait_ms, pid_t step) {
+  // Our group (we have SIGTERM blocked), and the step by pid in case it left the group.
+  kill(0, SIGTERM);
+  bool step_reaped = false;
+  kill(step, SIGTERM);
   const double deadline = now_seconds() + static_cast<double>(kill_wait_ms) / 1000.0;
   for (;;) {
     int status = 0;
     pid_t p;
-    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
-    }
+    while ((p = waitpid(-1, &status, WNOHANG)) > 0) step_reaped |= p == step;
     if (p < 0 && errno == ECHILD) _exit(0);  // no descendant left
     double left = deadline - now_seconds();
     if (left <= 0) break;
@@ -72,7 +74,8 @@ double now_seconds() {
     siginfo_t info;
     sigtimedwait(&waited, &info, &ts);  // SIGCHLD, or the deadline
   }
-  kill(0, SIGKILL);  // ourselves too: nothing is left to report to
+  if (!step_reaped) kill(step, SIGKILL);  // not reaped: the pid is still the step's
+  kill(0, SIGKILL);                       // ourselves too: nothing is left to report to
   _exit(0);
 }
 
@@ -134,7 +137,7 @@ int main(int argc, char** argv) {
     int sig = sigwaitinfo(&waited, &info);
     if (sig < 0) continue;  // EINTR
     if (sig == merlin::guard::kParentDeathSignalNumber && getppid() != expected_parent)
-      end_the_step(waited, kill_wait_ms);
+      end_the_step(waited, kill_wait_ms, step);
     if (sig != SIGCHLD) continue;  // the group's SIGTERM etc.: the step handles them
     int status = 0;
     pid_t p;
@@ -145,6 +148,6 @@ int main(int argc, char** argv) {
       }
     }
     // Our parent may have died while SIGHUP was pending behind SIGCHLD.
-    if (getppid() != expected_parent) end_the_step(waited, kill_wait_ms);
+    if (getppid() != expected_parent) end_the_step(waited, kill_wait_ms, step);
   }
 }

@@ -127,34 +127,53 @@ TEST_F(GuardedSpawnTest, AMissingGuardianIsAnErrorNamingIt) {
   EXPECT_NE(p.error().message.find("no-merlin-guard"), std::string::npos) << p.error().message;
 }
 
-TEST_F(GuardedSpawnTest, TheStepAndWhatItStartedDieWhenTheGuardiansParentIsKilled) {
-  // A stand-in worker: a bash that starts the guardian as its child (the protocol's arguments
-  // by hand, fd 3 to /dev/null), and is then killed with SIGKILL.
-  const std::string step = "sleep 300 & echo $! > " + (dir_ / "bg.pid").string() + "; echo $$ > " +
-                           (dir_ / "step.pid").string() + "; sleep 300";
-  SpawnRequest worker =
-      bash(guard_program() + " $$ 5000 /bin/bash bash -c '" + step + "' 3>/dev/null & wait");
-  auto w = GuardedProcess::start(worker, {});  // only for its process group and wait
+// Starts a stand-in worker: a bash that starts the guardian as its child (the protocol's
+// arguments by hand, fd 3 to /dev/null) on `step`, which writes its pid to step.pid and its
+// background child's to bg.pid. Kills the stand-in with SIGKILL once they run, and says
+// whether the step, its child and the guardian are all gone within 10 s.
+void expect_all_gone_after_the_parent_dies(const fs::path& dir, const std::string& step_text,
+                                           int kill_wait_ms) {
+  SpawnRequest worker;
+  worker.argv = {"bash", "-c",
+                 guard_program() + " $$ " + std::to_string(kill_wait_ms) + " /bin/bash bash -c '" +
+                     step_text + "' 3>/dev/null & wait"};
+  for (char** e = environ; *e; ++e) worker.env.emplace_back(*e);
+  worker.cwd = dir.string();
+  auto w = GuardedProcess::start(worker, {});  // for its process group and wait
   ASSERT_TRUE(w.ok()) << w.error().message;
-  const pid_t step_pid = pid_in(dir_ / "step.pid");
-  const pid_t bg_pid = pid_in(dir_ / "bg.pid");
+  const pid_t step_pid = pid_in(dir / "step.pid");
+  const pid_t bg_pid = pid_in(dir / "bg.pid");
   ASSERT_GT(step_pid, 0);
   ASSERT_GT(bg_pid, 0);
   ASSERT_TRUE(alive(step_pid));
-  // The stand-in's bash is the guardian's parent; find it as the parent of the inner guardian.
-  auto stat = files::read("/proc/" + std::to_string(step_pid) + "/stat");
-  ASSERT_TRUE(stat.ok());
-  long guardian = 0, stand_in = 0;
-  ASSERT_EQ(std::sscanf(stat->c_str() + stat->rfind(')') + 1, " %*c %ld", &guardian), 1);
-  stat = files::read("/proc/" + std::to_string(guardian) + "/stat");
-  ASSERT_TRUE(stat.ok());
-  ASSERT_EQ(std::sscanf(stat->c_str() + stat->rfind(')') + 1, " %*c %ld", &stand_in), 1);
-  ASSERT_EQ(::kill(static_cast<pid_t>(stand_in), SIGKILL), 0);
+  // The guardian is the step's parent, the stand-in the guardian's.
+  auto parent_of = [](pid_t pid) {
+    auto stat = files::read("/proc/" + std::to_string(pid) + "/stat");
+    long ppid = 0;
+    if (stat.ok()) std::sscanf(stat->c_str() + stat->rfind(')') + 1, " %*c %ld", &ppid);
+    return static_cast<pid_t>(ppid);
+  };
+  const pid_t guardian = parent_of(step_pid);
+  const pid_t stand_in = parent_of(guardian);
+  ASSERT_GT(stand_in, 1);
+  ASSERT_EQ(::kill(stand_in, SIGKILL), 0);
   EXPECT_TRUE(gone_within(step_pid, std::chrono::seconds(10)));
   EXPECT_TRUE(gone_within(bg_pid, std::chrono::seconds(10)));
-  EXPECT_TRUE(gone_within(static_cast<pid_t>(guardian), std::chrono::seconds(10)));
-  auto s = w->wait();
-  ASSERT_TRUE(s.ok());
+  EXPECT_TRUE(gone_within(guardian, std::chrono::seconds(10)));
+  EXPECT_TRUE(w->wait().ok());
+}
+
+TEST_F(GuardedSpawnTest, TheStepAndWhatItStartedDieWhenTheGuardiansParentIsKilled) {
+  expect_all_gone_after_the_parent_dies(
+      dir_, "sleep 300 & echo $! > bg.pid; echo $$ > step.pid; sleep 300", 5000);
+}
+
+TEST_F(GuardedSpawnTest, AStepIgnoringSigtermGetsSigkillAfterTheKillWaitWhenItsWorkerDies) {
+  expect_all_gone_after_the_parent_dies(
+      dir_,
+      "trap \"\" TERM; (trap \"\" TERM; exec sleep 300) & echo $! > bg.pid; echo $$ > step.pid; "
+      "sleep 300",
+      300);
 }
 
 TEST(StepOutput, TheMarkerNamesTheAttemptTheReasonAndTheTimeInUtc) {
