@@ -36,9 +36,10 @@ class ProcessExecutor : public StepExecutor {
 
   Result<void> prepare(const RenderedTask& task) override;
   /// ExecResult::signal tells a step killed by a signal from one that exited. The first run
-  /// of a task creates its .out/.err; a later one (task.attempt, task.again, or the files
-  /// already there) appends after a marker line. If this process dies, the step's process
-  /// group gets SIGTERM, and SIGKILL after kill_wait.
+  /// of a task creates its .out/.err; a later one finds them there (a retry, MERLIN_RESTART,
+  /// a redelivery, `merlin restart`) and appends after a marker line naming task.attempt + 1
+  /// and task.again ("rerun" when empty). If this process dies, the step's process group
+  /// gets SIGTERM, and SIGKILL after kill_wait.
   Result<ExecResult> run(const RenderedTask& task) override;
   Result<void> mark_finished(const RenderedTask& task) override;
   /// SIGTERM to the process group of every running step, and of any step started from now on;
