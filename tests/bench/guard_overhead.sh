@@ -35,11 +35,15 @@ Y
     for which in before after; do
       bin=$before
       [ $which = after ] && bin=$after
-      rm -rf "$work"/bench_*
+      # A fresh directory per run, all removed at the end: removing 10^4 directories between
+      # runs left the disk busy (discard, journal) for the next one, whichever binary it was.
+      run_dir="$work/$which.$round"
+      mkdir "$run_dir"
+      cp "$work/spec.yaml" "$work/samples.csv" "$run_dir/"
       sync
-      read -r wall user sys < <(cd "$work" && /usr/bin/time -f '%e %U %S' \
+      read -r wall user sys < <(cd "$run_dir" && /usr/bin/time -f '%e %U %S' \
         "$bin" run --local --no-progress -j "$jobs" spec.yaml 2>&1 >/dev/null | tail -1)
-      done_n=$(find "$work"/bench_*/step -name out.txt | wc -l)
+      done_n=$(find "$run_dir"/bench_*/step -name out.txt | wc -l)
       [ "$done_n" -eq "$n" ] || { echo "error: $which ran $done_n of $n tasks" >&2; exit 1; }
       awk -v d="$dir" -v w="$which" -v r="$round" -v n="$n" -v wall="$wall" -v u="$user" -v s="$sys" \
         'BEGIN { printf "RESULT dir=%s binary=%s round=%s tasks=%d wall_s=%.2f tasks_per_s=%.0f cpu_ms_per_task=%.3f\n",
