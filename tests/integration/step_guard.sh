@@ -14,6 +14,7 @@ study:
     run:
       cmd: |
         echo "sample $(V)"
+        if [ -f $(MERLIN_WORKSPACE)/../finish ]; then exit 0; fi
         sleep 300 &
         echo $! >> $(MERLIN_WORKSPACE)/../pids
         sleep 301 &
@@ -71,11 +72,25 @@ kill_and_check "run --local" $local_run
 # --- merlin run-workers on Redis ----------------------------------------------------------
 rm -f pids groups
 start_redis
-"$MERLIN" run stay.yaml >/dev/null 2>queue.err
-"$MERLIN" run-workers stay.yaml >workers.out 2>workers.err &
+ws=$("$MERLIN" run stay.yaml 2>queue.err)
+"$MERLIN" run-workers stay.yaml --lease 2 >workers.out 2>workers.err &
 worker=$!
 CLEANUP+=("kill -9 $worker")
 kill_and_check "run-workers (Redis)" $worker
+# Another worker takes the dead one's tasks over after the lease; their runs append.
+touch finish
+"$MERLIN" run-workers stay.yaml --lease 2 --exit-when-done >again.out 2>again.err &
+again=$!
+CLEANUP+=("kill -9 $again")
+if wait_until 60 bash -c "! kill -0 $again 2>/dev/null"; then
+  expect_eq "the taken-over tasks finish the study" "nap,1,2,2,0" \
+    "$("$MERLIN" status "$ws" --format csv | tail -1 | cut -d, -f1-5)"
+  expect_eq "each .out: the killed run, a redelivery marker, the new run" \
+    "sample 1|==== merlin: attempt 1 (redelivered), T ====|sample 1" \
+    "$(sed -E 's/, [0-9T:-]+Z ====$/, T ====/' "$ws"/nap/*/nap.out | head -3 | paste -sd'|')"
+else
+  fail "the second worker did not finish the study within 60 s"
+fi
 
 # --- retries append to .out/.err -----------------------------------------------------------
 cat >retry.yaml <<'Y'
