@@ -132,7 +132,7 @@ Result<ExecResult> LeanExecutor::run(const RenderedTask& task) {
   if (!capture) return capture.error();
 
   auto r = inner_->run_streams(task, {script_fd.fd, capture->out, capture->err});
-  StepLogs::Attempt a{task.sample, task.attempt, r ? r->exit_code : -1};
+  StepLogs::Attempt a{task.sample, task.attempt + 1, r ? r->exit_code : -1};
   auto appended =
       logs_.append(renderer_.instance_dir(task.instance), a, capture->out, capture->err);
   give_back(*capture);

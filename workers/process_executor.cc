@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,11 +9,14 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <vector>
 
 #include "merlin/util/files.h"
 #include "merlin/util/shell_words.h"
+#include "workers/guarded_spawn.h"
+#include "workers/step_output.h"
 
 extern char** environ;
 
@@ -77,91 +79,83 @@ Result<ExecResult> ProcessExecutor::run_streams(const RenderedTask& task,
 }
 
 Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepStreams& io) {
-
+  SpawnRequest request;
   // The environment: ours, with the task's variables replacing same-named ones.
-  std::vector<std::string> owned;
   for (char** e = environ; *e; ++e) {
     std::string_view kv(*e);
     auto eq = kv.find('=');
     std::string_view key = kv.substr(0, eq);
     bool replaced = false;
     for (const auto& [k, v] : task.env) replaced |= key == k;
-    if (!replaced) owned.emplace_back(kv);
+    if (!replaced) request.env.emplace_back(kv);
   }
-  for (const auto& [k, v] : task.env) owned.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : owned) envp.push_back(s.data());
-  envp.push_back(nullptr);
-
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  if (io.out_fd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, io.out_fd, 1);
-  else
-    posix_spawn_file_actions_addopen(&fa, 1, task.out_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (io.err_fd >= 0)
-    posix_spawn_file_actions_adddup2(&fa, io.err_fd, 2);
-  else
-    posix_spawn_file_actions_addopen(&fa, 2, task.err_path.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  for (const auto& [k, v] : task.env) request.env.push_back(k + "=" + v);
+  // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
+  request.argv = shell_words(task.shell);
+  std::string command_line;
+  for (const auto& w : request.argv) command_line += w + " ";
   // A lean workspace's script: the shell reads /dev/fd/3 (workers/lean_executor.h).
-  if (io.script_fd >= 0) posix_spawn_file_actions_adddup2(&fa, io.script_fd, 3);
-  // Nothing but stdin/out/err reaches the step: not our Redis sockets (a step could write
-  // commands to them with our login), journal or lock files, nor what our parent left open.
-  posix_spawn_file_actions_addclosefrom_np(&fa, io.script_fd >= 0 ? 4 : 3);
+  const std::string script = io.script_fd >= 0 ? "/dev/fd/3" : task.script_path;
+  request.argv.push_back(script);
+  request.fd3 = io.script_fd;
   // In the task's scratch dir when the step has one (created by the Stager), else its
   // workspace dir; the script, .out and .err stay in the workspace either way.
-  posix_spawn_file_actions_addchdir_np(&fa, task.run_dir().c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // A process group of its own, so a drain can signal the whole step.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-  posix_spawnattr_setpgroup(&attr, 0);
+  request.cwd = task.run_dir();
 
-  // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
-  std::vector<std::string> words = shell_words(task.shell);
-  std::string command_line;
-  std::vector<char*> argv;
-  for (auto& w : words) {
-    argv.push_back(w.data());
-    command_line += w + " ";
+  // Output: the caller's descriptors (a lean workspace's captures), or the task's .out/.err,
+  // where a run again appends to what the earlier ones wrote, after a marker line.
+  int out = io.out_fd, err = io.err_fd;
+  std::vector<int> opened;
+  auto close_opened = [&opened] {
+    for (int fd : opened) ::close(fd);
+  };
+  const std::string marker = attempt_marker(
+      task.attempt + 1, task.again.empty() ? "rerun" : task.again, std::time(nullptr));
+  if (out < 0) {
+    auto o = open_step_output(task.out_path, marker);
+    if (!o) return o.error();
+    out = *o;
+    opened.push_back(out);
   }
-  const std::string script = io.script_fd >= 0 ? "/dev/fd/3" : task.script_path;
-  argv.push_back(const_cast<char*>(script.c_str()));
-  argv.push_back(nullptr);
+  if (err < 0) {
+    auto e = open_step_output(task.err_path, marker);
+    if (!e) {
+      close_opened();
+      return e.error();
+    }
+    err = *e;
+    opened.push_back(err);
+  }
+  request.stdio = {-1, out, err};  // stdin: /dev/null
+
   auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, words[0].c_str(), &fa, &attr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0)
+  auto child =
+      GuardedProcess::start(request, GuardOptions{options_.guard_program, options_.kill_wait});
+  close_opened();
+  if (!child)
     return Error::runtime("cannot start '" + command_line + script +
-                          "': " + std::strerror(rc));
+                          "': " + child.error().message);
+  const pid_t pgid = child->group();
   {
     std::lock_guard lock(mu_);
-    running_.insert(pid);
+    running_.insert(pgid);
     if (kill_at_) {  // started while the run ends (the worker checked just before): end it too
-      terminated_.insert(pid);
-      ::kill(-pid, killed_ ? SIGKILL : SIGTERM);
+      terminated_.insert(pgid);
+      ::kill(-pgid, killed_ ? SIGKILL : SIGTERM);
     }
   }
-  int status = 0;
-  int waited;
-  while ((waited = ::waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
-  }
+  auto status = child->wait();
   {
     std::lock_guard lock(mu_);
-    running_.erase(pid);
+    running_.erase(pgid);
   }
-  if (waited < 0) {
-    return Error::runtime(std::string("waitpid: ") + std::strerror(errno));
-  }
+  if (!status)
+    return Error::runtime("cannot start '" + command_line + script +
+                          "': " + status.error().message);
   ExecResult r;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+  r.exit_code = WIFEXITED(*status) ? WEXITSTATUS(*status) : 128 + WTERMSIG(*status);
+  r.signal = WIFSIGNALED(*status) ? WTERMSIG(*status) : 0;
   return r;
 }
 

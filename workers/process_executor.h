@@ -1,6 +1,7 @@
 #pragma once
-/// The real StepExecutor: posix_spawn of `<shell> <script>` in the task directory, in a process
-/// group of its own, with only stdin (/dev/null), stdout and stderr (its .out and .err) open.
+/// The real StepExecutor: `<shell> <script>` in the task directory, in a process group of its
+/// own, with only stdin (/dev/null), stdout and stderr (its .out and .err) open, started
+/// through a guardian so that it dies with this process (workers/guarded_spawn.h).
 #include <sys/types.h>
 
 #include <chrono>
@@ -8,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "workers/step_executor.h"
@@ -19,6 +21,8 @@ inline constexpr std::chrono::milliseconds kDefaultKillWait{10'000};
 
 struct ProcessExecutorOptions {
   std::chrono::milliseconds kill_wait = kDefaultKillWait;
+  /// The step guardian (`merlin-guard`); empty = the one beside our executable.
+  std::string guard_program;
 };
 
 class ProcessExecutor : public StepExecutor {
@@ -31,7 +35,11 @@ class ProcessExecutor : public StepExecutor {
   ProcessExecutor& operator=(const ProcessExecutor&) = delete;
 
   Result<void> prepare(const RenderedTask& task) override;
-  /// ExecResult::signal tells a step killed by a signal from one that exited.
+  /// ExecResult::signal tells a step killed by a signal from one that exited. The first run
+  /// of a task creates its .out/.err; a later one finds them there (a retry, MERLIN_RESTART,
+  /// a redelivery, `merlin restart`) and appends after a marker line naming task.attempt + 1
+  /// and task.again ("rerun" when empty). If this process dies, the step's process group
+  /// gets SIGTERM, and SIGKILL after kill_wait.
   Result<ExecResult> run(const RenderedTask& task) override;
   /// The same with the script from `streams.script_fd` (as /dev/fd/3, which the step keeps
   /// open) and stdout/stderr to the given fds; writes nothing, makes no directory.

@@ -393,7 +393,11 @@ Result<void> Worker::handle(const Delivery& d) {
     return commit_and_ack(d, Outcome::kSoftFail, 0);
   }
   RenderedTask task = renderer_.render(m.instance, m.lo, m.kind);
-  task.attempt = m.attempt + 1;
+  task.attempt = m.attempt;
+  if (m.attempt > 0)
+    task.again = m.kind == TaskKind::kRestart ? "restart" : "retry";
+  else if (d.redelivered)
+    task.again = "redelivered";
   const bool scratch = !task.scratch_dir.empty();
   if (scratch) {
     auto p = stager_->prepare(task);

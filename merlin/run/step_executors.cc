@@ -8,7 +8,9 @@
 namespace merlin::run {
 
 std::unique_ptr<StepExecutor> process_executor(std::chrono::milliseconds kill_wait) {
-  return std::make_unique<ProcessExecutor>(ProcessExecutorOptions{kill_wait});
+  ProcessExecutorOptions options;
+  options.kill_wait = kill_wait;
+  return std::make_unique<ProcessExecutor>(options);
 }
 
 std::unique_ptr<StepExecutor> for_layout(std::unique_ptr<StepExecutor> executor,

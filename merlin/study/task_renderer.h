@@ -41,7 +41,12 @@ struct RenderedTask {
   std::uint64_t sample = 0;  ///< the sample id (0 for an unsampled step)
   InstanceId instance;       ///< the instance rendered
   TaskKind kind = TaskKind::kCmd;
-  std::uint32_t attempt = 1;  ///< 1 for a first run; set by the worker (TaskMessage::attempt + 1)
+  /// Set by the worker, not the renderer: TaskMessage::attempt (0 = the first run) and why
+  /// the task runs again ("retry", "restart", "redelivered"; empty otherwise). A run that
+  /// finds .out/.err there appends to them after a marker naming both (workers/step_output.h);
+  /// a lean workspace's log index counts attempts from 1 (attempt + 1).
+  std::uint32_t attempt = 0;
+  std::string again;
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }

@@ -31,8 +31,11 @@ expect_eq "simple_chain: step2 saw step1 over, for each value" 2 \
 ws=$(ls -d restart/studies/restart_*)
 check "restart: the restart command ran for runs_rs" \
   grep -q "restart command of first, built: built" "$ws/runs_rs/CASE.first/runs_rs_CASE.first.out"
+# Each .out holds both attempts, the second after a marker line (docs/user-guide.md, 6.1).
 expect_eq "restart: data collected both second runs and both restart commands" 4 \
-  "$(wc -l <"$ws/data/all.txt")"
+  "$(grep -cE '^(second run of|restart command of)' "$ws/data/all.txt")"
+expect_eq "restart: each of them after its attempt-2 marker" 4 \
+  "$(grep -c '^==== merlin: attempt 2 (restart), ' "$ws/data/all.txt")"
 # Each step ran again no sooner than its retry_delay (2, 3 and 1 s).
 ws=$(ls -d restart_delay/studies/restart_delay_*)
 check "restart_delay: every step waited at least its retry_delay" awk \

@@ -35,7 +35,8 @@ study:
   - name: boom
     run:
       cmd: |
-        if [ $(X) = 1 ]; then kill -9 $PPID; sleep 5; fi
+        # kill the worker: the parent of the step's guardian
+        if [ $(X) = 1 ]; then kill -9 `ps -o ppid= -p $PPID`; sleep 5; fi
         echo $(X) > x.txt
   - name: after
     run:

@@ -32,7 +32,7 @@ study:
         echo $(MERLIN_SAMPLE_ID) >> $(MERLIN_WORKSPACE)/../runs.log
         if [ $(MERLIN_SAMPLE_ID) = 25 ] && [ -f $(MERLIN_WORKSPACE)/../kill_at_25 ]; then
           rm -f $(MERLIN_WORKSPACE)/../kill_at_25
-          kill -9 $PPID
+          kill -9 `ps -o ppid= -p $PPID`  # the worker: its step guardian's parent
         fi
       scratch: auto
       stage_out: [result.json, "*.npy", where.txt, input_seen.txt]

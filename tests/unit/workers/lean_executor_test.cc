@@ -59,7 +59,7 @@ class LeanExecutorTest : public ::testing::Test {
 
   RenderedTask render(const std::string& step, std::uint64_t sample, std::uint32_t attempt = 1) {
     RenderedTask t = study_->renderer->render(study_->instance(step), sample, TaskKind::kCmd);
-    t.attempt = attempt;
+    t.attempt = attempt - 1;  // RenderedTask counts from 0, the log index from 1
     // The fake table's CODE cell is not a number: exit with the sample's parity instead.
     auto at = t.script_text.find("exit CODE");
     if (at != std::string::npos)

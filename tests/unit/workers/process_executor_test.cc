@@ -11,6 +11,7 @@
 #include <future>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "merlin/util/files.h"
 #include "merlin/util/shell_words.h"
@@ -101,6 +102,68 @@ TEST_F(ProcessExecutorTest, StepSeesOnlyStdinStdoutAndStderr) {
   EXPECT_EQ(out_of(t), "0 1 2\n");
 }
 
+TEST_F(ProcessExecutorTest, TheFirstRunWritesItsOutputWithoutAMarker) {
+  ProcessExecutor ex;
+  auto t = task("first", "echo out; echo err >&2");
+  auto r = ex.run(t);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(out_of(t), "out\n");
+  EXPECT_EQ(*files::read(t.err_path), "err\n");
+}
+
+TEST_F(ProcessExecutorTest, ARunAgainAppendsToOutAndErrAfterAMarker) {
+  ProcessExecutor ex;
+  auto t = task("again", "echo \"out $N\"; echo \"err $N\" >&2");
+  t.env = {{"N", "1"}};
+  ASSERT_TRUE(ex.run(t).ok());
+  t.env = {{"N", "2"}};
+  t.attempt = 1;
+  t.again = "retry";
+  ASSERT_TRUE(ex.run(t).ok());
+  t.env = {{"N", "3"}};
+  t.attempt = 0;  // `merlin restart` of a failed sample: a first delivery, files there
+  t.again = "";
+  ASSERT_TRUE(ex.run(t).ok());
+  const std::string marker = "==== merlin: attempt 2 (retry), ";
+  std::istringstream out(out_of(t));
+  std::string line;
+  std::vector<std::string> lines;
+  while (std::getline(out, line)) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 5u) << out_of(t);
+  EXPECT_EQ(lines[0], "out 1");
+  EXPECT_EQ(lines[1].rfind(marker, 0), 0u) << lines[1];
+  EXPECT_EQ(lines[1].substr(lines[1].size() - 6), "Z ====");
+  EXPECT_EQ(lines[2], "out 2");
+  EXPECT_EQ(lines[3].rfind("==== merlin: attempt 1 (rerun), ", 0), 0u) << lines[3];
+  EXPECT_EQ(lines[4], "out 3");
+  auto err = files::read(t.err_path);
+  ASSERT_TRUE(err.ok());
+  EXPECT_EQ(err->rfind("err 1\n" + marker, 0), 0u) << *err;
+  EXPECT_NE(err->find("\nerr 2\n"), std::string::npos) << *err;
+}
+
+TEST_F(ProcessExecutorTest, ExitCodesAndSignalsAreTheStepsOwn) {
+  ProcessExecutor ex;
+  auto r = ex.run(task("exits", "exit 143"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 143);
+  EXPECT_EQ(r->signal, 0);
+  r = ex.run(task("killed", "kill -TERM $$"));
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->exit_code, 143);
+  EXPECT_EQ(r->signal, SIGTERM);
+}
+
+TEST_F(ProcessExecutorTest, AShellThatIsNotThereCannotStartTheStep) {
+  ProcessExecutor ex;
+  auto t = task("noshell", "true");
+  t.shell = "/no/such/shell";
+  auto r = ex.run(t);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cannot start '/no/such/shell "), std::string::npos)
+      << r.error().message;
+}
+
 // Runs `task` on another thread once `ex` is set up; the step touches `started` in its
 // directory first, which `wait_started` waits for (bounded).
 class Running {
@@ -125,7 +188,7 @@ class Running {
 using Seconds = std::chrono::duration<double>;
 
 TEST_F(ProcessExecutorTest, AStepThatIgnoresSigtermIsKilledAfterTheWait) {
-  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300)});
+  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300), {}});
   Running step(ex, task("stubborn", "trap '' TERM\ntouch started\nsleep 30"));
   ASSERT_TRUE(step.wait_started());
   auto asked = std::chrono::steady_clock::now();
@@ -142,7 +205,7 @@ TEST_F(ProcessExecutorTest, AStepThatIgnoresSigtermIsKilledAfterTheWait) {
 TEST_F(ProcessExecutorTest, AStepThatExitsOnSigtermReportsItsOwnExit) {
   auto asked = std::chrono::steady_clock::now();
   {
-    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::seconds(60)});
+    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::seconds(60), {}});
     // `started` after the sleep is forked: a SIGTERM sent before the fork would miss the
     // sleep, which would then be left for the 60 s wait (seen once under load).
     Running step(ex, task("polite", "trap 'exit 0' TERM\nsleep 30 &\ntouch started\nwait"));
@@ -162,7 +225,7 @@ TEST_F(ProcessExecutorTest, WhatAnEndedStepLeftBehindIsKilledAfterTheWait) {
       task("leaves", "(trap '' TERM; exec sleep 30) &\necho $! > child.pid\ntouch started\nwait");
   pid_t child = 0;
   {
-    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300)});
+    ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300), {}});
     Running step(ex, t);
     ASSERT_TRUE(step.wait_started());
     ex.terminate_running();
@@ -189,7 +252,7 @@ TEST_F(ProcessExecutorTest, WhatAnEndedStepLeftBehindIsKilledAfterTheWait) {
 }
 
 TEST_F(ProcessExecutorTest, AStepStartedAfterTerminateIsEndedToo) {
-  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(200)});
+  ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(200), {}});
   ex.terminate_running();  // nothing runs yet: the worker is about to start one
   auto start = std::chrono::steady_clock::now();
   auto r = ex.run(task("late", "trap '' TERM\nsleep 30"));
