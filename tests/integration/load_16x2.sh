@@ -12,7 +12,9 @@ start_redis
 N=${LOAD_N:-3000}
 PROCS=16
 SLOTS=2
-LEASE=2  # short, so the killed workers' tasks come back soon (renewed every third of it)
+LEASE=60     # long: only the missed heartbeats can bring the killed workers' tasks back soon
+DEAD_AFTER=3 # the least run-workers accepts
+BOUND=45     # seconds from the kills to the study's end: the lease alone would take over 60
 
 seq 0 $((N - 1)) >samples.csv
 cat >load.yaml <<'Y'
@@ -50,7 +52,7 @@ cmds0=$(info commandstats)
 t0=$(date +%s.%N)
 pids=()
 for i in $(seq $PROCS); do
-  "$MERLIN" run-workers load.yaml --concurrency $SLOTS --lease $LEASE --exit-when-done \
+  "$MERLIN" run-workers load.yaml --concurrency $SLOTS --lease $LEASE --dead-after $DEAD_AFTER --exit-when-done \
     >"w$i.out" 2>"w$i.err" &
   pids+=($!)
   CLEANUP+=("kill -9 $!")
@@ -140,8 +142,10 @@ join -a2 -e0 -o '0,1.2,2.2' <(calls_of "$cmds0") <(calls_of "$cmds1") |
 scripts=$(awk '$1 == "evalsha" || $1 == "eval" { s += $2 } END { print s + 0 }' cmd_deltas.txt)
 wall=$(calc "$t1 - $t0" 2)
 recover=$(calc "$t1 - $t_kill" 2)
+check "the study ended within $BOUND s of the kills ($recover s; lease $LEASE s, dead after $DEAD_AFTER s)" \
+  awk "BEGIN { exit !($recover < $BOUND) }"
 echo "info: $tasks tasks ($N samples + funnel) by $PROCS processes x $SLOTS slots in $wall s: $(calc "$tasks / $wall") tasks/s"
-echo "info: killed 2 workers after $ran_at_kill samples ran; the study ended $recover s after the kills (lease $LEASE s); $(($(wc -l <"$ws/runs.log") - N)) samples ran twice"
+echo "info: killed 2 workers after $ran_at_kill samples ran; the study ended $recover s after the kills (lease $LEASE s, dead after $DEAD_AFTER s); $(($(wc -l <"$ws/runs.log") - N)) samples ran twice"
 echo "info: Redis per task: $(calc "($reads - $conns) / $tasks" 2) round trips (client reads, less connection closes)," \
   "$(calc "$scripts / $tasks" 2) script calls (EVALSHA/EVAL), $(calc "$all_cmds / $tasks" 2) commands in all" \
   "(inside scripts and out), $(calc "$cpu_s * 1000000 / $tasks" 0) us of Redis CPU ($cpu_s s in all)"

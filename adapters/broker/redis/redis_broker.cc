@@ -100,7 +100,8 @@ Result<std::uint64_t> RedisBroker::reclaim(RedisConnection& c,
                                 std::to_string(settings().dead_after.count()),
                                 settings().consumer,
                                 kRedisWorkerBeats,
-                                std::to_string(kPerCall)};
+                                std::to_string(kPerCall),
+                                std::to_string(scan_every().count())};
   args.insert(args.end(), queues.begin(), queues.end());
   std::uint64_t moved = 0;
   for (int call = 0; call < kMaxCalls; ++call) {

@@ -119,17 +119,31 @@ return {-1, nxt[2] or ''}
 )lua");
 
 // ARGV: prefix, lease (ms), dead after (ms; 0: never), this consumer, heartbeat hash, max
-// messages to move, queue names... Queues again, at the back of their Stream, every pending
-// message of the queues' Streams that is idle past the lease or held by a dead consumer: one
-// whose heartbeat (the hash's value, the server's epoch ms, written by RedisWorkerRegistry)
-// is older than `dead after` by the server's clock. A consumer without a heartbeat is never
-// dead here (its messages wait for their lease). A dead consumer holding nothing more leaves
-// the group. The new entry carries the times delivered so far in field 'd' (kTake counts on
-// from it). Returns {messages moved, 1 if it stopped at `max` (call again) else 0, consumers
-// dropped}.
+// messages to move, scan interval (ms), queue names... Queues again, at the back of their
+// Stream, every pending message of the queues' Streams that is idle past the lease or held by
+// a dead consumer: one whose heartbeat (the hash's value, the server's epoch ms, written by
+// RedisWorkerRegistry) is older than `dead after` by the server's clock. A consumer without a
+// heartbeat is never dead here (its messages wait for their lease). A dead consumer holding
+// nothing more leaves the group. The new entry carries the times delivered so far in field
+// 'd' (kTake counts on from it). A queue is scanned by one process per interval (below).
+// Returns {messages moved, 1 if it stopped at `max` (call again) else 0, consumers dropped}.
 const std::string kReclaim = with_lib(R"lua(
 local prefix, lease, dead_after = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local me, beats, budget = ARGV[4], ARGV[5], tonumber(ARGV[6])
+local interval = tonumber(ARGV[7])
+-- One scanner per queue and interval: the first process to come holds the queue's scan for
+-- `interval` ms (its further calls of this scan go on); the others' calls cost one GET. So the
+-- study's scans stay a few per interval whatever the number of worker processes, instead of
+-- every process walking every consumer (O(processes^2) per interval).
+local function may_scan(q)
+  local key = prefix .. 'scan:' .. q
+  local holder = redis.call('GET', key)
+  if not holder then
+    redis.call('SET', key, me, 'PX', interval)
+    return true
+  end
+  return holder == me
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local moved, dropped, more = 0, 0, 0
@@ -156,8 +170,8 @@ local function requeue(s, p)
     budget = budget - 1
   end
 end
-for i = 7, #ARGV do
-  for _, s in ipairs(streams_of(prefix, ARGV[i])) do
+for i = 8, #ARGV do
+  for _, s in ipairs(may_scan(ARGV[i]) and streams_of(prefix, ARGV[i]) or {}) do
     if budget <= 0 then return {moved, 1, dropped} end
     local ok, consumers = pcall(redis.call, 'XINFO', 'CONSUMERS', s, GROUP)
     if ok then

@@ -35,10 +35,12 @@ class RedisDeadWorkers : public RedisFixture {
     return d.ok() ? *d : std::nullopt;
   }
 
-  // Records `consumer`'s last heartbeat `age` ago by the server's clock.
+  // Records `consumer`'s last heartbeat `age` ago by the server's clock, and lets the scan
+  // interval of queue q pass (the process that scanned it last no longer holds its scan).
   void beat_ago(const std::string& consumer, milliseconds age) {
     auto c = RedisConnection::open(settings_);
     ASSERT_TRUE(c.ok());
+    ASSERT_TRUE((*c)->command({"DEL", RedisKeys(settings_.study_key).prefix + "scan:q"}).ok());
     auto t = (*c)->command({"TIME"});
     ASSERT_TRUE(t.ok());
     auto now = std::stoll(t->elements[0].text()) * 1000 + std::stoll(t->elements[1].text()) / 1000;
@@ -132,6 +134,35 @@ TEST_F(RedisDeadWorkers, DeliveriesAccumulateOverSuccessiveDeaths) {
   EXPECT_EQ(third->deliveries, 3u) << "a task that kills its workers climbs to the cap";
   EXPECT_TRUE(b->release(*second).ok());
   EXPECT_FALSE(take(*c).has_value()) << "b's release after the takeover is a no-op";
+}
+
+// A queue is scanned by one process per interval: the others' reserves do not walk the
+// consumers again (what keeps thousands of worker processes from scanning each other).
+TEST_F(RedisDeadWorkers, OneProcessScansAQueuePerInterval) {
+  auto a = broker("a");
+  ASSERT_TRUE(a->publish("q", {sample_msg(1)}).ok());
+  ASSERT_TRUE(take(*a).has_value());
+  beat_ago("a", milliseconds(6'000));
+  auto b = broker("b");
+  ASSERT_TRUE(b->publish("q", {sample_msg(2)}).ok());
+  auto first = take(*b);  // b scans (a's task comes back at the end of the queue), takes 2
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(first->message.lo, 2u);
+  auto x = broker("x");
+  ASSERT_TRUE(x->publish("q", {sample_msg(3)}).ok());
+  ASSERT_TRUE(take(*x).has_value());  // x holds a task: 1 or 3
+  auto c = RedisConnection::open(settings_);
+  ASSERT_TRUE(c.ok());
+  ASSERT_TRUE((*c)->command({"HSET", kRedisWorkerBeats, "x", "1"}).ok());  // x is long dead
+  auto y = broker("y");
+  std::set<SampleId> got;
+  while (auto d = take(*y)) got.insert(d->message.lo);
+  EXPECT_EQ(got.size(), 1u) << "within b's interval nobody else scans: x's task waits";
+  beat_ago("x", milliseconds(600'000));  // the interval passes (for the server's lock; z is a
+  auto z = broker("z");                  // process whose own scan is due)
+  auto again = take(*z);
+  ASSERT_TRUE(again.has_value()) << "the next interval's scan gives x's task back";
+  EXPECT_TRUE(again->redelivered);
 }
 
 // More than one script call's worth (256): one scan still gives every task back.
