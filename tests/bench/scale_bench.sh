@@ -17,6 +17,7 @@
 #                 --lease (default 10); BENCH_DEAD_AFTER, when set, its --dead-after (a merlin
 #                 with heartbeat-based recovery)
 #   BENCH_BIG_N   samples of the large distributed run (default 1000000; 0 skips it)
+#   BENCH_BIG_LAYOUT  its layout: lean (the default when this merlin has it) or default
 #   BENCH_IDLE_S  seconds of the heartbeat measurement (default 10; 0 skips it)
 #
 # Measured, per file system:
@@ -298,9 +299,10 @@ if ((BIG_N > 0)); then
     echo "== large run: skipped: $BIG_N samples need ~$need_inodes inodes and ~$((need_kb / 1048576)) GB free under $first_dir; there are $free_inodes inodes and $((free_kb / 1048576)) GB" >&2
     results+=("RESULT big_n=$BIG_N skipped=short_of_space")
   else
-    echo "== large run: $BIG_N samples, $PROCS workers x $SLOTS slots" >&2
+    echo "== large run: $BIG_N samples, $PROCS workers x $SLOTS slots, layout ${BENCH_BIG_LAYOUT:-$([[ $lean == yes ]] && echo lean || echo default)}" >&2
     seq 1 "$BIG_N" >big.csv
-    spec big default 'echo $(X) > out.txt' "$first_dir"
+    big_layout=${BENCH_BIG_LAYOUT:-$([[ $lean == yes ]] && echo lean || echo default)}
+    spec big "$big_layout" 'echo $(X) > out.txt' "$first_dir"
     before=$(snap)
     t0=$(now)
     ws=$("$merlin" run big.yaml --samplesfile big.csv 2>/dev/null)
@@ -345,7 +347,7 @@ if ((BIG_N > 0)); then
     st_cpu=$(awk '$3 > m { m = $3 } END { print m + 0 }' status.log)  # wall above it is waiting
     read -r rt sc cm cu <<<"$(redis_delta "$before" "$after" "$BIG_N")"
     echo "large run: $BIG_N samples in $wall s ($(calc "$BIG_N / $wall") tasks/s); largest worker RSS: early $early KB, late $late KB, peak $peak KB; merlin status: median $st_med s, max $st_max s (wall; at most $st_cpu s of CPU) over $(wc -l <status.log) calls; Redis used_memory peak growth $redis_peak B per sample; Redis per task: $rt round trips, $sc script calls, $cm commands, $cu us CPU" >&2
-    results+=("RESULT big_n=$BIG_N tps=$(calc "$BIG_N / $wall") worker_rss_early_kb=$early worker_rss_late_kb=$late worker_rss_peak_kb=$peak rss_late_over_early=$(calc "$late / ($early > 0 ? $early : 1)" 3) status_median_s=$st_med status_max_s=$st_max status_max_cpu_s=$st_cpu redis_peak_bytes_per_sample=$redis_peak redis_round_trips_per_task=$rt redis_script_calls_per_task=$sc redis_commands_per_task=$cm redis_cpu_us_per_task=$cu")
+    results+=("RESULT big_n=$BIG_N layout=$big_layout tps=$(calc "$BIG_N / $wall") worker_rss_early_kb=$early worker_rss_late_kb=$late worker_rss_peak_kb=$peak rss_late_over_early=$(calc "$late / ($early > 0 ? $early : 1)" 3) status_median_s=$st_med status_max_s=$st_max status_max_cpu_s=$st_cpu redis_peak_bytes_per_sample=$redis_peak redis_round_trips_per_task=$rt redis_script_calls_per_task=$sc redis_commands_per_task=$cm redis_cpu_us_per_task=$cu")
     echo "== removing the large workspace" >&2
     rm -rf "$ws"
   fi
