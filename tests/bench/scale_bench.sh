@@ -169,7 +169,8 @@ redis_run() {
     wait' "$merlin" "r_$mode.yaml" "$procs" "$dir" "$SLOTS"
   after=$(snap)
   ws=$(cat ws.txt)
-  local got; got=$(find "$ws/step" -name MERLIN_FINISHED | wc -l)
+  # Every sample's own output (the lean layout writes no MERLIN_FINISHED)
+  local got; got=$(find "$ws/step" -name out.txt | wc -l)
   [[ "$got" == "$N" ]] || { echo "error: $mode on $fs: $got of $N samples finished" >&2; exit 1; }
   read -r wall cpu <run.t
   record "$fs" "$mode" "$wall" "$cpu" "$(inodes_under "$ws")" "$(redis_delta "$before" "$after" $((N)))"
