@@ -7,13 +7,14 @@
 #include "merlin/cli/command.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/util/files.h"
+#include "merlin/util/version.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
 namespace {
 
 int info(const BrokerFlags& flags) {
-  std::printf("merlin %s\n", MERLIN_VERSION);
+  std::printf("merlin %s\n", merlin_version());
   std::string config = app_config_path();
   std::printf("app config:  %s%s\n", config.c_str(), files::exists(config) ? "" : " (none)");
   auto loc = resolve_broker(flags);

@@ -7,6 +7,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/util/log.h"
 #include "merlin/util/process_info.h"
+#include "merlin/util/version.h"
 
 int main(int argc, char** argv) {
   using namespace merlin;
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
   app.name("merlin");
   app.require_subcommand(1);
   app.fallthrough();  // --log-level also after the subcommand
-  app.set_version_flag("-v,--version", std::string("merlin ") + MERLIN_VERSION +
+  app.set_version_flag("-v,--version", std::string("merlin ") + merlin_version() +
                                            " (runs the specs and commands of LLNL Merlin 1.13)");
   std::string level = "info";
   app.add_option("--log-level,--level", level,

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "adapters/data/hdf5/hdf5_handle.h"
+#include "merlin/util/version.h"
 
 namespace merlin::hdf5 {
 namespace {
@@ -46,7 +47,7 @@ class Hdf5Dataset final : public data::DatasetSink {
           write_string_attr(f, "spec", origin.spec_text), write_string_attr(f, "vars", origin.vars),
           write_string_attr(f, "workspace", origin.workspace),
           write_string_attr(f, "step", layout_.step), write_strings_attr(f, "files", layout_.files),
-          fields_attr(), write_string_attr(f, "merlin_version", MERLIN_VERSION),
+          fields_attr(), write_string_attr(f, "merlin_version", merlin_version()),
           write_string_attr(f, "hdf5_version", hdf5_version()),
           write_string_attr(f, "created", utc_now()), write_string_attr(f, "updated", utc_now()),
           write_u64_attr(f, "rows_committed", 0)})

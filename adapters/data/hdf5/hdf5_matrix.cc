@@ -9,6 +9,7 @@
 #include "adapters/data/hdf5/hdf5_dataset.h"
 #include "adapters/data/hdf5/hdf5_format.h"
 #include "adapters/data/hdf5/hdf5_handle.h"
+#include "merlin/util/version.h"
 
 namespace merlin::hdf5 {
 namespace {
@@ -32,7 +33,7 @@ class Hdf5Matrix final : public data::MatrixSink {
     data_ = std::move(*d);
     if (auto r = write_strings_attr(data_.get(), "column_labels", labels); !r)
       return Error::runtime(path_ + ": " + r.error().message);
-    for (auto r : {write_string_attr(file_.get(), "merlin_version", MERLIN_VERSION),
+    for (auto r : {write_string_attr(file_.get(), "merlin_version", merlin_version()),
                    write_string_attr(file_.get(), "hdf5_version", hdf5_version()),
                    write_string_attr(file_.get(), "created", utc_now())})
       if (!r) return Error::runtime(path_ + ": " + r.error().message);
