@@ -20,8 +20,40 @@ start_slurm() {
     --seed-file="$SLURM_DIR/munge.seed" </dev/null >/dev/null 2>&1 ||
     { echo "FAIL munged did not start:"; tail -5 "$SLURM_DIR/log/munged.log"; exit 1; }
   CLEANUP+=("stop_slurm")
-  local ctld_port=$((20000 + RANDOM % 20000))
-  local node_port=$((ctld_port + 1))
+  # Ports: a random block whose every port nobody listens on; slurmctld may still lose a race
+  # for one to another test, so a refused bind is retried on a new block.
+  local try ctld_port node_port
+  for try in $(seq 8); do
+    ctld_port=$((20000 + RANDOM % 20000))
+    node_port=$((ctld_port + 1))
+    slurm_ports_free "$ctld_port" $((nodes + 2)) || continue
+    write_slurm_conf "$ctld_port" "$node_port" "$nodes" "$cpus"
+    : >"$SLURM_DIR/log/slurmctld.log"
+    slurmctld -c -f "$SLURM_CONF" </dev/null >/dev/null 2>&1 ||
+      { echo "FAIL slurmctld did not start:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1; }
+    wait_until 30 slurmctld_up_or_gone && scontrol ping 2>/dev/null | grep -q "is UP" && break
+    if grep -q "Address already in use" "$SLURM_DIR/log/slurmctld.log"; then
+      echo "note: slurmctld port $ctld_port taken, trying another"
+      continue
+    fi
+    echo "FAIL slurmctld not up:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1
+  done
+  scontrol ping 2>/dev/null | grep -q "is UP" ||
+    { echo "FAIL slurmctld not up after $try port blocks:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1; }
+  local n
+  for n in $(seq "$nodes"); do
+    mkdir -p "$SLURM_DIR/spool-n$n"
+    slurmd -f "$SLURM_CONF" -N "n$n" </dev/null >/dev/null 2>&1 ||
+      { echo "FAIL slurmd n$n did not start:"; tail -5 "$SLURM_DIR/log/slurmd-n$n.log"; exit 1; }
+  done
+  if ! wait_until 60 slurm_nodes_idle; then
+    echo "FAIL Slurm nodes not idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
+    tail -5 "$SLURM_DIR/log/slurmctld.log"
+    exit 1
+  fi
+}
+# write_slurm_conf CTLD_PORT NODE_PORT NODES CPUS: $SLURM_DIR/slurm.conf, exported as SLURM_CONF.
+write_slurm_conf() {
   cat >"$SLURM_DIR/slurm.conf" <<C
 ClusterName=merlintest
 SlurmctldHost=localhost
@@ -30,8 +62,8 @@ CredType=cred/munge
 AuthInfo=socket=$SLURM_DIR/munge.sock
 SlurmUser=root
 SlurmdUser=root
-SlurmctldPort=$ctld_port
-SlurmdPort=$node_port
+SlurmctldPort=$1
+SlurmdPort=$2
 StateSaveLocation=$SLURM_DIR/state
 SlurmctldPidFile=$SLURM_DIR/slurmctld.pid
 SlurmctldLogFile=$SLURM_DIR/log/slurmctld.log
@@ -53,25 +85,24 @@ SchedulerParameters=batch_sched_delay=0
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 JobCompType=jobcomp/none
-NodeName=n[1-$nodes] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((node_port + 1))-$((node_port + nodes))] CPUs=$cpus RealMemory=2048 State=UNKNOWN
+NodeName=n[1-$3] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$(($2 + 1))-$(($2 + $3))] CPUs=$4 RealMemory=2048 State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 C
   export SLURM_CONF=$SLURM_DIR/slurm.conf
-  slurmctld -c -f "$SLURM_CONF" </dev/null >/dev/null 2>&1 ||
-    { echo "FAIL slurmctld did not start:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1; }
-  wait_until 30 bash -c 'scontrol ping 2>/dev/null | grep -q "is UP"' ||
-    { echo "FAIL slurmctld not up:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1; }
-  local n
-  for n in $(seq "$nodes"); do
-    mkdir -p "$SLURM_DIR/spool-n$n"
-    slurmd -f "$SLURM_CONF" -N "n$n" </dev/null >/dev/null 2>&1 ||
-      { echo "FAIL slurmd n$n did not start:"; tail -5 "$SLURM_DIR/log/slurmd-n$n.log"; exit 1; }
+}
+# slurm_ports_free FIRST COUNT: nobody listens on FIRST..FIRST+COUNT-1 on loopback.
+slurm_ports_free() {
+  local p
+  for p in $(seq "$1" $(($1 + $2 - 1))); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && return 1
   done
-  if ! wait_until 60 slurm_nodes_idle; then
-    echo "FAIL Slurm nodes not idle: $(sinfo -h -N -o '%N %T' | tr '\n' ' ')"
-    tail -5 "$SLURM_DIR/log/slurmctld.log"
-    exit 1
-  fi
+  return 0
+}
+# slurmctld answers, or its process is gone (a refused bind ends it at once).
+slurmctld_up_or_gone() {
+  scontrol ping 2>/dev/null | grep -q "is UP" && return 0
+  [ -s "$SLURM_DIR/slurmctld.pid" ] && kill -0 "$(cat "$SLURM_DIR/slurmctld.pid")" 2>/dev/null && return 1
+  grep -q "fatal" "$SLURM_DIR/log/slurmctld.log"
 }
 slurm_nodes_idle() {
   local st
