@@ -1,6 +1,7 @@
 # Writes OUT (a .cc defining merlin::merlin_version()) from `git describe` of SRC, run at every
 # build; the file changes only when the version does, so nothing else recompiles.
 #   cmake -DSRC=<source dir> -DOUT=<file> -DBASE=<project version> -P merlin_version.cmake
+# It also writes the version alone to merlin_version.txt in OUT's directory (for cpack).
 # Versions: a tag vX.Y.Z on the commit gives "X.Y.Z"; N commits after it "X.Y.Z+N.gHASH"; no
 # tag "BASE+gHASH"; a tree with uncommitted changes adds ".dirty"; no git (a source tarball)
 # gives BASE.
@@ -36,4 +37,15 @@ else()
 endif()
 if(NOT old STREQUAL text)
   file(WRITE "${OUT}" "${text}")
+endif()
+# The same version as plain text beside OUT, for cpack (cmake/merlin_cpack_version.cmake.in).
+get_filename_component(out_dir "${OUT}" DIRECTORY)
+set(version_txt "${version}\n")
+if(EXISTS "${out_dir}/merlin_version.txt")
+  file(READ "${out_dir}/merlin_version.txt" old_txt)
+else()
+  set(old_txt "")
+endif()
+if(NOT old_txt STREQUAL version_txt)
+  file(WRITE "${out_dir}/merlin_version.txt" "${version_txt}")
 endif()

@@ -3,7 +3,9 @@
 
 #include <functional>
 
+#if MERLIN_HAVE_RABBITMQ
 #include "adapters/broker/amqp/amqp_backend.h"
+#endif
 #include "adapters/broker/redis/redis_backend.h"
 #include "adapters/broker/redis/redis_reservations.h"
 
@@ -28,6 +30,12 @@ RedisSettings redis_settings(const BrokerLocation& loc, const BackendOptions& o)
 // RabbitMQ for the tasks, the Redis of `loc.results` for the rest (progress, registries, stops,
 // reservations).
 Result<std::unique_ptr<Backend>> rabbitmq(const BrokerLocation& loc, const BackendOptions& o) {
+#if !MERLIN_HAVE_RABBITMQ
+  return Error::bad_input("the broker " + loc.display() +
+                          " is RabbitMQ, but this merlin was built without RabbitMQ support "
+                          "(MERLIN_WITH_RABBITMQ=OFF): use a redis:// broker, or rebuild with "
+                          "-DMERLIN_WITH_RABBITMQ=ON");
+#else
   if (!loc.results)
     return Error::bad_input("the RabbitMQ broker " + loc.display() +
                             " has no results backend (a Redis) to keep progress in");
@@ -51,6 +59,7 @@ Result<std::unique_ptr<Backend>> rabbitmq(const BrokerLocation& loc, const Backe
         s.study_key = study;
         return std::make_unique<RedisReservations>(s);
       }));
+#endif
 }
 
 Result<std::unique_ptr<Backend>> redis(const BrokerLocation& loc, const BackendOptions& o) {

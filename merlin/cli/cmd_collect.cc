@@ -45,6 +45,7 @@ int collect(CollectArgs& a) {
     return report_error(
         Error::bad_input("-o " + a.o.output + ": merlin collect writes HDF5 (.h5 or .hdf5)"));
   auto format = hdf5_dataset_format();
+  if (!format) return report_error(Error::bad_input(no_hdf5_message(a.o.output)));
   auto sum = run::collect_outputs(a.o, *format, current_dir());
   if (!sum) return report_error(sum.error());
   std::fprintf(stderr, "%s\n", run::collect_summary_text(*sum).c_str());

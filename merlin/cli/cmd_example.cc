@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/example_dirs.h"
 #include "merlin/util/files.h"
 
 namespace merlin::cli {
@@ -18,13 +19,6 @@ struct ExampleArgs {
   std::string name;
   std::string path;  ///< -p: the destination directory itself; empty: ./NAME
 };
-
-// Examples ship in <prefix>/share/merlin/examples when installed, or in the source tree.
-fs::path examples_root() {
-  for (fs::path p : {fs::path(MERLIN_EXAMPLES_DIR), fs::path("/usr/local/share/merlin/examples")})
-    if (fs::is_directory(p)) return p;
-  return {};
-}
 
 // The one-line description of an example: its README's title after "# <name>: ".
 std::string description_of(const fs::path& dir) {
@@ -46,8 +40,13 @@ std::vector<std::pair<std::string, std::string>> list_examples(const fs::path& r
 }
 
 int example(const ExampleArgs& a) {
-  fs::path root = examples_root();
-  if (root.empty()) return report_error(Error::runtime("no bundled examples found"));
+  fs::path root = find_examples_dir();
+  if (root.empty()) {
+    std::string looked;
+    for (const auto& p : example_dir_candidates(build_facts())) looked += " " + p.string();
+    return report_error(Error::runtime("no bundled examples found (looked in:" + looked +
+                                       "); reinstall merlin with its share/merlin/examples"));
+  }
   if (a.name.empty() || a.name == "list") {
     auto list = list_examples(root);
     std::size_t width = 0;

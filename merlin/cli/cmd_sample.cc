@@ -26,7 +26,9 @@ Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::str
   std::vector<std::string> labels;
   for (std::size_t c = 0; c < d.columns.size(); ++c)
     labels.push_back(d.columns[c].name.empty() ? "x" + std::to_string(c) : d.columns[c].name);
-  auto sink = hdf5_dataset_format()->create_matrix(path, "samples", labels);
+  auto format = hdf5_dataset_format();
+  if (!format) return Error::bad_input(no_hdf5_message(path));
+  auto sink = format->create_matrix(path, "samples", labels);
   if (!sink) return sink.error();
   auto n = sampling::write_sample_rows(
       d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); });

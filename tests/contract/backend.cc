@@ -3,8 +3,10 @@
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
 
+#if MERLIN_HAVE_RABBITMQ
 #include "adapters/broker/amqp/amqp_backend.h"
 #include "adapters/broker/amqp/amqp_broker.h"
+#endif
 #include "adapters/broker/redis/redis_backend.h"
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_reservations.h"
@@ -79,6 +81,7 @@ class RedisBackend : public Backend {
   RedisSettings settings_;
 };
 
+#if MERLIN_HAVE_RABBITMQ
 // RabbitMQ for the queues, a Redis for progress and reservations, as `merlin` wires them. One
 // RabbitMQ for the whole suite (it takes seconds to start); a fresh study per test.
 class RabbitBackend : public Backend {
@@ -133,17 +136,24 @@ class RabbitBackend : public Backend {
   RedisSettings results_;
   std::string study_;
 };
+#endif  // MERLIN_HAVE_RABBITMQ
 
 }  // namespace
 
 std::unique_ptr<Backend> make_backend(const std::string& name) {
+#if MERLIN_HAVE_RABBITMQ
   if (name == "rabbitmq") return std::make_unique<RabbitBackend>();
+#endif
   if (name == "redis") return std::make_unique<RedisBackend>();
   return std::make_unique<LocalBackend>();
 }
 
 std::vector<std::string> backend_names() {
+#if MERLIN_HAVE_RABBITMQ
   return {"local", "redis", "rabbitmq"};
+#else
+  return {"local", "redis"};  // built with MERLIN_WITH_RABBITMQ=OFF
+#endif
 }
 
 }  // namespace merlin::testing
