@@ -2,7 +2,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -19,6 +18,7 @@
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/task_details.h"
+#include "merlin/run/task_table.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/files.h"
 #include "merlin/workspace/task_journals.h"
@@ -53,39 +53,6 @@ Result<std::set<std::string>> known_names(const std::vector<std::string>& given,
     out.insert(g);
   }
   return out;
-}
-
-// The tasks as a report table (docs/json-output.md). Run times are seconds (numbers) in JSON,
-// CSV and --dump, durations for people (`people`: text tables); the start and end times are
-// seconds since the epoch in JSON, local times in text and CSV; absent values are null.
-report::Table task_table(const std::vector<TaskRow>& tasks, bool people) {
-  report::Table t;
-  t.columns = {{.header = "STEP"},
-               {.header = "TASK"},
-               {.header = "STATUS"},
-               {.header = "RETURN CODE"},
-               {.header = "RUN TIME", .decimals = 3},
-               {.header = "RESTARTS"},
-               {.header = "QUEUE"},
-               {.header = "WORKER"},
-               {.header = "STARTED"},
-               {.header = "ENDED"}};
-  auto time_cell = [](std::uint32_t epoch) {
-    return epoch == 0 ? report::Cell() : report::Cell(epoch).shown_as(time_text(epoch));
-  };
-  for (const auto& task : tasks) {
-    const TaskDetail& d = task.detail;
-    report::Cell run_time;
-    // A journal holds float seconds: to the microsecond, not float noise ("0.0146826813").
-    if (d.outcome) run_time = std::round(static_cast<double>(d.seconds) * 1e6) / 1e6;
-    if (people) run_time = run_time.shown_as(d.outcome ? duration_text(d.seconds) : "");
-    t.rows.push_back({task.step, task.dir, state_name(d.state),
-                      d.outcome ? report::Cell(return_code_name(*d.outcome)) : report::Cell(),
-                      run_time, d.starts > 1 ? d.starts - 1 : 0, task.queue,
-                      report::text_or_null(d.worker), time_cell(d.started_at),
-                      time_cell(d.outcome ? d.ended_at : 0)});
-  }
-  return t;
 }
 
 // The default text layout: a table per step under "STEP (queue Q, N tasks)", without the step
