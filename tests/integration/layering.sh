@@ -8,7 +8,7 @@ cd "$SRC"
 
 # folder -> the folders it must not include
 declare -A FORBIDDEN=(
-  [merlin/util]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/util]="merlin/report merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/spec]="merlin/data merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
   [merlin/samples]="merlin/data merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/sampling]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
@@ -25,6 +25,7 @@ declare -A FORBIDDEN=(
   [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
   [adapters/data/hdf5]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters/broker adapters/scheduler"
   [merlin/run]="merlin/cli adapters/broker/redis adapters/data"
+  [merlin/report]="merlin/data merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/ml]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [adapters/ml/torch]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/mpi"
   [adapters/ml/mpi]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/torch"
@@ -47,7 +48,9 @@ expect_eq "only merlin/cli/data_formats.cc (and merlin-train's main) include a d
   "$(grep -rl '#include "adapters/data/' merlin workers | sort)"
 expect_eq "hdf5.h only in adapters/data/hdf5" "adapters/data/hdf5/hdf5_handle.h" \
   "$(grep -rl '#include <hdf5.h>' merlin workers adapters | sort)"
-expect_eq "nlohmann::json only in merlin/data/json_output.cc" "merlin/data/json_output.cc" \
+# nlohmann::json: the reader of per-sample outputs and the one writer of JSON reports.
+expect_eq "nlohmann::json only in merlin/data/json_output.cc and merlin/report/json_writer.cc" \
+  "$(printf '%s\n' merlin/data/json_output.cc merlin/report/json_writer.cc)" \
   "$(grep -rl '#include <nlohmann/' merlin workers adapters | sort)"
 # merlin-train: torch in adapters/ml/torch, MPI in adapters/ml/mpi, nowhere else in the product.
 expect_eq "torch only in adapters/ml/torch" "adapters/ml/torch/mlp.h" \
