@@ -26,13 +26,13 @@ json counts(const run::StepSnapshot& s) {
           {"eta_seconds", eta_json(s.eta)}};
 }
 
-}  // namespace
-
-std::string err_url(const std::string& err_file) {
+// Percent-encodes all but unreserved characters (and '/' when `keep_slash`).
+std::string encoded(const std::string& text, bool keep_slash) {
   static const char* kHex = "0123456789ABCDEF";
-  std::string out = "/err/";
-  for (unsigned char c : err_file) {
-    if (std::isalnum(c) || c == '/' || c == '.' || c == '_' || c == '-' || c == '~') {
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || (keep_slash && c == '/') || c == '.' || c == '_' || c == '-' ||
+        c == '~') {
       out += static_cast<char>(c);
     } else {
       out += '%';
@@ -41,6 +41,14 @@ std::string err_url(const std::string& err_file) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+std::string err_url(const std::string& err_file) { return "/err/" + encoded(err_file, true); }
+
+std::string lean_err_url(const std::string& instance, std::uint64_t sample) {
+  return "/logs?step=" + encoded(instance, false) + "&sample=" + std::to_string(sample);
 }
 
 std::string status_json(const run::StudySnapshot& s) {
@@ -59,7 +67,9 @@ std::string status_json(const run::StudySnapshot& s) {
                         {"ended_at", f.ended_at ? json(f.ended_at) : json(nullptr)},
                         {"worker", text_or_null(f.worker)},
                         {"err_file", text_or_null(f.err_file)},
-                        {"err_url", f.err_file.empty() ? json(nullptr) : json(err_url(f.err_file))},
+                        {"err_url", !f.err_file.empty()      ? json(err_url(f.err_file))
+                                    : !f.instance.empty() && s.lean ? json(lean_err_url(f.instance, f.sample))
+                                                                    : json(nullptr)},
                         {"logs_command", text_or_null(f.logs_command)}});
   json workers = json::array();
   for (const auto& w : s.workers)

@@ -45,6 +45,7 @@ th { text-align:left; color:var(--muted); font-weight:600; font-size:12px; paddi
 td { padding:5px 8px; border-bottom:1px solid var(--line); vertical-align:middle; }
 td.n, th.n { text-align:right; white-space:nowrap; }
 td.mono { font-family:ui-monospace,monospace; font-size:12px; }
+.cmd { color:var(--muted); font-size:11px; word-break:break-all; }
 .legend span { display:inline-block; margin-right:14px; font-size:12px; color:var(--muted); }
 .legend i { display:inline-block; width:10px; height:10px; border-radius:2px; margin-right:4px;
             vertical-align:-1px; }
@@ -175,7 +176,8 @@ function render(d) {
     `<td class="mono">${esc(f.dir)}</td><td class="err">${esc(f.return_code ?? "failed")}</td>` +
     `<td>${esc(f.worker ?? "–")}</td><td>${f.ended_at ? clock(f.ended_at) : "–"}</td>` +
     `<td class="mono">${f.err_url ? `<a href="${esc(withToken(f.err_url))}" target="_blank">` +
-      `${esc(f.err_file.split("/").pop())}</a>` : esc(f.logs_command ?? "")}</td></tr>`
+      `${esc(f.err_file ? f.err_file.split("/").pop() : "stderr")}</a>` : ""}` +
+      `${f.logs_command ? `<div class="cmd">${esc(f.logs_command)}</div>` : ""}</td></tr>`
   ).join("") : `<tr><td colspan="7" class="empty">no failed task</td></tr>`;
   plot(d.throughput);
   $("banner").style.display = d.error ? "block" : "none";
@@ -190,13 +192,17 @@ function plot(series) {
     return;
   }
   const t0 = series[0].time, t1 = series[series.length - 1].time;
-  const ymax = Math.max(1, ...series.map((p) => p.finished));
+  const top = Math.max(1, ...series.map((p) => p.finished));
+  // Four ticks at a round step (1, 2, 2.5 or 5 times a power of ten).
+  const raw = top / 4, mag = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = Math.max(1, [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw));
+  const ymax = step * Math.ceil(top / step);
   const x = (t) => L + (W - L - R) * (t - t0) / Math.max(t1 - t0, 1e-9);
   const y = (v) => T + (H - T - B) * (1 - v / ymax);
   const pts = series.map((p) => x(p.time).toFixed(1) + "," + y(p.finished).toFixed(1)).join(" ");
   let g = "";
-  for (let i = 0; i <= 4; ++i) {
-    const v = ymax * i / 4, yy = y(v).toFixed(1);
+  for (let v = 0; v <= ymax + 1e-9; v += step) {
+    const yy = y(v).toFixed(1);
     g += `<line x1="${L}" x2="${W - R}" y1="${yy}" y2="${yy}" stroke="#e3e7ec"/>` +
          `<text x="${L - 6}" y="${+yy + 4}" text-anchor="end">${num(Math.round(v))}</text>`;
   }

@@ -83,22 +83,29 @@ Result<std::string> err_file_in(const std::string& workspace, const std::string&
   return file.string();
 }
 
-Result<std::string> file_tail(const std::string& path, std::size_t max_bytes) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+Result<std::string> range_tail(const std::string& path, std::uint64_t offset,
+                               std::uint64_t length, std::size_t max_bytes) {
+  const std::uint64_t skip = length > max_bytes ? length - max_bytes : 0;
+  std::ifstream in(path, std::ios::binary);
   if (!in) return Error::runtime("cannot read " + path);
-  const std::streamoff size = in.tellg();
-  const std::streamoff from = size > static_cast<std::streamoff>(max_bytes)
-                                  ? size - static_cast<std::streamoff>(max_bytes)
-                                  : 0;
-  in.seekg(from);
-  std::string out(static_cast<std::size_t>(size - from), '\0');
+  in.seekg(static_cast<std::streamoff>(offset + skip));
+  std::string out(static_cast<std::size_t>(length - skip), '\0');
   in.read(out.data(), static_cast<std::streamsize>(out.size()));
-  out.resize(static_cast<std::size_t>(in.gcount()));
-  if (from > 0) {
+  if (static_cast<std::size_t>(in.gcount()) != out.size())
+    return Error::runtime(path + " is shorter than its index says (truncated?)");
+  if (skip > 0) {
     auto nl = out.find('\n');
     if (nl != std::string::npos) out.erase(0, nl + 1);
   }
   return out;
+}
+
+Result<std::string> file_tail(const std::string& path, std::size_t max_bytes) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) return Error::runtime("cannot read " + path);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  in.close();
+  return range_tail(path, 0, size, max_bytes);
 }
 
 }  // namespace merlin::web

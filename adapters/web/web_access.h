@@ -1,6 +1,8 @@
 #pragma once
 /// Who may read the monitor's pages and which files `/err/...` may serve: pure decisions
 /// (but the token's random bytes and the path's resolution on disk), unit-tested.
+#include <cstddef>
+#include <cstdint>
 #include <string>
 
 #include "adapters/web/http_server.h"
@@ -26,5 +28,10 @@ Result<std::string> err_file_in(const std::string& workspace, const std::string&
 
 /// The last `max_bytes` of `path` (from the start of a line when it was cut).
 Result<std::string> file_tail(const std::string& path, std::size_t max_bytes);
+
+/// The last `max_bytes` of the `length` bytes at `offset` of `path` (a lean workspace's log
+/// range), from the start of a line when it was cut. kRuntime when the file is shorter.
+Result<std::string> range_tail(const std::string& path, std::uint64_t offset,
+                               std::uint64_t length, std::size_t max_bytes);
 
 }  // namespace merlin::web

@@ -36,6 +36,8 @@ HttpResponse WebRoutes::handle(const HttpRequest& request) const {
     r.body = status_json_();
   } else if (request.path.rfind("/err/", 0) == 0) {
     r = err_tail(request.path.substr(5));
+  } else if (request.path == "/logs" && options_.lean_err) {
+    r = lean_err(request);
   } else {
     r = text(404, "404 Not Found: " + request.path + " (try /, /api/status)\n");
   }
@@ -54,6 +56,18 @@ HttpResponse WebRoutes::err_tail(const std::string& relative) const {
   auto tail = file_tail(*path, options_.err_tail_bytes);
   if (!tail) return text(404, "404 Not Found: " + tail.error().message + "\n");
   return text(200, std::move(*tail));
+}
+
+HttpResponse WebRoutes::lean_err(const HttpRequest& request) const {
+  auto step = request.query.find("step");
+  auto sample = request.query.find("sample");
+  if (step == request.query.end() || sample == request.query.end() || sample->second.empty() ||
+      sample->second.size() > 19 ||
+      sample->second.find_first_not_of("0123456789") != std::string::npos)
+    return text(400, "400 Bad Request: /logs?step=STEP&sample=N (N a sample id)\n");
+  auto out = options_.lean_err(step->second, std::stoull(sample->second), options_.err_tail_bytes);
+  if (!out) return text(404, "404 Not Found: " + out.error().message + "\n");
+  return text(200, std::move(*out));
 }
 
 }  // namespace merlin::web

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "adapters/web/http_server.h"
+#include "merlin/util/result.h"
 
 namespace merlin::web {
 
@@ -15,6 +16,11 @@ struct WebRoutesOptions {
   std::string token;      ///< required on every request when not empty
   std::string workspace;  ///< the only directory `/err/` serves from
   std::size_t err_tail_bytes = 64 * 1024;
+  /// `/logs?step=S&sample=N` (a lean workspace): the stderr of the task's newest attempt, the
+  /// last `err_tail_bytes` of it. Null: `/logs` is not served. Called on the server's threads.
+  std::function<Result<std::string>(const std::string& step, std::uint64_t sample,
+                                    std::size_t max_bytes)>
+      lean_err;
 };
 
 class WebRoutes {
@@ -26,6 +32,7 @@ class WebRoutes {
 
  private:
   HttpResponse err_tail(const std::string& relative) const;
+  HttpResponse lean_err(const HttpRequest& request) const;
 
   WebRoutesOptions options_;
   std::function<std::string()> status_json_;

@@ -15,6 +15,7 @@
 #include "merlin/cli/backends.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
+#include "merlin/run/step_log_lookup.h"
 #include "merlin/run/study_watch.h"
 #include "merlin/util/log.h"
 #include "merlin/util/process_info.h"
@@ -145,6 +146,21 @@ Result<std::string> WebSession::serve() {
   web::WebRoutesOptions ro;
   ro.token = s.flags.token;
   ro.workspace = s.watch->workspace();
+  if (s.watch->lean()) {
+    // The watch's study is read only once made: the server's threads may look into it.
+    const PreparedStudy* study = &s.watch->study();
+    ro.lean_err = [study](const std::string& step, std::uint64_t sample,
+                          std::size_t max_bytes) -> Result<std::string> {
+      auto found = find_step_logs(*study, step, sample);
+      if (!found) return found.error();
+      if (found->attempts.empty())
+        return Error::runtime("no output recorded for " + step + " sample " +
+                              std::to_string(sample) + " yet");
+      const auto& last = found->attempts.back();
+      return web::range_tail(last.err_path, last.record.err_offset, last.record.err_length,
+                             max_bytes);
+    };
+  }
   auto routes = std::make_shared<web::WebRoutes>(ro, [&s] {
     std::lock_guard lock(s.mutex);
     return s.json;

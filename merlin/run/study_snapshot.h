@@ -22,6 +22,7 @@ struct FailureSnapshot {
   std::string step;
   std::uint64_t sample = 0;
   std::string dir;             ///< the task's directory, relative to the workspace
+  std::string instance;        ///< its step instance's directory (`sim`, `sim/N.10`)
   std::string return_code;     ///< "MERLIN_SOFT_FAIL", ...; "" when no journal recorded it
   std::uint32_t ended_at = 0;  ///< epoch seconds; 0 = unknown
   std::string worker;          ///< "" for a local run

@@ -44,6 +44,7 @@ Result<std::vector<FailureSnapshot>> StudyWatch::failures() {
     f.step = t.step;
     f.sample = t.sample;
     f.dir = t.dir;
+    f.instance = t.instance_dir;
     f.return_code = t.detail.outcome ? return_code_name(*t.detail.outcome) : "";
     f.ended_at = t.detail.ended_at;
     f.worker = t.detail.worker;

@@ -38,6 +38,8 @@ class StudyWatch {
   Result<StudySnapshot> refresh(std::int64_t now_ms);
 
   const std::string& workspace() const { return workspace_; }
+  /// The study, read only: safe to use from other threads while `refresh` runs.
+  const PreparedStudy& study() const { return *study_; }
   bool lean() const;
 
  private:

@@ -187,8 +187,8 @@ check "... and says so" grep -q "no work left for study webdemo" mon.err
 wait $WPID
 expect_eq "the workers finished the study" 0 $?
 
-# A local run: monitor --web serves its workspace until interrupted.
-"$MERLIN" run --local --no-progress web.yaml >local.out 2>&1
+# A local run (lean: no .err per task): monitor --web serves its workspace until interrupted.
+"$MERLIN" run --local --lean --no-progress web.yaml >local.out 2>&1
 lws=$(ls -td "$WORK"/studies/webdemo_* | head -1)
 start_monitor local "$lws"
 curl -sf "${URL}api/status" >local.json
@@ -198,7 +198,14 @@ s = json.load(open(sys.argv[1]))
 assert s["study"]["distributed"] is False and s["workers"] == [], s
 assert s["totals"]["done"] + s["totals"]["failed"] == 31, s["totals"]
 assert s["failed_total"] == 10, s["failed_total"]
+f = s["failures"][0]
+assert s["study"]["lean"] is True and f["err_file"] is None, f
+assert f["err_url"] == "/logs?step=sim&sample=%d" % f["sample"], f
+assert f["logs_command"].startswith("merlin logs "), f
 P
+LERR=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["failures"][0]["err_url"])' local.json)
+curl -sf "${URL%/}$LERR" >lean_err.txt
+check "... a lean failure's stderr through /logs" grep -q "failed on purpose" lean_err.txt
 kill -TERM $MPID
 wait $MPID
 expect_eq "... until interrupted (exit 0)" 0 $?

@@ -111,5 +111,16 @@ TEST_F(ErrFileIn, TheTailStartsAtALine) {
   EXPECT_EQ(*all, "first line\nsecond line\nthird\n");
 }
 
+TEST_F(ErrFileIn, ARangesTailStaysInsideTheRange) {
+  write(ws_ / "sim/00/log.err", "AAAA\nfirst\nsecond\nBBBB");
+  auto whole = range_tail((ws_ / "sim/00/log.err").string(), 5, 13, 100);
+  ASSERT_TRUE(whole.ok());
+  EXPECT_EQ(*whole, "first\nsecond\n");
+  auto cut = range_tail((ws_ / "sim/00/log.err").string(), 5, 13, 9);
+  EXPECT_EQ(*cut, "second\n");
+  EXPECT_FALSE(range_tail((ws_ / "sim/00/log.err").string(), 20, 10, 100).ok())
+      << "shorter than the index says";
+}
+
 }  // namespace
 }  // namespace merlin::web

@@ -83,6 +83,46 @@ TEST(WebRoutes, ErrServesTheTailOfAWorkspaceFileAndForbidsTraversal) {
   fs::remove_all(root);
 }
 
+TEST(WebRoutes, LogsServesALeanTasksStderrThroughTheCallbackOnly) {
+  HttpRequest req = get("/logs");
+  req.query = {{"step", "sim/N.10"}, {"sample", "17"}};
+  EXPECT_EQ(routes("").handle(req).status, 404) << "no lean workspace: no /logs";
+  WebRoutesOptions o;
+  std::string asked;
+  o.lean_err = [&](const std::string& step, std::uint64_t sample,
+                   std::size_t) -> Result<std::string> {
+    asked = step + "#" + std::to_string(sample);
+    if (sample == 99) return Error::bad_input("sample 99 is beyond sim's 20 samples");
+    return std::string("oops\n");
+  };
+  WebRoutes r(o, [] { return std::string("{}"); });
+  auto ok = r.handle(req);
+  EXPECT_EQ(ok.status, 200);
+  EXPECT_EQ(ok.body, "oops\n");
+  EXPECT_EQ(asked, "sim/N.10#17");
+  req.query["sample"] = "99";
+  EXPECT_EQ(r.handle(req).status, 404);
+  for (const char* bad : {"", "-1", "1e3", "x", "123456789012345678901"}) {
+    req.query["sample"] = bad;
+    EXPECT_EQ(r.handle(req).status, 400) << bad;
+  }
+}
+
+TEST(StatusJson, ALeanWorkspacesFailureLinksItsLogsAndNamesTheCommand) {
+  run::StudySnapshot s;
+  s.lean = true;
+  run::FailureSnapshot f;
+  f.step = "sim";
+  f.sample = 3;
+  f.instance = "sim/N.10";
+  f.logs_command = "merlin logs /w sim/N.10 3 --err";
+  s.failures.push_back(f);
+  auto j = nlohmann::json::parse(status_json(s));
+  EXPECT_TRUE(j["failures"][0]["err_file"].is_null());
+  EXPECT_EQ(j["failures"][0]["err_url"], "/logs?step=sim%2FN.10&sample=3");
+  EXPECT_EQ(j["failures"][0]["logs_command"], "merlin logs /w sim/N.10 3 --err");
+}
+
 TEST(StatusJson, NumbersArraysAndNullsWhereTheSchemaSaysSo) {
   run::StudySnapshot s;
   s.study_name = "demo";
