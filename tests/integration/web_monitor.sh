@@ -156,7 +156,8 @@ if [ -n "$CHROMIUM" ]; then
       --disable-background-networking --disable-component-update --disable-sync \
       --user-data-dir="$WORK/chromium-$1" --virtual-time-budget=5000 "${@:2}" 2>>"$WORK/chromium.log"
   }
-  chrome dom --dump-dom "$BASE" >dom.html
+  # The DOM without the page's script, whose source names the same classes and words.
+  chrome dom --dump-dom "$BASE" | sed '/<script>/,/<\/script>/d' >dom.html
   check "chromium: the DOM names both steps" \
     bash -c 'grep -q "data-step=\"sim\"" dom.html && grep -q "data-step=\"post\"" dom.html'
   check "chromium: a progress figure" grep -qE 'class="pct"[^>]*>[0-9]+\.[0-9]%<' dom.html
@@ -206,9 +207,16 @@ P
 LERR=$("$PY" -c 'import json,sys; print(json.load(open(sys.argv[1]))["failures"][0]["err_url"])' local.json)
 curl -sf "${URL%/}$LERR" >lean_err.txt
 check "... a lean failure's stderr through /logs" grep -q "failed on purpose" lean_err.txt
+curl -sf "$URL" >saved.html
 kill -TERM $MPID
 wait $MPID
 expect_eq "... until interrupted (exit 0)" 0 $?
+if [ -n "$CHROMIUM" ]; then
+  # The page with no server behind it (the monitor has gone): it says so instead of going blank.
+  chrome gone --dump-dom "file://$WORK/saved.html" | sed '/<script>/,/<\/script>/d' >gone.html
+  check "chromium: a page whose server is gone says it is unreachable" \
+    grep -q 'server unreachable' gone.html
+fi
 
 if [ -z "$CHROMIUM" ]; then
   echo "SKIP: chromium not found (apt-get install chromium): the page was not rendered"
