@@ -24,24 +24,29 @@ namespace merlin::cli {
 using namespace merlin::run;
 
 void add_web_flags(CLI::App& sub, WebFlags& f) {
-  sub.add_flag("--web", f.on,
-               "Also serve a live status page and /api/status over HTTP (docs/web-status.md)");
+  auto* web =
+      sub.add_flag("--web", f.on,
+                   "Also serve a live status page and /api/status over HTTP (docs/web-status.md)");
   sub.add_option("--port", f.port, "--web: the port (0: a free one, printed)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 65535));
+      ->check(CLI::Range(0, 65535))
+      ->needs(web);
   sub.add_option("--bind", f.bind,
                  "--web: the address to listen on; anything but loopback requires a token "
                  "(generated unless --token gives one)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->needs(web);
   sub.add_option("--token", f.token,
                  "--web: require this token on every request (`auto`: generate one); printed "
                  "once in the URL to open")
       ->envname("MERLIN_MONITOR_TOKEN");
   sub.add_option("--refresh", f.refresh_seconds, "--web: seconds between refreshes")
       ->capture_default_str()
-      ->check(CLI::Range(0.2, 3600.0));
+      ->check(CLI::Range(0.2, 3600.0))
+      ->needs(web);
   sub.add_flag("--keep-serving", f.keep_serving,
-               "--web: keep serving after the study's work is done, until interrupted");
+               "--web: keep serving after the study's work is done, until interrupted")
+      ->needs(web);
 }
 
 struct WebSession::State {

@@ -148,6 +148,12 @@ kill $ANY; wait $ANY 2>/dev/null
 expect_eq "a taken port: exit 3" 3 $?
 check "... naming the address" grep -q "cannot listen on 127.0.0.1:$PORT: the port is taken" taken.err
 
+"$MERLIN" monitor --port 9 web.yaml >/dev/null 2>noweb.err
+expect_eq "--port without --web: exit 2" 2 $?
+"$MERLIN" monitor --web --token short web.yaml >/dev/null 2>short.err
+expect_eq "a --token shorter than 16 characters: exit 2" 2 $?
+check "... saying so" grep -q "at least 16 characters" short.err
+
 # Headless Chromium renders the page while the study runs (the JS has run: --virtual-time-budget).
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
 if [ -n "$CHROMIUM" ]; then
