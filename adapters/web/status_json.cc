@@ -60,17 +60,18 @@ std::string status_json(const run::StudySnapshot& s) {
   }
   json failures = json::array();
   for (const auto& f : s.failures)
-    failures.push_back({{"step", f.step},
-                        {"sample", f.sample},
-                        {"dir", f.dir},
-                        {"return_code", text_or_null(f.return_code)},
-                        {"ended_at", f.ended_at ? json(f.ended_at) : json(nullptr)},
-                        {"worker", text_or_null(f.worker)},
-                        {"err_file", text_or_null(f.err_file)},
-                        {"err_url", !f.err_file.empty()      ? json(err_url(f.err_file))
-                                    : !f.instance.empty() && s.lean ? json(lean_err_url(f.instance, f.sample))
-                                                                    : json(nullptr)},
-                        {"logs_command", text_or_null(f.logs_command)}});
+    failures.push_back(
+        {{"step", f.step},
+         {"sample", f.sample},
+         {"dir", f.dir},
+         {"return_code", text_or_null(f.return_code)},
+         {"ended_at", f.ended_at ? json(f.ended_at) : json(nullptr)},
+         {"worker", text_or_null(f.worker)},
+         {"err_file", text_or_null(f.err_file)},
+         {"err_url", !f.err_file.empty()             ? json(err_url(f.err_file))
+                     : !f.instance.empty() && s.lean ? json(lean_err_url(f.instance, f.sample))
+                                                     : json(nullptr)},
+         {"logs_command", text_or_null(f.logs_command)}});
   json workers = json::array();
   for (const auto& w : s.workers)
     workers.push_back({{"name", w.name},
@@ -99,6 +100,7 @@ std::string status_json(const run::StudySnapshot& s) {
               {"totals", counts(s.totals)},
               {"failed_total", s.failed_total},
               {"failures", std::move(failures)},
+              {"failures_error", text_or_null(s.failures_error)},
               {"workers", std::move(workers)},
               {"throughput", std::move(throughput)}};
   // Replace, not throw, on bytes that are not UTF-8 (a path or a host name could hold them).

@@ -180,8 +180,10 @@ function render(d) {
       `${f.logs_command ? `<div class="cmd">${esc(f.logs_command)}</div>` : ""}</td></tr>`
   ).join("") : `<tr><td colspan="7" class="empty">no failed task</td></tr>`;
   plot(d.throughput);
-  $("banner").style.display = d.error ? "block" : "none";
-  if (d.error) $("banner").textContent = "The last refresh failed: " + d.error;
+  const problem = d.error ? "The last refresh failed: " + d.error :
+    d.failures_error ? "The failed tasks could not be listed: " + d.failures_error : "";
+  $("banner").style.display = problem ? "block" : "none";
+  $("banner").textContent = problem;
 }
 
 function plot(series) {

@@ -83,8 +83,8 @@ Result<std::string> err_file_in(const std::string& workspace, const std::string&
   return file.string();
 }
 
-Result<std::string> range_tail(const std::string& path, std::uint64_t offset,
-                               std::uint64_t length, std::size_t max_bytes) {
+Result<std::string> range_tail(const std::string& path, std::uint64_t offset, std::uint64_t length,
+                               std::size_t max_bytes) {
   const std::uint64_t skip = length > max_bytes ? length - max_bytes : 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error::runtime("cannot read " + path);

@@ -31,7 +31,7 @@ Result<std::string> file_tail(const std::string& path, std::size_t max_bytes);
 
 /// The last `max_bytes` of the `length` bytes at `offset` of `path` (a lean workspace's log
 /// range), from the start of a line when it was cut. kRuntime when the file is shorter.
-Result<std::string> range_tail(const std::string& path, std::uint64_t offset,
-                               std::uint64_t length, std::size_t max_bytes);
+Result<std::string> range_tail(const std::string& path, std::uint64_t offset, std::uint64_t length,
+                               std::size_t max_bytes);
 
 }  // namespace merlin::web

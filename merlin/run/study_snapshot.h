@@ -53,6 +53,7 @@ struct StudySnapshot {
   StepSnapshot totals;  ///< sums over the steps; its `status.step` is "total"
   std::uint64_t failed_total = 0;
   std::vector<FailureSnapshot> failures;  ///< the newest first, at most the watch's limit
+  std::string failures_error;             ///< why `failures` could not be read ("" when it was)
   std::vector<WorkerSnapshot> workers;    ///< those serving this study's spec
   std::vector<ThroughputPoint> throughput;
   std::string error;  ///< the last refresh's failure ("" when it worked): the page shows it

@@ -121,14 +121,21 @@ Result<StudySnapshot> StudyWatch::refresh(std::int64_t now_ms) {
   // Read again on the refresh after a change too: a worker journals a task after its commit
   // reaches the broker, so the first read may miss the newest failure's return code and time.
   const bool changed = failures_read_at_ != total.failed;
+  // The list is not worth the counts: when it cannot be read (a journal is damaged, a store
+  // that keeps no per-sample bits) the snapshot says why and keeps the last list.
   if (changed || reread_) {
     auto f = failures();
-    if (!f) return f.error();
-    failures_ = std::move(*f);
+    if (f) {
+      failures_ = std::move(*f);
+      failures_error_.clear();
+    } else {
+      failures_error_ = f.error().message;
+    }
     failures_read_at_ = total.failed;
     reread_ = changed;
   }
   snap.failures = failures_;
+  snap.failures_error = failures_error_;
 
   if (backend_ != nullptr) {
     auto list = backend_->workers().list();

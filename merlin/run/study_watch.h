@@ -34,7 +34,8 @@ class StudyWatch {
              std::string broker_display, StudyWatchOptions options = {});
 
   /// A snapshot at `now_ms` (epoch milliseconds, also the throughput sample's time). Errors
-  /// are the broker's or the journals'; the history is unchanged then.
+  /// are the broker's or the journal's (local run); the history is unchanged then. The
+  /// failures list failing to read is not an error: `failures_error` says why.
   Result<StudySnapshot> refresh(std::int64_t now_ms);
 
   const std::string& workspace() const { return workspace_; }
@@ -56,6 +57,7 @@ class StudyWatch {
   // count changed.
   std::uint64_t failures_read_at_ = ~std::uint64_t{0};
   bool reread_ = false;
+  std::string failures_error_;
   std::vector<FailureSnapshot> failures_;
 };
 
