@@ -12,9 +12,12 @@ PKGS=(
   librabbitmq-dev rabbitmq-server
   slurm-wlm munge openmpi-bin libopenmpi-dev
   time python3 python3-yaml
+  python3-jsonschema  # integration.json_output validates JSON output against docs/schema/
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
   python3-optuna  # examples/ml_campaign/optuna_search.yaml; optional: its test skips without it
+  libcpp-httplib-dev curl  # merlin monitor --web (docs/web-status.md) and its test
+  chromium  # renders the status page in tests/integration/web_monitor.sh; optional: it skips without it
 )
 
 missing=()

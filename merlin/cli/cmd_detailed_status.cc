@@ -11,12 +11,14 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/table.h"
 #include "merlin/plan/plan.h"
+#include "merlin/report/format.h"
+#include "merlin/report/text_writer.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/task_details.h"
+#include "merlin/run/task_table.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/files.h"
 #include "merlin/workspace/task_journals.h"
@@ -53,14 +55,33 @@ Result<std::set<std::string>> known_names(const std::vector<std::string>& given,
   return out;
 }
 
+// The default text layout: a table per step under "STEP (queue Q, N tasks)", without the step
+// and queue columns.
+std::string task_tables_by_step(const std::vector<TaskRow>& tasks) {
+  std::string out;
+  for (std::size_t i = 0; i < tasks.size();) {
+    std::size_t j = i;
+    while (j < tasks.size() && tasks[j].step == tasks[i].step) ++j;
+    report::Table t = task_table({tasks.begin() + i, tasks.begin() + j}, true);
+    for (std::size_t c : {6, 0}) {  // QUEUE, then STEP
+      t.columns.erase(t.columns.begin() + c);
+      for (auto& row : t.rows) row.erase(row.begin() + c);
+    }
+    out += (i ? "\n" : "") + tasks[i].step + " (queue " + tasks[i].queue + ", " +
+           std::to_string(j - i) + (j - i == 1 ? " task" : " tasks") + ")\n" + report::to_text(t);
+    i = j;
+  }
+  return out;
+}
+
 int detailed_status(const DetailedArgs& a) {
-  auto fmt = parse_format(a.format);
+  auto fmt = report::parse_format(a.format);
   if (!fmt) return report_error(fmt.error());
   if (a.layout != "default" && a.layout != "table")
     return report_error(Error::bad_input("--layout: default or table, not '" + a.layout + "'"));
-  std::optional<StatusFormat> dump;
+  std::optional<report::Format> dump;
   if (!a.dump.empty()) {
-    auto d = dump_format(a.dump);
+    auto d = report::dump_format(a.dump);
     if (!d) return report_error(d.error());
     dump = *d;
   }
@@ -115,63 +136,20 @@ int detailed_status(const DetailedArgs& a) {
   auto tasks = list_tasks(s, plan, wanted, filter, store.get(), live);
   if (!tasks) return report_error(tasks.error());
 
-  // Run times are seconds (numbers) in JSON, CSV and --dump, durations for people in tables.
-  auto row_of = [&](const TaskRow& t, bool people) -> TableRow {
-    const TaskDetail& d = t.detail;
-    std::string run_time;
-    if (d.outcome) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.3f", d.seconds);
-      run_time = people ? duration_text(d.seconds) : buf;
-    }
-    return {t.step,
-            t.dir,
-            state_name(d.state),
-            d.outcome ? return_code_name(*d.outcome) : "",
-            run_time,
-            std::to_string(d.starts > 1 ? d.starts - 1 : 0),
-            t.queue,
-            d.worker,
-            time_text(d.started_at),
-            time_text(d.outcome ? d.ended_at : 0)};
-  };
-  const TableRow header = {"STEP", "TASK",   "STATUS",  "RETURN CODE", "RUN TIME",
-                           "RESTARTS", "QUEUE", "WORKER", "STARTED", "ENDED"};
-  std::string out;
-  if (a.layout == "default" && *fmt == StatusFormat::kTable) {
-    // A table per step under "STEP (queue Q, N tasks)", without the step and queue columns.
-    auto narrow = [](TableRow r) {
-      r.erase(r.begin() + 6);
-      r.erase(r.begin());
-      return r;
-    };
-    for (std::size_t i = 0; i < tasks->size();) {
-      std::size_t j = i;
-      std::vector<TableRow> rows;
-      for (; j < tasks->size() && (*tasks)[j].step == (*tasks)[i].step; ++j)
-        rows.push_back(narrow(row_of((*tasks)[j], true)));
-      out += (i ? "\n" : "") + (*tasks)[i].step + " (queue " + (*tasks)[i].queue + ", " +
-             std::to_string(rows.size()) + (rows.size() == 1 ? " task" : " tasks") + ")\n" +
-             format_table(narrow(header), rows, StatusFormat::kTable);
-      i = j;
-    }
-  } else {
-    std::vector<TableRow> rows;
-    for (const auto& t : *tasks) rows.push_back(row_of(t, *fmt == StatusFormat::kTable));
-    out = format_table(header, rows, *fmt);
-  }
-  if (*fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
+  const std::string out =
+      a.layout == "default" && *fmt == report::Format::kTable
+          ? task_tables_by_step(*tasks)
+          : report::render(task_table(*tasks, *fmt == report::Format::kTable), *fmt);
+  if (*fmt == report::Format::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(out.c_str(), stdout);
-  if (*fmt == StatusFormat::kTable && tasks->empty())
+  if (*fmt == report::Format::kTable && tasks->empty())
     std::printf("no task matches%s\n",
                 a.steps.empty() && a.task_queues.empty() && filter.statuses.empty() &&
                         filter.return_codes.empty() && filter.workers.empty()
                     ? ""
                     : " the filters");
   if (dump) {
-    std::vector<TableRow> rows;
-    for (const auto& t : *tasks) rows.push_back(row_of(t, false));
-    auto w = files::write(a.dump, format_table(header, rows, *dump), 0644);
+    auto w = files::write(a.dump, report::render(task_table(*tasks, false), *dump), 0644);
     if (!w) return report_error(w.error());
     std::fprintf(stderr, "detailed status written to %s\n", a.dump.c_str());
   }

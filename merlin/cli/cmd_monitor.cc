@@ -1,7 +1,9 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <set>
 #include <thread>
 
@@ -9,7 +11,9 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/monitor_web.h"
 #include "merlin/run/dist_study.h"
+#include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/log.h"
@@ -24,10 +28,27 @@ struct MonitorArgs {
   std::vector<std::string> steps;  ///< --steps: only the queues of these steps
   double sleep_seconds = 10;
   double stall_seconds = 300;
+  std::string output_path;  ///< --web: where the spec's workspaces are
   BrokerFlags broker;
+  WebFlags web;
 };
 
-int monitor(const MonitorArgs& a) {
+// Sleeps `seconds`; with `interruptible` (--web installed the handler) returns early, false,
+// on SIGINT or SIGTERM.
+bool pause(double seconds, bool interruptible) {
+  if (!interruptible) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+    return true;
+  }
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    if (Interrupts::count() > 0) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return Interrupts::count() == 0;
+}
+
+int monitor(const MonitorArgs& a, bool interruptible = false) {
   if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
   if (a.sleep_seconds <= 0 || a.stall_seconds <= 0)
     return report_error(Error::bad_input("--sleep and --stall-timeout must be positive"));
@@ -119,8 +140,42 @@ int monitor(const MonitorArgs& a) {
         stderr, "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
         name->c_str(), static_cast<unsigned long long>(done),
         static_cast<unsigned long long>(total), static_cast<unsigned long long>(pending), alive);
-    std::this_thread::sleep_for(std::chrono::duration<double>(a.sleep_seconds));
+    if (!pause(a.sleep_seconds, interruptible)) {
+      std::fprintf(stderr, "monitor: interrupted\n");
+      return kExitFailed;
+    }
   }
+}
+
+// --web: the page of the study TARGET names, served while `monitor` watches a broker study
+// of a spec (its verdict is the exit code), or alone until interrupted for a workspace given
+// as a directory or a local run.
+int monitor_web(const MonitorArgs& a) {
+  if (a.spec.empty()) return report_error(Error::bad_input("a spec file is required (see --help)"));
+  if (a.sleep_seconds <= 0 || a.stall_seconds <= 0)
+    return report_error(Error::bad_input("--sleep and --stall-timeout must be positive"));
+  auto session = WebSession::open(a.spec, a.output_path, a.broker, a.web);
+  if (!session) return report_error(session.error());
+  Interrupts::install({SIGINT, SIGTERM});
+  auto url = (*session)->serve();
+  if (!url) {
+    std::fprintf(stderr, "merlin: monitor --web: %s\n", url.error().message.c_str());
+    return kExitAddressUnavailable;
+  }
+  std::printf("merlin monitor: status page at %s\n", url->c_str());
+  std::fflush(stdout);
+  const bool watch = (*session)->distributed() && std::filesystem::is_regular_file(a.spec);
+  int code = kExitOk;
+  if (watch) {
+    code = monitor(a, true);
+    if (!a.web.keep_serving || Interrupts::count() > 0) return code;
+    std::fprintf(stderr, "monitor: still serving (--keep-serving) until interrupted\n");
+  } else {
+    std::fprintf(stderr, "monitor: serving %s until interrupted (Ctrl-C)\n",
+                 (*session)->distributed() ? "the workspace's study" : "a local run's study");
+  }
+  while (Interrupts::count() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return code;
 }
 
 }  // namespace
@@ -132,7 +187,8 @@ Command monitor_command() {
           "lost unfinished work (flushed, restarted empty)",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<MonitorArgs>();
-            sub.add_option("spec", a->spec, "The study spec (YAML)");
+            sub.add_option("spec", a->spec,
+                           "The study spec (YAML); with --web also a workspace directory");
             sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
             sub.add_option("--steps", a->steps,
                            "Watch only the work of these steps (their queues), as Merlin's "
@@ -142,11 +198,14 @@ Command monitor_command() {
             sub.add_option("--stall-timeout", a->stall_seconds,
                            "Seconds of waiting work with no worker before giving up (exit 1)")
                 ->capture_default_str();
+            sub.add_option("-o,--output-path", a->output_path,
+                           "--web with a spec: look for its workspaces in this directory");
+            add_web_flags(sub, a->web);
             add_broker_flags(sub, a->broker);
             add_task_server_option(sub);
             return [a] {
               reclaim_spec(a->vars, a->spec);
-              return monitor(*a);
+              return a->web.on ? monitor_web(*a) : monitor(*a);
             };
           }};
 }

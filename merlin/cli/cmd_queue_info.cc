@@ -8,7 +8,8 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/table.h"
+#include "merlin/report/format.h"
+#include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/util/files.h"
 
@@ -42,15 +43,15 @@ Result<std::set<std::string>> wanted_queues(const QueueInfoArgs& a) {
 }
 
 int queue_info(const QueueInfoArgs& a) {
-  auto fmt = parse_format(a.format);
+  auto fmt = report::parse_format(a.format);
   if (!fmt) return report_error(fmt.error());
   auto vars = parse_vars(a.vars);
   if (!vars) return report_error(vars.error());
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
-  std::optional<StatusFormat> dump;
+  std::optional<report::Format> dump;
   if (!a.dump.empty()) {
-    auto d = dump_format(a.dump);
+    auto d = report::dump_format(a.dump);
     if (!d) return report_error(d.error());
     dump = *d;
   }
@@ -61,20 +62,19 @@ int queue_info(const QueueInfoArgs& a) {
   StudyRegistry& studies = (*backend)->studies();
   auto list = a.spec.empty() ? studies.list() : studies_of_spec(a.spec, *vars, studies);
   if (!list) return report_error(list.error());
-  std::vector<TableRow> rows;
+  std::vector<StudyQueues> queues;
   for (const auto& s : *list) {
     auto stats = studies.queue_stats(s.key);
     if (!stats) return report_error(stats.error());
-    for (const auto& q : *stats)
+    queues.push_back({s.key, {}});
+    for (auto& q : *stats)
       if (wanted->empty() || wanted->count(q.queue) > 0)
-        rows.push_back({s.key, q.queue, std::to_string(q.queued), std::to_string(q.reserved),
-                      std::to_string(q.delayed), std::to_string(q.consumers)});
+        queues.back().queues.push_back(std::move(q));
   }
-  const std::vector<std::string> header = {"STUDY",    "QUEUE",   "QUEUED",
-                                            "RESERVED", "DELAYED", "CONSUMERS"};
-  std::fputs(format_table(header, rows, *fmt).c_str(), stdout);
+  const report::Table table = queue_table(queues);
+  std::fputs(report::render(table, *fmt).c_str(), stdout);
   if (dump) {
-    auto w = files::write(a.dump, format_table(header, rows, *dump), 0644);
+    auto w = files::write(a.dump, report::render(table, *dump), 0644);
     if (!w) return report_error(w.error());
     std::fprintf(stderr, "queue info written to %s\n", a.dump.c_str());
   }

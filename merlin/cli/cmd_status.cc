@@ -8,7 +8,6 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/table.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
@@ -41,17 +40,13 @@ Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, Bac
 }
 
 int status(const StatusArgs& a) {
-  StatusFormat fmt = StatusFormat::kTable;
-  if (a.format == "json")
-    fmt = StatusFormat::kJson;
-  else if (a.format == "csv")
-    fmt = StatusFormat::kCsv;
-  else if (a.format != "table")
-    return report_error(Error::bad_input("--format: table, json or csv"));
+  auto parsed = report::parse_format(a.format);
+  if (!parsed) return report_error(parsed.error());
+  const StatusFormat fmt = *parsed;
 
   std::optional<StatusFormat> dump;
   if (!a.dump.empty()) {
-    auto d = dump_format(a.dump);
+    auto d = report::dump_format(a.dump);
     if (!d) return report_error(d.error());
     dump = *d;
   }

@@ -10,15 +10,13 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/cli/table.h"
+#include "merlin/report/format.h"
+#include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
 namespace {
-
-// A worker that has not beaten for this long is shown as lost (it beats every second).
-constexpr std::int64_t kLostAfterMs = 10'000;
 
 struct WorkersArgs {
   std::string spec;
@@ -75,7 +73,7 @@ void add_filters(CLI::App& sub, WorkersArgs& a) {
 }
 
 int query(const WorkersArgs& a) {
-  auto fmt = parse_format(a.format);
+  auto fmt = report::parse_format(a.format);
   if (!fmt) return report_error(fmt.error());
   auto loc = resolve_broker(a.broker);
   if (!loc) return report_error(loc.error());
@@ -83,21 +81,7 @@ int query(const WorkersArgs& a) {
   if (!backend) return report_error(backend.error());
   auto list = matching(a, (*backend)->workers());
   if (!list) return report_error(list.error());
-  std::vector<TableRow> rows;
-  auto now = now_ms();
-  for (const auto& w : *list) {
-    std::string queues;
-    for (const auto& q : w.queues) queues += (queues.empty() ? "" : ",") + q;
-    auto age = std::max<std::int64_t>(0, now - w.seen_ms) / 1000;
-    rows.push_back({w.name, w.host, std::to_string(w.pid), w.job.empty() ? "-" : w.job,
-                    w.study.empty() ? "-" : w.study, queues, std::to_string(w.slots),
-                    std::to_string(age), now - w.seen_ms > kLostAfterMs ? "lost" : "alive"});
-  }
-  std::fputs(format_table({"WORKER", "HOST", "PID", "JOB", "STUDY", "QUEUES", "SLOTS", "SEEN_S_AGO",
-                           "STATE"},
-                          rows, *fmt)
-                 .c_str(),
-             stdout);
+  std::fputs(report::render(worker_table(*list, now_ms()), *fmt).c_str(), stdout);
   return kExitOk;
 }
 

@@ -3,6 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "merlin/report/csv_writer.h"
+#include "merlin/report/json_writer.h"
+#include "merlin/report/text_writer.h"
 
 namespace merlin::run {
 
@@ -43,34 +48,38 @@ std::vector<StepStatus> step_status(const StudyGraph& graph,
   return rows;
 }
 
-std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format) {
-  std::string out;
-  if (format == StatusFormat::kJson) {
-    out = "[";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const auto& r = rows[i];
-      out += fmt::format(
-          "{}\n  {{\"step\": \"{}\", \"instances\": {}, \"total\": {}, \"done\": {}, "
-          "\"failed\": {}, \"running\": {}, \"queued\": {}, \"mean_seconds\": {:.6f}}}",
-          i ? "," : "", r.step, r.instances, r.total, r.done, r.failed, r.running, r.queued,
-          r.mean_seconds);
-    }
-    return out + "\n]\n";
-  }
-  if (format == StatusFormat::kCsv) {
-    out = "step,instances,total,done,failed,running,queued,mean_seconds\n";
-    for (const auto& r : rows)
-      out += fmt::format("{},{},{},{},{},{},{},{:.6f}\n", r.step, r.instances, r.total, r.done,
-                         r.failed, r.running, r.queued, r.mean_seconds);
-    return out;
-  }
-  std::size_t w = 4;
-  for (const auto& r : rows) w = std::max(w, r.step.size());
-  out = fmt::format("{:<{}}  {:>9}  {:>10}  {:>10}  {:>8}  {:>8}  {:>10}  {:>9}\n", "STEP", w,
-                    "INSTANCES", "TOTAL", "DONE", "FAILED", "RUNNING", "QUEUED", "MEAN(s)");
+report::Table status_table(const std::vector<StepStatus>& rows) {
+  using report::Align;
+  auto number = [](const char* header, const char* key, std::size_t width) {
+    return report::Column{.header = header, .key = key, .align = Align::kRight, .min_width = width};
+  };
+  report::Table t;
+  t.columns = {{.header = "STEP", .key = "step", .align = Align::kLeft},
+               number("INSTANCES", "instances", 9),
+               number("TOTAL", "total", 10),
+               number("DONE", "done", 10),
+               number("FAILED", "failed", 8),
+               number("RUNNING", "running", 8),
+               number("QUEUED", "queued", 10),
+               {.header = "MEAN(s)",
+                .key = "mean_seconds",
+                .align = Align::kRight,
+                .min_width = 9,
+                .decimals = 3}};
   for (const auto& r : rows)
-    out += fmt::format("{:<{}}  {:>9}  {:>10}  {:>10}  {:>8}  {:>8}  {:>10}  {:>9.3f}\n", r.step, w,
-                       r.instances, r.total, r.done, r.failed, r.running, r.queued, r.mean_seconds);
+    t.rows.push_back({r.step, r.instances, r.total, r.done, r.failed, r.running, r.queued,
+                      std::round(r.mean_seconds * 1e6) / 1e6});  // journals hold float seconds
+  return t;
+}
+
+std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format) {
+  report::Table t = status_table(rows);
+  if (format == StatusFormat::kJson) return report::to_json(t);
+  if (format == StatusFormat::kCsv) {
+    t.columns.back().decimals = 6;
+    return report::to_csv(t, report::CsvHeader::kKeys);
+  }
+  std::string out = report::to_text(t);
   for (const auto& r : rows)
     if (r.count_unknown > 0)
       out += fmt::format("{}: {} instance{} pending, count unknown (not released yet)\n", r.step,

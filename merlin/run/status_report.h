@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "merlin/broker/state_store.h"
+#include "merlin/report/format.h"
+#include "merlin/report/table.h"
 #include "merlin/study/study_graph.h"
 
 namespace merlin::run {
@@ -29,9 +31,15 @@ std::vector<StepStatus> step_status(const StudyGraph& graph,
                                     const std::vector<InstanceProgress>& progress,
                                     const std::vector<std::uint32_t>& running);
 
-enum class StatusFormat { kTable, kJson, kCsv };
+using StatusFormat = report::Format;
+
+/// The rows as a report table (docs/json-output.md, `merlin status`): step, instances, total,
+/// done, failed, running, queued (integers), mean_seconds (a number; 3 decimals in text).
+report::Table status_table(const std::vector<StepStatus>& rows);
+
 /// The table ends with a line per step with instances of unknown count ("trial: 2 instances
-/// pending, count unknown"); JSON and CSV keep their columns.
+/// pending, count unknown"); JSON and CSV keep their columns (CSV: headers are the JSON names,
+/// mean_seconds with 6 decimals).
 std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format);
 
 /// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.

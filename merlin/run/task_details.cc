@@ -225,11 +225,13 @@ Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& 
       for (SampleId x = 0; x < count && !full(); ++x) {
         TaskDetail d = ledger.detail(id, x, bits ? &*bits : nullptr, live);
         if (!filter.keeps(d)) continue;
-        TaskRow row{node.name, inst.rel_dir, plan.queue_of(id), std::move(d)};
+        TaskRow row{node.name, inst.rel_dir, plan.queue_of(id), std::move(d), 0, inst.rel_dir, ""};
         if (node.sampled && h.levels() > 0) {
           row.dir += '/';
           h.append_path(row.dir, x);
         }
+        row.sample = node.sampled ? x : 0;
+        row.err_file = row.dir + "/" + inst.base_name + ".err";
         out.push_back(std::move(row));
       }
     }

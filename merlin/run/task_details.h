@@ -85,6 +85,9 @@ struct TaskFilter {
 struct TaskRow {
   std::string step, dir, queue;  ///< dir: relative to the workspace
   TaskDetail detail;
+  SampleId sample = 0;       ///< the sample of a sampled step; 0 otherwise
+  std::string instance_dir;  ///< its step instance's directory, relative to the workspace
+  std::string err_file;      ///< its `.err`, relative to the workspace (Merlin's layout)
 };
 
 /// The tasks of `study` in spec order (steps, instances, samples) that `filter` keeps, at most

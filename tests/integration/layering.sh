@@ -8,7 +8,7 @@ cd "$SRC"
 
 # folder -> the folders it must not include
 declare -A FORBIDDEN=(
-  [merlin/util]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [merlin/util]="merlin/report merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/spec]="merlin/data merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/run merlin/cli workers adapters"
   [merlin/samples]="merlin/data merlin/spec merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [merlin/sampling]="merlin/data merlin/spec merlin/samples merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
@@ -24,7 +24,9 @@ declare -A FORBIDDEN=(
   [adapters/broker/amqp]="merlin/run merlin/cli workers adapters/broker/local adapters/broker/redis adapters/scheduler"
   [adapters/scheduler]="merlin/run merlin/cli workers adapters/broker"
   [adapters/data/hdf5]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters/broker adapters/scheduler"
-  [merlin/run]="merlin/cli adapters/broker/redis adapters/data"
+  [merlin/run]="merlin/cli adapters/broker/redis adapters/data adapters/web"
+  [merlin/report]="merlin/data merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
+  [adapters/web]="merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml"
   [merlin/ml]="merlin/spec merlin/samples merlin/sampling merlin/study merlin/workspace merlin/plan merlin/broker merlin/batch merlin/run merlin/cli workers adapters"
   [adapters/ml/torch]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/mpi"
   [adapters/ml/mpi]="merlin/run merlin/cli workers adapters/broker adapters/scheduler adapters/data adapters/ml/torch"
@@ -47,8 +49,12 @@ expect_eq "only merlin/cli/data_formats.cc (and merlin-train's main) include a d
   "$(grep -rl '#include "adapters/data/' merlin workers | sort)"
 expect_eq "hdf5.h only in adapters/data/hdf5" "adapters/data/hdf5/hdf5_handle.h" \
   "$(grep -rl '#include <hdf5.h>' merlin workers adapters | sort)"
-expect_eq "nlohmann::json only in merlin/data/json_output.cc" "merlin/data/json_output.cc" \
+# nlohmann::json: the reader of per-sample outputs, the one writer of JSON reports, and the web page's /api/status.
+expect_eq "nlohmann::json only in merlin/data/json_output.cc, merlin/report/json_writer.cc and adapters/web/status_json.cc" \
+  "$(printf '%s\n' adapters/web/status_json.cc merlin/data/json_output.cc merlin/report/json_writer.cc)" \
   "$(grep -rl '#include <nlohmann/' merlin workers adapters | sort)"
+expect_eq "httplib.h only in adapters/web/httplib_server.cc" "adapters/web/httplib_server.cc" \
+  "$(grep -rl '#include <httplib.h>' merlin workers adapters | sort)"
 # merlin-train: torch in adapters/ml/torch, MPI in adapters/ml/mpi, nowhere else in the product.
 expect_eq "torch only in adapters/ml/torch" "adapters/ml/torch/mlp.h" \
   "$(grep -rl '#include <torch/' merlin workers adapters | sort)"

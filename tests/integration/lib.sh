@@ -9,7 +9,11 @@ PASSES=0
 cd "$WORK"
 CLEANUP=()  # commands run at exit, before the temp dir goes (servers, background workers)
 on_exit() {
-  local c
+  local rc=$? c
+  # A command that failed outside a check ended the test (set -e): never silently.
+  if [ $rc != 0 ] && [ $rc != 77 ] && [ $FAILS -eq 0 ]; then
+    fail "the test stopped at an unexpected error (exit $rc) after $PASSES checks: $BASH_COMMAND"
+  fi
   for c in "${CLEANUP[@]}"; do eval "$c" >/dev/null 2>&1 || true; done
   if [ $FAILS -eq 0 ]; then rm -rf "$WORK"; else echo "kept $WORK"; fi
 }

@@ -79,6 +79,8 @@ SlurmdParameters=config_overrides
 ReturnToService=2
 MinJobAge=300
 KillWait=2
+# Generous: the daemons and the test share a loaded 2-core machine.
+MessageTimeout=60
 InactiveLimit=0
 MailProg=/bin/true
 SchedulerParameters=batch_sched_delay=0

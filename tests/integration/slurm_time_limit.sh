@@ -16,7 +16,8 @@ job_over() { local s; s=$(job_state "$1"); [ -n "$s" ] && ! grep -qvE '^(COMPLET
 ws=$(cat ws.txt)
 # 1000 samples of 0.5 s on 2 slots need 250 s; the job has 1 minute (Slurm enforces it within
 # about 30 s more).
-"$MERLIN" run-workers slurm_limit.yaml --drain-margin 0 --lease 2 >a.txt 2>a.err
+"$MERLIN" run-workers slurm_limit.yaml --drain-margin 0 --lease 2 >a.txt 2>a.err ||
+  fail "run-workers submitted its job: $(cat a.err)"
 job=$(sed -n 's/^worker [^:]*: slurm job \([0-9]*\) .*/\1/p' a.txt)
 check "the worker job was submitted ($(cat a.txt))" test -n "$job"
 if wait_until 200 job_over "$job"; then pass "the job ended"

@@ -72,7 +72,7 @@ variants = {a[0]: k.get("default") for n, a, k in recorded if n == "variant"}
 check("variants rabbitmq, hdf5, mpi, each on by default (as the CMake options)",
       variants == {"rabbitmq": True, "hdf5": True, "mpi": True})
 deps = {a[0].split("@")[0].split()[0]: k.get("when") for n, a, k in recorded if n == "depends_on"}
-for d in ("yaml-cpp", "spdlog", "fmt", "hiredis", "cli11", "nlohmann-json", "cmake"):
+for d in ("yaml-cpp", "spdlog", "fmt", "hiredis", "cpp-httplib", "cli11", "nlohmann-json", "cmake"):
     check("depends on " + d + " always", d in deps and deps[d] is None)
 for d, v in (("rabbitmq-c", "rabbitmq"), ("hdf5", "hdf5"), ("mpi", "mpi")):
     check("depends on {} when +{}".format(d, v), deps.get(d) == "+" + v)

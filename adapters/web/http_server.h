@@ -1,0 +1,43 @@
+#pragma once
+/// A small HTTP server for `merlin monitor --web`: one handler answers every GET with a status,
+/// a content type and a body. cpp-httplib stays in httplib_server.cc; nothing here names it.
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "merlin/util/result.h"
+
+namespace merlin::web {
+
+struct HttpRequest {
+  std::string method = "GET";
+  std::string path;                            ///< decoded, without the query: "/api/status"
+  std::map<std::string, std::string> query;    ///< decoded query parameters
+  std::map<std::string, std::string> headers;  ///< names in lower case
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+  std::map<std::string, std::string> headers;  ///< extra headers (WWW-Authenticate, ...)
+};
+
+using HttpHandler = std::function<HttpResponse(const HttpRequest&)>;
+
+class HttpServer {
+ public:
+  virtual ~HttpServer() = default;
+  /// Binds `address:port` (port 0: a free port) and serves `handler` on threads of its own
+  /// until `stop`. Returns the port bound. The handler may run on several threads at once.
+  /// Errors: kUnavailable naming the address when it cannot be bound (taken, not local).
+  virtual Result<int> start(const std::string& address, int port, HttpHandler handler) = 0;
+  /// Stops serving and joins the threads; idempotent.
+  virtual void stop() = 0;
+};
+
+/// The cpp-httplib server.
+std::unique_ptr<HttpServer> make_http_server();
+
+}  // namespace merlin::web
