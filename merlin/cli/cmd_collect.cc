@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/collect_run.h"
 #include "merlin/util/process_info.h"
@@ -70,7 +71,9 @@ Command collect_command() {
             "written is ok, 1 some rows are not (they are written, with their status) or "
             "nothing could be written, 2 bad input (workspace, step, files, output). See "
             "docs/collect.md.");
-        sub.add_option("workspace", a->o.workspace, "The study's workspace directory")->required();
+        offer(sub.add_option("workspace", a->o.workspace, "The study's workspace directory")
+                  ->required(),
+              Completion::kDirectory);
         sub.add_option("--step", a->o.step, "The sampled step whose outputs to collect")
             ->required();
         sub.add_option("-f,--file", a->o.files,
