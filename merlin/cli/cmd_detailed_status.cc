@@ -194,7 +194,8 @@ Command detailed_status_command() {
                              ->capture_default_str(),
                          {"default", "table"});
             offer_values(
-                sub.add_option("--format", a->format, "table, json or csv")->capture_default_str(),
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
                 {"table", "json", "csv"});
             sub.add_option("--dump", a->dump,
                            "Also write the tasks to this file, CSV or JSON by its extension");

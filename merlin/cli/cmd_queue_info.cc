@@ -98,7 +98,8 @@ Command queue_info_command() {
                            "Also write the table to this file, CSV or JSON by its extension");
             sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
             offer_values(
-                sub.add_option("--format", a->format, "table, json or csv")->capture_default_str(),
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
                 {"table", "json", "csv"});
             add_broker_flags(sub, a->broker);
             add_task_server_option(sub);

@@ -101,7 +101,8 @@ Command status_command() {
             auto a = std::make_shared<StatusArgs>();
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             offer_values(
-                sub.add_option("--format", a->format, "table, json or csv")->capture_default_str(),
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
                 {"table", "json", "csv"});
             sub.add_option("--dump", a->dump,
                            "Also write the status to this file, CSV or JSON by its extension "

@@ -111,7 +111,8 @@ Command query_workers_command() {
             auto a = std::make_shared<WorkersArgs>();
             add_filters(sub, *a);
             offer_values(
-                sub.add_option("--format", a->format, "table, json or csv")->capture_default_str(),
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
                 {"table", "json", "csv"});
             return [a] { return query(*a); };
           }};

@@ -188,7 +188,11 @@ _merlin() {
 
 }  // namespace
 
-std::string short_summary(const std::string& help) {
+std::string short_summary(const std::string& whole) {
+  // "(not in this build: ...)", a placeholder's help, is all one parenthesis.
+  std::string help = whole;
+  if (help.size() > 2 && help.front() == '(' && help.back() == ')')
+    help = help.substr(1, help.size() - 2);
   size_t cut = help.size();
   for (const char* sep : {": ", " (", "; "}) cut = std::min(cut, help.find(sep));
   std::string s = help.substr(0, cut);

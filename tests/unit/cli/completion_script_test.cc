@@ -79,6 +79,7 @@ TEST(CompletionHints, ParsesValueSetsAsCli11ShowsThem) {
   EXPECT_TRUE(parse_value_set("TEXT").empty());
   EXPECT_EQ(short_summary("Run it here: fast"), "Run it here");
   EXPECT_EQ(short_summary("Plain."), "Plain");
+  EXPECT_EQ(short_summary("(not in this build: edit app.yaml)"), "not in this build");
 }
 
 }  // namespace
