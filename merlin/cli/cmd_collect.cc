@@ -84,7 +84,8 @@ Command collect_command() {
         sub.add_option("-o,--output", a->o.output, "The HDF5 file (.h5): made, or appended to")
             ->required();
         sub.add_flag("--follow", a->o.follow,
-                     "Keep appending as samples finish, until every sample of the step has");
+                     "Keep appending as samples finish, until every sample of the step has "
+                     "finished");
         sub.add_option("--poll", a->poll, "--follow: how often to look for new samples")
             ->capture_default_str();
         sub.add_option("-j,--threads", a->o.threads, "Reader threads (default: the cores, 2 to 8)");
