@@ -81,7 +81,8 @@ fi
 check "the build made $MAN_DIR/merlin.1" test -s "$MAN_DIR/merlin.1"
 # render PAGE: the page as text, and "WARNINGS" with groff's complaints if it has any.
 render() {
-  LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -rHY=0 -rLL=200n "$1" 2>groff.err | col -bx
+  # plain text: no hyphenation, long lines, no bold/underline sequences (-P-cbou)
+  LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -rHY=0 -rLL=200n -P-cbou "$1" 2>groff.err
   [ ! -s groff.err ] || { echo WARNINGS; cat groff.err; }
 }
 text=$(render "$MAN_DIR/merlin.1")
