@@ -2,8 +2,8 @@
 // flag appears, hidden ones do not, and an option's values come from its hint (issue #15).
 #include "merlin/cli/completion_script.h"
 
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/help_formatter.h"
