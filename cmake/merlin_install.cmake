@@ -45,6 +45,5 @@ install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE
               ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
-# The man page (${CMAKE_INSTALL_MANDIR}/man1) and the bash completion
-# (${CMAKE_INSTALL_DATADIR}/bash-completion/completions) are installed beside this file's rules,
-# by their own (clidocs) lines in CMakeLists.txt.
+# The man pages (${CMAKE_INSTALL_MANDIR}/man1) and the bash completion
+# (${CMAKE_INSTALL_DATADIR}/bash-completion/completions) are installed by cmake/merlin_docs.cmake.

@@ -18,6 +18,7 @@ PKGS=(
   python3-optuna  # examples/ml_campaign/optuna_search.yaml; optional: its test skips without it
   libcpp-httplib-dev curl  # merlin monitor --web (docs/web-status.md) and its test
   chromium  # renders the status page in tests/integration/web_monitor.sh; optional: it skips without it
+  help2man groff-base man-db  # the man pages (cmake/merlin_docs.cmake); integration.man_completion renders them
 )
 
 missing=()

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/collect_run.h"
 #include "merlin/util/process_info.h"
@@ -71,7 +72,9 @@ Command collect_command() {
             "written is ok, 1 some rows are not (they are written, with their status) or "
             "nothing could be written, 2 bad input (workspace, step, files, output). See "
             "docs/collect.md.");
-        sub.add_option("workspace", a->o.workspace, "The study's workspace directory")->required();
+        offer(sub.add_option("workspace", a->o.workspace, "The study's workspace directory")
+                  ->required(),
+              Completion::kDirectory);
         sub.add_option("--step", a->o.step, "The sampled step whose outputs to collect")
             ->required();
         sub.add_option("-f,--file", a->o.files,
@@ -82,7 +85,8 @@ Command collect_command() {
         sub.add_option("-o,--output", a->o.output, "The HDF5 file (.h5): made, or appended to")
             ->required();
         sub.add_flag("--follow", a->o.follow,
-                     "Keep appending as samples finish, until every sample of the step has");
+                     "Keep appending as samples finish, until every sample of the step has "
+                     "finished");
         sub.add_option("--poll", a->poll, "--follow: how often to look for new samples")
             ->capture_default_str();
         sub.add_option("-j,--threads", a->o.threads, "Reader threads (default: the cores, 2 to 8)");

@@ -14,6 +14,7 @@
 
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/cli/config_template.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/files.h"
@@ -153,13 +154,16 @@ Command config_command() {
                 "Redis results backend) on this machine, "
                 "mode 0600; an existing file is kept unless --force. Records the file in "
                 "~/.merlin/config_path.txt, as Merlin does");
-            c->add_option("--task-server", args->task_server, "Merlin's task server: celery")
-                ->capture_default_str();
+            offer_values(
+                c->add_option("--task-server", args->task_server, "Merlin's task server: celery")
+                    ->capture_default_str(),
+                {"celery"});
             c->add_option("-o,--output-file", args->output,
                           "The file to write (default ~/.merlin/app.yaml)");
-            c->add_option("--broker", args->broker,
-                          "redis, or rabbitmq (with a Redis as the results backend)")
-                ->capture_default_str();
+            offer_values(c->add_option("--broker", args->broker,
+                                       "redis, or rabbitmq (with a Redis as the results backend)")
+                             ->capture_default_str(),
+                         {"redis", "rabbitmq"});
             c->add_flag("--force", args->force, "Replace an existing file");
             c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
             auto file = std::make_shared<std::string>();

@@ -11,6 +11,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/plan/plan.h"
 #include "merlin/report/format.h"
 #include "merlin/report/text_writer.h"
@@ -174,20 +175,28 @@ Command detailed_status_command() {
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             sub.add_option("--steps", a->steps, "Only these steps (`all`: every step)");
             sub.add_option("--task-queues", a->task_queues, "Only the steps of these queues");
-            sub.add_option("--task-status", a->task_status,
+            offer_values(sub.add_option("--task-status", a->task_status,
                            "Tasks in these states: INITIALIZED RUNNING FINISHED FAILED CANCELLED "
-                           "(and Merlin's DRY_RUN UNKNOWN, which never occur here); any case");
-            sub.add_option("--return-code", a->return_code,
+                           "(and Merlin's DRY_RUN UNKNOWN, which never occur here); any case"),
+                         {"INITIALIZED", "RUNNING", "FINISHED", "FAILED", "CANCELLED", "DRY_RUN",
+                          "UNKNOWN"});
+            offer_values(sub.add_option("--return-code", a->return_code,
                            "Tasks that ended so: SUCCESS SOFT_FAIL HARD_FAIL STOP_WORKERS (and "
                            "Merlin's RESTART RETRY DRY_SUCCESS UNRECOGNIZED, which never end a "
-                           "task here); MERLIN_ prefix optional, any case");
+                           "task here); MERLIN_ prefix optional, any case"),
+                         {"SUCCESS", "SOFT_FAIL", "HARD_FAIL", "STOP_WORKERS", "RESTART", "RETRY",
+                          "DRY_SUCCESS", "UNRECOGNIZED"});
             sub.add_option("--workers", a->workers, "Tasks last run by these workers");
             sub.add_option("--max-tasks", a->max_tasks, "Show at most this many tasks")
                 ->check(CLI::PositiveNumber);
-            sub.add_option("--layout", a->layout,
-                           "default: a table per step; table: one table")
-                ->capture_default_str();
-            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            offer_values(sub.add_option("--layout", a->layout,
+                                        "default: a table per step; table: one table")
+                             ->capture_default_str(),
+                         {"default", "table"});
+            offer_values(
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
+                {"table", "json", "csv"});
             sub.add_option("--dump", a->dump,
                            "Also write the tasks to this file, CSV or JSON by its extension");
             sub.add_option("-o,--output-path", a->output_path,

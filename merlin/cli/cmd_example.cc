@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/cli/example_dirs.h"
 #include "merlin/util/files.h"
 
@@ -78,7 +79,7 @@ Command example_command() {
   return {"example", "List the bundled examples, or copy one here: merlin example hello",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<ExampleArgs>();
-            sub.add_option("name", a->name, "Example name, or 'list'");
+            offer(sub.add_option("name", a->name, "Example name, or 'list'"), Completion::kNone);
             sub.add_option("-p,--path", a->path,
                            "The new directory to copy it into, as in Merlin (default: ./NAME)");
             return [a] { return example(*a); };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/run/step_log_lookup.h"
 #include "merlin/util/process_info.h"
 
@@ -92,11 +93,14 @@ Command logs_command() {
             "docs/lean-workspace.md.");
         sub.add_option("target", a->target, "A spec file (its newest workspace) or a workspace")
             ->required();
-        sub.add_option("step", a->step,
+        offer(sub.add_option("step", a->step,
                        "A step's name, or an instance's directory relative to the "
                        "workspace for a parameterised step (sim/N.10)")
-            ->required();
-        sub.add_option("sample", a->sample, "The sample id (0 for an unsampled step)")->required();
+                  ->required(),
+              Completion::kNone);
+        offer(sub.add_option("sample", a->sample, "The sample id (0 for an unsampled step)")
+                  ->required(),
+              Completion::kNone);
         sub.add_flag("--err", a->err, "stderr instead of stdout");
         sub.add_flag("--all-attempts", a->all_attempts,
                      "Every attempt (retries, restarts, redeliveries), oldest first, each "

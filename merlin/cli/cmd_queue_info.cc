@@ -8,6 +8,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/report/format.h"
 #include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
@@ -96,7 +97,10 @@ Command queue_info_command() {
             sub.add_option("--dump", a->dump,
                            "Also write the table to this file, CSV or JSON by its extension");
             sub.add_option("--vars", a->vars, "KEY=VALUE overrides used at `merlin run`");
-            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            offer_values(
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
+                {"table", "json", "csv"});
             add_broker_flags(sub, a->broker);
             add_task_server_option(sub);
             return [a] {

@@ -4,6 +4,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/plan/plan.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
@@ -143,7 +144,8 @@ Command restart_command() {
       "queued in the broker: queue its unfinished work again)",
       [](CLI::App& sub) -> std::function<int()> {
         auto a = std::make_shared<RestartArgs>();
-        sub.add_option("workspace", a->workspace, "The study's workspace directory")->required();
+        offer(sub.add_option("workspace", a->workspace, "The study's workspace directory")->required(),
+              Completion::kDirectory);
         auto* jobs = sub.add_option("-j,--jobs", a->jobs,
                                     "Concurrent tasks, 1 to 4096 (default: number of cores)");
         sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
 #include "merlin/sampling/sample_writer.h"
 
@@ -82,12 +83,13 @@ Command sample_command() {
                    "The file: .npy (float64, what merlin.samples.file reads), .csv, .tab, or .h5 "
                    "(HDF5: a dataset `samples` with a `column_labels` attribute)")
                 ->required();
-            sub.add_option("-m,--method", a->method,
+            offer_values(sub.add_option("-m,--method", a->method,
                            "uniform, lhs (Latin hypercube: each column stratified into n "
                            "intervals), sobol, halton (both scrambled unless --no-scramble), "
                            "grid (k points per column, ends included), normal (bounds are "
                            "the +-3 sigma range)")
-                ->capture_default_str();
+                             ->capture_default_str(),
+                         {"uniform", "lhs", "sobol", "halton", "grid", "normal"});
             sub.add_option("-c,--column", a->columns,
                            "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), one per column, "
                            "in order")

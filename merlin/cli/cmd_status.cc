@@ -8,6 +8,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
@@ -99,7 +100,10 @@ Command status_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<StatusArgs>();
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
-            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            offer_values(
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
+                {"table", "json", "csv"});
             sub.add_option("--dump", a->dump,
                            "Also write the status to this file, CSV or JSON by its extension "
                            "(.csv, .json), as Merlin's --dump");

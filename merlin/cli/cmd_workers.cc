@@ -10,6 +10,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/report/format.h"
 #include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
@@ -109,7 +110,10 @@ Command query_workers_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<WorkersArgs>();
             add_filters(sub, *a);
-            sub.add_option("--format", a->format, "table, json or csv")->capture_default_str();
+            offer_values(
+                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                    ->capture_default_str(),
+                {"table", "json", "csv"});
             return [a] { return query(*a); };
           }};
 }

@@ -37,6 +37,8 @@ Command config_command();
 Command sample_command();
 Command collect_command();
 Command logs_command();
+/// Hidden: `merlin completion bash|commands` (completion_script.h).
+Command completion_command();
 
 /// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
 /// input, else 1. Defined in command.cc.

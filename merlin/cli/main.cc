@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
+#include "merlin/cli/help_formatter.h"
 #include "merlin/util/log.h"
 #include "merlin/util/process_info.h"
 #include "merlin/util/version.h"
@@ -21,21 +23,25 @@ int main(int argc, char** argv) {
       "`merlin status` shows its progress. Exit codes: 0 ok, 1 study failed or a server "
       "refused, 2 bad input."};
   app.name("merlin");
+  app.formatter(help_formatter());  // before the subcommands: they share it
   app.require_subcommand(1);
   app.fallthrough();  // --log-level also after the subcommand
   app.set_version_flag("-v,--version", std::string("merlin ") + merlin_version() +
                                            " (runs the specs and commands of LLNL Merlin 1.13)");
   std::string level = "info";
-  app.add_option("--log-level,--level", level,
-                 "debug, info, warn(ing), error or off, in any case (Merlin's -lvl works too)")
-      ->capture_default_str();
+  offer_values(app.add_option("--log-level,--level", level,
+                              "debug, info, warn(ing), error or off, in any case (Merlin's -lvl "
+                              "works too)")
+                   ->capture_default_str(),
+               {"debug", "info", "warn", "warning", "error", "off"});
 
   const std::vector<Command> commands = {
       run_command(),        run_workers_command(),   restart_command(),      status_command(),
       detailed_status_command(),
       queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
       monitor_command(),    info_command(),          validate_command(),     example_command(),
-      config_command(),     sample_command(),        collect_command(),      logs_command()};
+      config_command(),     sample_command(),        collect_command(),      logs_command(),
+      completion_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);

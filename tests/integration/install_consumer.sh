@@ -20,6 +20,10 @@ check "merlin and merlin-guard are installed side by side" \
   test -x "$P/bin/merlin" -a -x "$P/bin/merlin-guard"
 check "the hello example is under share/merlin/examples" test -f "$P/share/merlin/examples/hello/hello.yaml"
 check "LICENSE and CHANGELOG are in the doc dir" test -f "$P/share/doc/merlin/LICENSE" -a -f "$P/share/doc/merlin/CHANGELOG.md"
+check "the bash completion is installed" test -f "$P/share/bash-completion/completions/merlin"
+if [ -f "$BUILD/share/man/man1/merlin.1" ]; then  # built when help2man is here
+  check "the man pages are installed" test -f "$P/share/man/man1/merlin.1" -a -f "$P/share/man/man1/merlin-run.1"
+fi
 check "the library's headers are installed" test -f "$P/include/merlin/spec/spec_loader.h"
 config=$(find "$P" -name merlinConfig.cmake | head -1)
 check "merlinConfig.cmake and its version file are installed" \
