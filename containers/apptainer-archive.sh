@@ -22,9 +22,10 @@ podman_probe "$image" || die "podman cannot run $image here: $PODMAN_PROBE_ERROR
 mkdir -p "$(dirname "$archive")"
 rm -f "$archive"
 podman save --quiet --format docker-archive -o "$archive" "$image"
-tar -tf "$archive" | grep -qx manifest.json || die "$archive has no manifest.json (not a docker archive)"
+# (No `| grep -q` under pipefail: grep's early exit would make tar die of SIGPIPE.)
+manifest=$(tar -xOf "$archive" manifest.json 2>/dev/null) || die "$archive has no manifest.json (not a docker archive)"
 id=$(podman image inspect --format '{{.Id}}' "$image")
-tar -xOf "$archive" manifest.json | grep -q "${id:0:12}" || die "$archive does not hold $image ($id)"
+[[ $manifest == *"${id:0:12}"* ]] || die "$archive does not hold $image ($id)"
 echo "apptainer-archive: $archive ($(du -m "$archive" | cut -f1) MB) holds $image" >&2
 
 # The def file: bootstrap agent and source.

@@ -69,7 +69,7 @@ run() { "${PODMAN[@]}" run --rm "${PODMAN_RUN_OPTS[@]}" -v "$work:/work" -w "$1"
 run /work example hello >"$work/example.out" 2>&1 || { cat "$work/example.out" >&2; die "merlin example hello failed in the image"; }
 [ -f "$work/hello/hello.yaml" ] || die "merlin example hello made no hello/hello.yaml: $(cat "$work/example.out")"
 run /work/hello run --local hello.yaml >"$work/run.out" 2>&1 || { cat "$work/run.out" >&2; die "merlin run --local hello.yaml failed in the image"; }
-ws=$(find "$work/hello" -maxdepth 1 -type d -name 'hello_*' | head -1)
+ws=$(find "$work/hello" -maxdepth 1 -type d -name 'hello_*' -print -quit)
 [ -n "$ws" ] || die "no hello_* workspace was made: $(cat "$work/run.out")"
 outs=$(find "$ws/step_1" -name '*.out' -exec cat {} + | LC_ALL=C sort | tr '\n' '|')
 [ "$outs" = "hello, world!|hola, mundo!|" ] || die "step_1's outputs are '$outs'"

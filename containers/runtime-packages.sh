@@ -20,7 +20,9 @@ for prog in "$@"; do
     owner=""
     # Merged /usr: ldd may say /lib/... where dpkg knows /usr/lib/... (or the other way round).
     for p in "$lib" "$(realpath "$lib")" "/usr$lib" "${lib#/usr}"; do
-      owner=$(dpkg-query -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && break
+      owner=$(dpkg-query -S "$p" 2>/dev/null) || owner=""
+      owner=${owner%%$'\n'*}; owner=${owner%%:*}
+      [ -n "$owner" ] && break
     done
     if [ -z "$owner" ]; then echo "runtime-packages: no package owns $lib ($prog)" >&2; bad=1; continue; fi
     pkgs[$owner]=1

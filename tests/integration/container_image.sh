@@ -70,7 +70,7 @@ rc=$?
 set -e
 expect_eq "run-workers in the container: exit 0" 0 "$rc"
 check "the container's worker ran the 3 tasks" grep -q "executed=3 succeeded=3 failed=0" workers.out
-ws=$(find . -maxdepth 1 -type d -name 'hello_*' | head -1)
+ws=$(find . -maxdepth 1 -type d -name 'hello_*' -print -quit)
 expect_eq "step_1 outputs" "hello, world!|hola, mundo!|" \
   "$(find "$ws/step_1" -name '*.out' -exec cat {} + | LC_ALL=C sort | tr '\n' '|')"
 check "step_2 ran python3 in the image" grep -qx 'Hurrah, we did it!' "$ws/step_2/step_2.out"
