@@ -77,6 +77,23 @@ check "step_2 ran python3 in the image" grep -qx 'Hurrah, we did it!' "$ws/step_
 "$MERLIN" status hello.yaml >status.out
 check "host status: step_2 done" grep -qE '^step_2 +1 +1 +1 +0 ' status.out
 
+# The Slurm form in docs/containers.md: workers whose batch type is slurm, in a container
+# started per node, run with --here; without it the container has no sbatch and says so.
+sed -E 's/^  name: hello$/  name: hello_slurm/' hello.yaml >hello_slurm.yaml
+printf 'batch:\n  type: slurm\n' >>hello_slurm.yaml
+"$MERLIN" run hello_slurm.yaml >queue2.out 2>&1
+chown -R 1000:1000 "$WORK/hello"
+in_image --network host -e MERLIN_BROKER_URL -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello_slurm.yaml --here --exit-when-done --drain-margin 0 >here.out 2>&1 || true
+check "slurm-batch workers run in the container with --here" grep -q "executed=3 succeeded=3 failed=0" here.out
+set +e
+in_image --network host -e MERLIN_BROKER_URL -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello_slurm.yaml --exit-when-done >nohere.out 2>&1
+rc=$?
+set -e
+expect_eq "without --here: exit 1" 1 "$rc"
+check "without --here: says sbatch is not there" grep -q "sbatch: not found" nohere.out
+
 # Bad input: a broker that is not there gives one clear line and exit 1 from inside too.
 closed=$((REDIS_PORT + 1))
 set +e
