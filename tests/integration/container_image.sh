@@ -20,7 +20,7 @@ for tool in podman mmdebstrap; do
 done
 source "$SRC/containers/podman-env.sh"
 base=${MERLIN_BASE_IMAGE:-localhost/merlin-base:bookworm}
-image=localhost/merlin:test
+image=localhost/merlin:test-${WORK##*.}  # one tag per run: concurrent runs do not untag each other
 if ! MERLIN_BASE_IMAGE=$base "$SRC/containers/make-base-image.sh" >base.log 2>&1; then
   echo "SKIP: cannot make the base image here:"; tail -5 base.log; exit 77
 fi
