@@ -19,6 +19,7 @@ PKGS=(
   libcpp-httplib-dev curl  # merlin monitor --web (docs/web-status.md) and its test
   chromium  # renders the status page in tests/integration/web_monitor.sh; optional: it skips without it
   help2man groff-base man-db  # the man pages (cmake/merlin_docs.cmake); integration.man_completion renders them
+  podman mmdebstrap runc  # containers/build-images.sh (docs/containers.md); runc: crun refuses hybrid cgroups
 )
 
 missing=()

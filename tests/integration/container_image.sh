@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The workers' container image (docs/containers.md): containers/build-images.sh makes the local
+# Debian 12 base, builds containers/Dockerfile, saves and checks the Apptainer archive, and runs
+# the hello example inside; then the image's properties (non-root uid 1000, entrypoint merlin,
+# no compilers, size) and a distributed smoke: a redis-server on the host's loopback, `merlin
+# run` on the host, `merlin run-workers` in the container (--network host, the workspace
+# mounted at the same path).
+# Runs by default: with the base image and the build's ccache mount kept by podman, a rebuild
+# takes about 30 s (the first build on a machine takes minutes: docs/containers.md has the
+# figures). Skips (77) with the reason when MERLIN_TEST_CONTAINERS=0, when not root, when the
+# base image cannot be made (no mmdebstrap, no archive) or podman cannot run containers here.
+source "$(dirname "$0")/lib.sh"
+if [ "${MERLIN_TEST_CONTAINERS:-1}" = 0 ]; then
+  echo "SKIP: MERLIN_TEST_CONTAINERS=0 (unset it to build and test the container image)"
+  exit 77
+fi
+[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (mmdebstrap, podman with the system store)"; exit 77; }
+for tool in podman mmdebstrap; do
+  command -v $tool >/dev/null || { echo "SKIP: $tool not found (apt-get install $tool runc)"; exit 77; }
+done
+source "$SRC/containers/podman-env.sh"
+base=${MERLIN_BASE_IMAGE:-localhost/merlin-base:bookworm}
+image=localhost/merlin:test-${WORK##*.}  # one tag per run: concurrent runs do not untag each other
+if ! MERLIN_BASE_IMAGE=$base "$SRC/containers/make-base-image.sh" >base.log 2>&1; then
+  echo "SKIP: cannot make the base image here:"; tail -5 base.log; exit 77
+fi
+if ! podman_probe "$base"; then
+  echo "SKIP: podman cannot run containers here: $PODMAN_PROBE_ERROR"; exit 77
+fi
+CLEANUP+=("podman rmi -f $image")
+
+# --- build and the hello example in the image --------------------------------------------
+t=$SECONDS
+set +e
+MERLIN_BASE_IMAGE=$base bash "$SRC/containers/build-images.sh" --tag $image >build.out 2>build.err
+rc=$?
+set -e
+expect_eq "build-images.sh: exit 0" 0 "$rc"
+[ $rc = 0 ] || tail -30 build.err
+echo "     build-images.sh took $((SECONDS - t)) s"
+check "hello ran inside as uid 1000" grep -q "hello example ran in $image as uid 1000" build.err
+check "merlin.def's runscript checked in the image" grep -q "behave as the image's entrypoint" build.err
+check "the Apptainer archive is a docker archive" tar -tf "$SRC/build/containers/merlin-image.tar" manifest.json
+
+# --- the image's properties ----------------------------------------------------------------
+in_image() { "${PODMAN[@]}" run --rm "${PODMAN_RUN_OPTS[@]}" "$@"; }
+expect_eq "runs as merlin (uid 1000)" "1000 merlin /home/merlin" \
+  "$(in_image --entrypoint /bin/sh $image -c 'echo $(id -u) $(id -un) $PWD')"
+expect_eq "entrypoint is merlin" '[merlin]' "$(podman image inspect --format '{{.Config.Entrypoint}}' $image)"
+check "merlin --version runs" in_image $image --version
+check "merlin-guard is installed beside merlin" in_image --entrypoint /bin/sh $image -c 'test -x "$(dirname "$(command -v merlin)")/merlin-guard"'
+check "no compiler or cmake in the runtime image" \
+  in_image --entrypoint /bin/sh $image -c '! command -v c++ && ! command -v cmake && ! test -d /src'
+size=$(podman image inspect --format '{{.Size}}' $image)
+echo "     image size $((size / 1000000)) MB"
+check "image under 400 MB ($((size / 1000000)) MB)" test "$size" -lt 400000000
+
+# --- distributed smoke: broker on the host, workers in the container -------------------------
+start_redis
+chmod 755 "$WORK"   # the container's uid 1000 reaches the mounted workspace
+"$MERLIN" example hello >/dev/null
+cd hello
+"$MERLIN" run hello.yaml >queue.out 2>&1
+check "queued on the host" grep -q "3 tasks" queue.out
+chown -R 1000:1000 "$WORK/hello"  # the workers' user owns the shared workspace
+set +e
+in_image --network host -e MERLIN_BROKER_URL="$MERLIN_BROKER_URL" -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello.yaml --exit-when-done >workers.out 2>&1
+rc=$?
+set -e
+expect_eq "run-workers in the container: exit 0" 0 "$rc"
+check "the container's worker ran the 3 tasks" grep -q "executed=3 succeeded=3 failed=0" workers.out
+ws=$(find . -maxdepth 1 -type d -name 'hello_*' -print -quit)
+expect_eq "step_1 outputs" "hello, world!|hola, mundo!|" \
+  "$(find "$ws/step_1" -name '*.out' -exec cat {} + | LC_ALL=C sort | tr '\n' '|')"
+check "step_2 ran python3 in the image" grep -qx 'Hurrah, we did it!' "$ws/step_2/step_2.out"
+"$MERLIN" status hello.yaml >status.out
+check "host status: step_2 done" grep -qE '^step_2 +1 +1 +1 +0 ' status.out
+
+# The Slurm form in docs/containers.md: workers whose batch type is slurm, in a container
+# started per node, run with --here; without it the container has no sbatch and says so.
+sed -E 's/^  name: hello$/  name: hello_slurm/' hello.yaml >hello_slurm.yaml
+printf 'batch:\n  type: slurm\n' >>hello_slurm.yaml
+"$MERLIN" run hello_slurm.yaml >queue2.out 2>&1
+chown -R 1000:1000 "$WORK/hello"
+in_image --network host -e MERLIN_BROKER_URL -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello_slurm.yaml --here --exit-when-done --drain-margin 0 >here.out 2>&1 || true
+check "slurm-batch workers run in the container with --here" grep -q "executed=3 succeeded=3 failed=0" here.out
+set +e
+in_image --network host -e MERLIN_BROKER_URL -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello_slurm.yaml --exit-when-done >nohere.out 2>&1
+rc=$?
+set -e
+expect_eq "without --here: exit 1" 1 "$rc"
+check "without --here: says sbatch is not there" grep -q "sbatch: not found" nohere.out
+
+# Bad input: a broker that is not there gives one clear line and exit 1 from inside too.
+closed=$((REDIS_PORT + 1))
+set +e
+in_image --network host -e MERLIN_BROKER_URL=redis://127.0.0.1:$closed/0 -v "$WORK:$WORK" -w "$WORK/hello" \
+  $image run-workers hello.yaml --exit-when-done >down.out 2>&1
+rc=$?
+set -e
+expect_eq "broker down: exit 1" 1 "$rc"
+check "broker down: names the address" grep -q "redis 127.0.0.1:$closed: connection refused" down.out
+finish
