@@ -82,6 +82,18 @@ bool redis_alive(long long pid) {
   return true;
 }
 
+// Whether the redis-server `r.pid` is the one `start` recorded: its command line is Redis's
+// process title ("redis-server 127.0.0.1:6379") with the recorded address, or (titles off)
+// names our redis.conf. A pid reused by another Redis is not ours to ask or stop.
+bool started_here(const ProcessRecord& r, const std::string& conf_path) {
+  auto cmdline = files::read("/proc/" + std::to_string(r.pid) + "/cmdline");
+  if (!cmdline) return false;
+  for (auto& c : *cmdline)
+    if (c == '\0') c = ' ';
+  return cmdline->find(r.bind + ":" + std::to_string(r.port)) != std::string::npos ||
+         cmdline->find(conf_path) != std::string::npos;
+}
+
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -326,7 +338,8 @@ Result<ServerStatus> LocalRedisServer::status() {
   auto pf = files::read(files_.process_file());
   if (!pf) return s;
   auto record = parse_process_file(*pf);
-  if (!record || !redis_alive(record->pid)) return s;
+  if (!record || !redis_alive(record->pid) || !started_here(*record, files_.redis_conf()))
+    return s;  // gone, or the pid now belongs to another program or another Redis
   s.record = record;
   auto pw = password();
   if (!pw) return pw.error();

@@ -118,6 +118,19 @@ m stop2 server stop
 expect_eq "stop twice: exit 0" 0 $?
 check "stop twice says nothing runs" grep -q "no instance of merlin server running" "$OUT/stop2.out"
 
+# A stale process file whose pid now belongs to another program: not ours to ask or stop.
+sleep 300 &
+OTHER=$!
+CLEANUP+=("kill $OTHER")
+printf 'parent_pid: %s\nimage_pid: %s\nhostname: x\nbind: 127.0.0.1\nport: %s\nstarted: 0\n' \
+  "$OTHER" "$OTHER" "$PORT" >"$SERVER/merlin_server.pf"
+m status3 server status
+expect_eq "a stale process file: status exit 1" 1 $?
+check "a stale process file: not running" grep -q "is not running" "$OUT/status3.out"
+m stop4 server stop
+check "a stale process file: stop leaves the other program alone" kill -0 "$OTHER"
+kill "$OTHER"
+
 m start2 server start
 expect_eq "start again: exit 0" 0 $?
 check "the password was kept" test "$PASSWORD" == "$(head -1 "$SERVER/redis.pass")"
