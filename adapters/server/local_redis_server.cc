@@ -94,6 +94,11 @@ bool started_here(const ProcessRecord& r, const std::string& conf_path) {
          cmdline->find(conf_path) != std::string::npos;
 }
 
+// The server starts in its own directory: a relative program path would not be found there.
+std::string absolute(const std::string& path) {
+  return path.empty() || path[0] == '/' ? path : current_dir() + "/" + path;
+}
+
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -156,11 +161,12 @@ std::size_t file_size(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<std::size_t>(st.st_size) : 0;
 }
 
-// Starts `argv` in a session of its own (no terminal, no signals from the caller's group),
+// Starts `argv` in `dir`, in a session of its own (no terminal, no signals from the caller's group),
 // stdin from /dev/null, stdout and stderr appended to `log`, with LC_ALL=C (Redis refuses
 // to start under a locale it cannot set). Descriptors this process holds open without
 // close-on-exec (inherited ones) are closed in the child.
-Result<pid_t> spawn_server(const std::vector<std::string>& argv, const std::string& log) {
+Result<pid_t> spawn_server(const std::vector<std::string>& argv, const std::string& log,
+                           const std::string& dir) {
   posix_spawn_file_actions_t fa;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&fa);
@@ -168,6 +174,9 @@ Result<pid_t> spawn_server(const std::vector<std::string>& argv, const std::stri
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  // In the server's directory: it never holds the caller's working directory (a workspace,
+  // a mount to be unmounted) busy for its lifetime.
+  posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
   if (DIR* d = ::opendir("/proc/self/fd")) {
     std::vector<int> open_fds;
     while (dirent* e = ::readdir(d)) {
@@ -242,7 +251,7 @@ Result<void> write_private_file(const std::string& path, const std::string& text
 
 Result<std::string> find_redis_server() {
   if (const char* given = std::getenv("MERLIN_REDIS_SERVER"); given && *given) {
-    if (executable(given)) return std::string(given);
+    if (executable(given)) return absolute(given);
     return Error::runtime(std::string("MERLIN_REDIS_SERVER names ") + given +
                           ", which is no executable file; install redis-server with `sudo "
                           "apt-get install -y redis-server`, or unset it to use the one on PATH");
@@ -255,7 +264,7 @@ Result<std::string> find_redis_server() {
     if (colon == std::string::npos) colon = dirs.size();
     std::string dir = dirs.substr(start, colon - start);
     std::string candidate = (dir.empty() ? "." : dir) + "/redis-server";
-    if (executable(candidate)) return candidate;
+    if (executable(candidate)) return absolute(candidate);
     start = colon + 1;
   }
   return Error::runtime(
@@ -385,7 +394,7 @@ Result<StartResult> LocalRedisServer::start(const std::string& redis_server, dou
   const std::string log = files_.log_file();
   const std::size_t log_offset = file_size(log);
   mode_t old_mask = ::umask(077);  // the RDB, the AOF and the log: the owner's only
-  auto pid = spawn_server({redis_server, files_.redis_conf()}, log);
+  auto pid = spawn_server({redis_server, files_.redis_conf()}, log, files_.dir);
   ::umask(old_mask);
   if (!pid) return pid.error();
   ::chmod(log.c_str(), 0600);
