@@ -105,9 +105,10 @@ std::string host_name() {
   return buf;
 }
 
-// Whether a listener could bind `ip`:`port` now. Redis sets SO_REUSEADDR too, so a port
-// held only by TIME_WAIT connections counts as free, as it is for Redis.
-Result<void> check_port_free(const std::string& ip, int port) {
+// Whether a listener could bind `ip`:`port` now: "" if so, else why not (taken, not this
+// host's address, privileged). Redis sets SO_REUSEADDR too, so a port held only by TIME_WAIT
+// connections counts as free, as it is for Redis.
+Result<std::string> check_port_free(const std::string& ip, int port) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return system_error("open", "a socket");
   int one = 1;
@@ -124,20 +125,20 @@ Result<void> check_port_free(const std::string& ip, int port) {
   int rc = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   int err = errno;
   ::close(fd);
-  if (rc == 0) return ok();
+  if (rc == 0) return std::string();
   const std::string where = ip + ":" + std::to_string(port);
   if (err == EADDRINUSE)
-    return Error::runtime("port " + std::to_string(port) + " is in use (" + where +
-                          " is taken by another program): choose a free one with `merlin "
-                          "server config --port N`, then `merlin server start`");
+    return "port " + std::to_string(port) + " is in use (" + where +
+           " is taken by another program): choose a free one with `merlin server config "
+           "--port N`, then `merlin server start`";
   if (err == EADDRNOTAVAIL)
-    return Error::runtime(ip +
-                          " is no address of this host: set another with `merlin server "
-                          "config --ipaddress IP`");
+    return ip +
+           " is no address of this host: set another with `merlin server config "
+           "--ipaddress IP`";
   if (err == EACCES)
-    return Error::runtime("port " + std::to_string(port) +
-                          " needs privileges to listen on: choose one above 1023 with `merlin "
-                          "server config --port N`");
+    return "port " + std::to_string(port) +
+           " needs privileges to listen on: choose one above 1023 with `merlin server config "
+           "--port N`";
   errno = err;
   return system_error("listen on", where);
 }
@@ -161,8 +162,8 @@ std::size_t file_size(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<std::size_t>(st.st_size) : 0;
 }
 
-// Starts `argv` in `dir`, in a session of its own (no terminal, no signals from the caller's group),
-// stdin from /dev/null, stdout and stderr appended to `log`, with LC_ALL=C (Redis refuses
+// Starts `argv` in `dir`, in a session of its own (no terminal, no signals from the caller's
+// group), stdin from /dev/null, stdout and stderr appended to `log`, with LC_ALL=C (Redis refuses
 // to start under a locale it cannot set). Descriptors this process holds open without
 // close-on-exec (inherited ones) are closed in the child.
 Result<pid_t> spawn_server(const std::vector<std::string>& argv, const std::string& log,
@@ -388,8 +389,12 @@ Result<StartResult> LocalRedisServer::start(const std::string& redis_server, dou
   if (!pw) return pw.error();
   if (::mkdir(s.dir.c_str(), 0700) != 0 && errno != EEXIST)
     return system_error("create the data directory", s.dir);
-  auto free = check_port_free(s.bind, s.port);
-  if (!free) return free.error();
+  auto problem = check_port_free(s.bind, s.port);
+  if (!problem) return problem.error();
+  if (!problem->empty()) {
+    result.address_problem = *problem;
+    return result;
+  }
 
   const std::string log = files_.log_file();
   const std::size_t log_offset = file_size(log);
@@ -407,11 +412,13 @@ Result<StartResult> LocalRedisServer::start(const std::string& redis_server, dou
     int status = 0;
     if (::waitpid(*pid, &status, WNOHANG) == *pid) {
       std::string tail = log_tail(log, log_offset);
-      if (tail.find("Address already in use") != std::string::npos)
-        return Error::runtime("port " + std::to_string(s.port) +
-                              " is in use (taken by another program as the server started): "
-                              "choose a free one with `merlin server config --port N`, then "
-                              "`merlin server start`");
+      if (tail.find("Address already in use") != std::string::npos) {
+        result.address_problem = "port " + std::to_string(s.port) +
+                                 " is in use (taken by another program as the server started): "
+                                 "choose a free one with `merlin server config --port N`, then "
+                                 "`merlin server start`";
+        return result;
+      }
       return Error::runtime("redis-server exited as it started; the end of " + log + ":\n" + tail);
     }
     auto facts = probe->facts();

@@ -33,6 +33,10 @@ struct ServerStatus {
 };
 
 struct StartResult {
+  /// Not "" when the server could not listen on redis.conf's address (the port is taken, the
+  /// address is not this host's, the port is privileged): why, and the `merlin server config`
+  /// flag that changes it. Nothing was started then.
+  std::string address_problem;
   bool already_running = false;
   ProcessRecord record;
   std::vector<std::string> created;  ///< files init wrote first
@@ -63,9 +67,8 @@ class LocalRedisServer {
 
   /// init, then starts `redis_server` with redis.conf unless the server runs already, and
   /// waits until it answers INFO with the password (a server reading back a large AOF is
-  /// waited for while it loads). Errors: the port is taken (kRuntime, naming the port and
-  /// `merlin server config --port`), the server exited (kRuntime with the end of redis.log),
-  /// no answer within `wait_seconds`.
+  /// waited for while it loads). A port it cannot listen on is `address_problem`. Errors: the
+  /// server exited (kRuntime with the end of redis.log), no answer within `wait_seconds`.
   Result<StartResult> start(const std::string& redis_server, double wait_seconds = 30);
 
   /// SHUTDOWN SAVE (SIGTERM to a server that does not answer), then waits up to

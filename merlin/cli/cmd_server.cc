@@ -103,6 +103,10 @@ int start() {
   auto server = make_server();
   auto started = server.start(*binary);
   if (!started) return report_error(started.error());
+  if (!started->address_problem.empty()) {
+    std::fprintf(stderr, "merlin: %s\n", started->address_problem.c_str());
+    return kExitAddressUnavailable;
+  }
   const auto& r = started->record;
   if (!started->created.empty())
     std::printf("Merlin server initialized in %s (wrote %s).\n", server.files().dir.c_str(),
