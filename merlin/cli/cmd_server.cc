@@ -14,6 +14,7 @@
 #include "merlin/cli/app_broker.h"
 #include "merlin/cli/backends.h"
 #include "merlin/cli/command.h"
+#include "merlin/cli/completion_hints.h"
 #include "merlin/util/files.h"
 #include "merlin/util/path_expand.h"
 #include "merlin/util/process_info.h"
@@ -274,6 +275,11 @@ Command server_command() {
             a->o_mm = c->add_option("--max-memory", a->max_memory,
                                     "The memory the server may use, as 4gb (0: no limit); a full "
                                     "server refuses writes, never evicts");
+            // What the shell offers: names, not files, except for the data directory.
+            offer_values(a->o_am, {"always", "everysec", "no"});
+            offer(a->o_dir, Completion::kDirectory);
+            for (auto* o : {a->o_bind, a->o_password, a->o_sf, a->o_af, a->o_mm})
+              offer(o, Completion::kNone);
             c->callback([chosen, a] { *chosen = [a] { return config(*a); }; });
             return [chosen] { return *chosen ? (*chosen)() : kExitBadInput; };
           }};
