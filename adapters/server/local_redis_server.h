@@ -42,10 +42,6 @@ struct StartResult {
   std::vector<std::string> created;  ///< files init wrote first
 };
 
-/// Where redis-server is: $MERLIN_REDIS_SERVER when set, else the first `redis-server` on
-/// PATH. kRuntime naming the apt-get line when there is none.
-Result<std::string> find_redis_server();
-
 class LocalRedisServer {
  public:
   LocalRedisServer(ServerFiles files, ProbeFactory probes);

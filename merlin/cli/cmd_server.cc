@@ -11,6 +11,7 @@
 
 #include "adapters/server/app_yaml_writer.h"
 #include "adapters/server/local_redis_server.h"
+#include "adapters/server/server_process.h"
 #include "merlin/cli/app_broker.h"
 #include "merlin/cli/backends.h"
 #include "merlin/cli/command.h"
