@@ -19,7 +19,7 @@ set_target_properties(merlin_core PROPERTIES EXPORT_NAME core)
 install(TARGETS merlin_core EXPORT merlinTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(dir util spec samples sampling data study workspace plan broker batch ml report)
+foreach(dir util spec samples sampling data study workspace plan broker batch ml report server)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/merlin/${dir}/
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/merlin/${dir}
           FILES_MATCHING PATTERN "*.h")

@@ -238,6 +238,10 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
 std::string find_app_config(const std::string& cwd, const std::string& home) {
   std::string here = cwd + "/app.yaml";
   if (files::exists(here)) return here;
+  return find_home_app_config(home);
+}
+
+std::string find_home_app_config(const std::string& home) {
   std::string merlin_home = home + "/.merlin";
   if (auto named = files::read(merlin_home + "/config_path.txt")) {
     std::string path = trimmed(*named);

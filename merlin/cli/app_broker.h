@@ -14,6 +14,9 @@ namespace merlin::cli {
 /// `<home>/.merlin/config_path.txt` (what `merlin config create -o` and `merlin config use`
 /// write) when that file exists; `<home>/.merlin/app.yaml` (which may not exist).
 std::string find_app_config(const std::string& cwd, const std::string& home);
+/// find_app_config without the working directory's file: the app.yaml commands read from any
+/// directory that has none (what `merlin server start` points at its server).
+std::string find_home_app_config(const std::string& home);
 
 /// The refusal of a Redis-over-TLS broker (issue #16); `which` names it ("the broker in
 /// FILE", "the broker rediss://:***@host:6380/0 (from --broker)").

@@ -6,6 +6,7 @@
 #if MERLIN_HAVE_RABBITMQ
 #include "adapters/broker/amqp/amqp_backend.h"
 #endif
+#include "adapters/broker/redis/redis_admin.h"
 #include "adapters/broker/redis/redis_backend.h"
 #include "adapters/broker/redis/redis_reservations.h"
 
@@ -103,5 +104,31 @@ std::vector<std::string> backend_schemes() {
 
 std::chrono::milliseconds default_retry_budget() { return RedisSettings{}.reconnect_budget; }
 std::chrono::milliseconds default_reply_timeout() { return RedisSettings{}.command_timeout; }
+
+namespace {
+
+// merlin server's questions to its Redis, through the Redis adapter.
+class RedisServerProbe : public server::ServerProbe {
+ public:
+  RedisServerProbe(const std::string& host, int port, const std::string& password)
+      : admin_(host, port, password) {}
+  Result<server::ServerFacts> facts() override {
+    auto info = admin_.info();
+    if (!info) return info.error();
+    return server::parse_info(*info);
+  }
+  Result<void> shutdown() override { return admin_.shutdown_save(); }
+
+ private:
+  RedisAdmin admin_;
+};
+
+}  // namespace
+
+server::ProbeFactory server_probes() {
+  return [](const std::string& host, int port, const std::string& password) {
+    return std::unique_ptr<server::ServerProbe>(new RedisServerProbe(host, port, password));
+  };
+}
 
 }  // namespace merlin::cli

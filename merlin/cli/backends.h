@@ -10,6 +10,7 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/server/server_probe.h"
 #include "merlin/util/result.h"
 
 namespace merlin::cli {
@@ -35,5 +36,8 @@ std::vector<std::string> backend_schemes();
 /// how long one reply may take.
 std::chrono::milliseconds default_retry_budget();
 std::chrono::milliseconds default_reply_timeout();
+
+/// What `merlin server` asks its Redis with (INFO, SHUTDOWN), through the Redis adapter.
+server::ProbeFactory server_probes();
 
 }  // namespace merlin::cli

@@ -3,6 +3,7 @@
 /// process exit code. CLI11 stays inside merlin/cli.
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "merlin/util/exit_codes.h"
 #include "merlin/util/result.h"
@@ -39,6 +40,11 @@ Command collect_command();
 Command logs_command();
 /// Hidden: `merlin completion bash|commands` (completion_script.h).
 Command completion_command();
+Command server_command();
+
+/// Rewrites Merlin's many-letter short flags of `merlin server config` (-ip, -pwd, -ss, ...)
+/// as their long names in a command line (cmd_server.cc).
+void server_short_flags(std::vector<std::string>& args);
 
 /// Prints an error (all lines) to stderr as "merlin: ..." and returns its exit code: 2 for bad
 /// input, else 1. Defined in command.cc.

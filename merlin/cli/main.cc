@@ -41,30 +41,12 @@ int main(int argc, char** argv) {
       queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
       monitor_command(),    info_command(),          validate_command(),     example_command(),
       config_command(),     sample_command(),        collect_command(),      logs_command(),
-      completion_command()};
+      server_command(),     completion_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);
     auto act = c.setup(*sub);
     sub->callback([&action, act] { action = act; });
-  }
-  // Merlin commands that need the broker-backed mode: named, so users get a clear answer.
-  for (const char* name : {"server"}) {
-    auto* sub = app.add_subcommand(name, "(not in this build yet)");
-    sub->prefix_command();  // every argument after it is left alone
-    sub->fallthrough(false);
-    sub->allow_extras();
-    sub->group("");  // hidden from --help until it exists
-    std::string n = name;
-    sub->callback([&action, n] {
-      action = [n] {
-        std::fprintf(stderr,
-                     "merlin: '%s' is not in this build yet; see `merlin --help` for the "
-                     "commands there are (`merlin info` shows the broker settings)\n",
-                     n.c_str());
-        return kExitFailed;
-      };
-    });
   }
   if (argc == 1) {  // bare `merlin`: the help on stdout and exit 1, as Merlin does
     std::fputs(app.help().c_str(), stdout);
@@ -74,6 +56,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args(argv, argv + argc);
   for (auto& a : args)
     if (a == "-lvl") a = "--level";
+  server_short_flags(args);
   std::vector<char*> argp;
   for (auto& a : args) argp.push_back(a.data());
   try {
