@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <string>
+
+#include <unistd.h>
 
 namespace merlin::cli {
 namespace {
@@ -13,7 +16,7 @@ namespace fs = std::filesystem;
 class ExampleDirsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::path(::testing::TempDir()) / "example_dirs";
+    root_ = fs::path(::testing::TempDir()) / ("example_dirs_" + std::to_string(::getpid()));  // ctest -j: one process per case
     fs::remove_all(root_);
     fs::create_directories(root_ / "build");
     fs::create_directories(root_ / "prefix" / "bin");

@@ -7,6 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <string>
+
+#include <unistd.h>
 
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
@@ -23,7 +26,7 @@ namespace fs = std::filesystem;
 class StudyWatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / "study_watch";
+    dir_ = fs::path(::testing::TempDir()) / ("study_watch_" + std::to_string(::getpid()));  // ctest -j: one process per case
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "samples.csv") << "1\n2\n3\n4\n5\n6\n";
