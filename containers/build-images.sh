@@ -43,8 +43,10 @@ MERLIN_BASE_IMAGE=$base "$here/make-base-image.sh" || die "no base image"
 podman_probe "$base" || die "podman cannot run containers here: $PODMAN_PROBE_ERROR"
 stamp "base $base ready; podman settings: ${PODMAN[*]:1} ${PODMAN_RUN_OPTS[*]}"
 
-# 2. the image. The version: .git is not in the build context, so it is recorded as a label.
-version=$(git -C "$root" describe --tags --always --dirty 2>/dev/null || echo unknown)
+# 2. the image. .git is not in the build context: `git describe` is passed in for the version
+# `merlin --version` prints, and recorded as a label.
+version=$(git -C "$root" describe --tags --match 'v[0-9]*' --always --dirty 2>/dev/null || echo unknown)
+[ "$version" = unknown ] || build_args+=(--build-arg GIT_DESCRIBE="$version")
 log=$root/build/containers/podman-build.log
 mkdir -p "$(dirname "$log")"
 if ! "${PODMAN[@]}" build "${PODMAN_BUILD_OPTS[@]}" "${PODMAN_RUN_OPTS[@]}" \

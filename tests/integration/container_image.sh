@@ -47,7 +47,8 @@ in_image() { "${PODMAN[@]}" run --rm "${PODMAN_RUN_OPTS[@]}" "$@"; }
 expect_eq "runs as merlin (uid 1000)" "1000 merlin /home/merlin" \
   "$(in_image --entrypoint /bin/sh $image -c 'echo $(id -u) $(id -un) $PWD')"
 expect_eq "entrypoint is merlin" '[merlin]' "$(podman image inspect --format '{{.Config.Entrypoint}}' $image)"
-check "merlin --version runs" in_image $image --version
+expect_eq "merlin --version in the image is this tree's (git describe passed in)" \
+  "$("$MERLIN" --version)" "$(in_image $image --version)"
 check "merlin-guard is installed beside merlin" in_image --entrypoint /bin/sh $image -c 'test -x "$(dirname "$(command -v merlin)")/merlin-guard"'
 check "no compiler or cmake in the runtime image" \
   in_image --entrypoint /bin/sh $image -c '! command -v c++ && ! command -v cmake && ! test -d /src'
