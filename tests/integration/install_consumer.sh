@@ -72,7 +72,8 @@ check "merlin::merlin validated the spec as a build step" test -f consumer-build
 expect_eq "the consumer printed the spec's study and steps" \
   "study consumer_demo
 step make_data
-step use_data" "$(tail -n +2 steps.txt)"
+step use_data
+steps 2 (through a shared library)" "$(tail -n +2 steps.txt)"
 expect_eq "the consumer links the build's version" "merlin $("$MERLIN" --version | awk '{print $2}')" \
   "$(head -1 steps.txt)"
 check "the installed merlin copied hello from its own prefix" test -f run/hello/hello.yaml

@@ -4,6 +4,7 @@
 
 #include "merlin/spec/spec_loader.h"
 #include "merlin/util/version.h"
+#include "step_count.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -18,5 +19,6 @@ int main(int argc, char** argv) {
   std::printf("merlin %s\n", merlin::merlin_version());
   std::printf("study %s\n", loaded->spec.name.c_str());
   for (const auto& step : loaded->spec.steps) std::printf("step %s\n", step.name.c_str());
+  std::printf("steps %d (through a shared library)\n", consumer_step_count(argv[1]));
   return 0;
 }
