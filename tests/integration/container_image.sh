@@ -28,6 +28,9 @@ if ! podman_probe "$base"; then
   echo "SKIP: podman cannot run containers here: $PODMAN_PROBE_ERROR"; exit 77
 fi
 CLEANUP+=("podman rmi -f $image")
+# Every rebuild after a source change leaves the previous build's images untagged (hundreds of
+# MB each): prune this project's (by label) when done; the layers a warm rebuild reuses stay.
+CLEANUP+=("podman image prune -f --filter label=io.merlin.image")
 
 # --- build and the hello example in the image --------------------------------------------
 t=$SECONDS
