@@ -62,26 +62,9 @@ std::size_t file_size(const std::string& path) {
 
 Result<void> write_private_file(const std::string& path, const std::string& text) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) return system_error("write", tmp);
-  ::fchmod(fd, 0600);  // whatever the umask
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      auto e = system_error("write", tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return e;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    auto e = system_error("write", tmp);
-    ::unlink(tmp.c_str());
-    return e;
-  }
+  ::unlink(tmp.c_str());  // left by a process that died with this pid
+  auto w = files::write_new_private(tmp, text);
+  if (!w) return w;
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     auto e = system_error("write", path);
     ::unlink(tmp.c_str());

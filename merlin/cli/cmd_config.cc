@@ -55,21 +55,8 @@ Result<void> make_merlin_home() {
 // renamed into place.
 Result<bool> write_private(const std::string& path, const std::string& text, bool replace) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return system_error("write", tmp);
-  std::size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      auto e = system_error("write", tmp);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      return e;
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
+  auto w = files::write_new_private(tmp, text);
+  if (!w) return w.error();
   if (replace) {
     if (::rename(tmp.c_str(), path.c_str()) != 0) {
       auto e = system_error("write", path);

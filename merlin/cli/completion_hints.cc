@@ -9,8 +9,21 @@ namespace {
 // stays empty, so CLI11 adds nothing to the type shown in --help (our formatter shows values).
 constexpr const char* kPrefix = "complete:";
 
-const char* kind_word(Completion k) {
-  switch (k) {
+CLI::Option* attach(CLI::Option* opt, const std::string& name) {
+  CLI::Validator v([](std::string&) { return std::string(); }, "", name);
+  return opt->check(v);
+}
+
+bool is_number_type(const std::string& type) {
+  for (const char* t : {"INT", "UINT", "FLOAT", "NUMBER"})
+    if (type.rfind(t, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+const char* completion_kind_word(Completion kind) {
+  switch (kind) {
     case Completion::kNone:
       return "none";
     case Completion::kFile:
@@ -25,19 +38,6 @@ const char* kind_word(Completion k) {
   return "none";
 }
 
-CLI::Option* attach(CLI::Option* opt, const std::string& name) {
-  CLI::Validator v([](std::string&) { return std::string(); }, "", name);
-  return opt->check(v);
-}
-
-bool is_number_type(const std::string& type) {
-  for (const char* t : {"INT", "UINT", "FLOAT", "NUMBER"})
-    if (type.rfind(t, 0) == 0) return true;
-  return false;
-}
-
-}  // namespace
-
 CLI::Option* offer_values(CLI::Option* opt, std::vector<std::string> values) {
   std::string name = std::string(kPrefix) + "values:";
   for (size_t i = 0; i < values.size(); ++i) name += (i ? "," : "") + values[i];
@@ -45,7 +45,7 @@ CLI::Option* offer_values(CLI::Option* opt, std::vector<std::string> values) {
 }
 
 CLI::Option* offer(CLI::Option* opt, Completion kind) {
-  return attach(opt, std::string(kPrefix) + kind_word(kind));
+  return attach(opt, std::string(kPrefix) + completion_kind_word(kind));
 }
 
 std::vector<std::string> parse_value_set(const std::string& text) {
@@ -85,7 +85,7 @@ CompletionHint completion_hint(CLI::Option& opt) {
         return {Completion::kValues, parse_value_set("{" + rest.substr(7) + "}")};
       for (auto k :
            {Completion::kNone, Completion::kFile, Completion::kDirectory, Completion::kSpec})
-        if (rest == kind_word(k)) return {k, {}};
+        if (rest == completion_kind_word(k)) return {k, {}};
     }
     auto values = parse_value_set(v->get_description());
     if (!values.empty() && set_hint.values.empty()) set_hint = {Completion::kValues, values};

@@ -38,6 +38,9 @@ CLI::Option* offer(CLI::Option* opt, Completion kind);
 /// number, a spec for a positional, a file name for any other option's value.
 CompletionHint completion_hint(CLI::Option& opt);
 
+/// The kind's word in a hint and in the completion script: none, file, dir, spec or values.
+const char* completion_kind_word(Completion kind);
+
 /// Whether `opt` takes a value (an option or positional), not a flag.
 bool takes_value(const CLI::Option& opt);
 

@@ -20,19 +20,8 @@ std::string join(const std::vector<std::string>& words, const char* sep) {
 
 /// The hint as the script's kind word: none, file, dir, spec or values:a,b,c.
 std::string kind_word(const CompletionHint& h) {
-  switch (h.kind) {
-    case Completion::kNone:
-      return "none";
-    case Completion::kFile:
-      return "file";
-    case Completion::kDirectory:
-      return "dir";
-    case Completion::kSpec:
-      return "spec";
-    case Completion::kValues:
-      return "values:" + join(h.values, ",");
-  }
-  return "none";
+  std::string word = completion_kind_word(h.kind);
+  return h.kind == Completion::kValues ? word + ":" + join(h.values, ",") : word;
 }
 
 /// Single-quoted for bash: names and values come from our own source, but stay safe anyway.

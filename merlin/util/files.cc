@@ -53,6 +53,34 @@ Result<void> write_atomic(const std::string& path, std::string_view text) {
   return ok();
 }
 
+Result<void> write_new_private(const std::string& path, std::string_view text) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return io_error("cannot write", path);
+  auto failed = [&] {
+    auto e = io_error("cannot write", path);
+    ::close(fd);
+    ::unlink(path.c_str());
+    return e;
+  };
+  if (::fchmod(fd, 0600) != 0) return failed();
+  const char* p = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return failed();
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) return failed();
+  if (::close(fd) != 0) {
+    auto e = io_error("cannot write", path);
+    ::unlink(path.c_str());
+    return e;
+  }
+  return ok();
+}
+
 Result<std::string> read(const std::string& path) {
   // open(2) rather than an ifstream: libstdc++ cannot ask for O_CLOEXEC, and a step spawned
   // by another thread meanwhile must not inherit the descriptor.

@@ -13,6 +13,10 @@ Result<void> make_dirs(const std::string& path);
 Result<void> write(const std::string& path, std::string_view text, int mode = 0644);
 /// Writes to `path.tmp` then renames: readers never see a partial file.
 Result<void> write_atomic(const std::string& path, std::string_view text);
+/// Creates `path`, which must not exist (nor be a symlink), readable and writable by its owner
+/// only whatever the umask, writes `text` and fsyncs it; on an error nothing is left behind.
+/// For secrets (passwords, app.yaml): callers rename or link the file into place.
+Result<void> write_new_private(const std::string& path, std::string_view text);
 /// Whole file; error names the path.
 Result<std::string> read(const std::string& path);
 bool exists(const std::string& path);

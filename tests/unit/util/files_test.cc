@@ -2,6 +2,7 @@
 #include "merlin/util/files.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -66,6 +67,31 @@ TEST(FilesCopy, MissingSourceIsAnErrorNamingIt) {
   auto r = copy(dir.file("nope.csv"), dir.file("out.csv"));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("nope.csv"), std::string::npos) << r.error().message;
+}
+
+// Secrets (merlin server's password, app.yaml) are 0600 whatever the umask, and never written
+// through a file or link someone else put there first.
+TEST(FilesWriteNewPrivate, OwnerOnlyWhateverTheUmask) {
+  ScratchDir dir;
+  {
+    ScopedUmask mask(0);
+    ASSERT_TRUE(write_new_private(dir.file("secret"), "s3cret\n").ok());
+  }
+  EXPECT_EQ(mode_of(dir.file("secret")), 0600u);
+  EXPECT_EQ(read(dir.file("secret")).value(), "s3cret\n");
+}
+
+TEST(FilesWriteNewPrivate, RefusesAnExistingFileOrSymlinkAndKeepsIt) {
+  ScratchDir dir;
+  write_file(dir.file("there"), "theirs");
+  auto r = write_new_private(dir.file("there"), "mine");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("there"), std::string::npos) << r.error().message;
+  EXPECT_EQ(read(dir.file("there")).value(), "theirs");
+
+  ASSERT_EQ(::symlink(dir.file("target").c_str(), dir.file("link").c_str()), 0);
+  EXPECT_FALSE(write_new_private(dir.file("link"), "mine").ok());
+  EXPECT_FALSE(exists(dir.file("target")));
 }
 
 }  // namespace
