@@ -18,6 +18,14 @@
 namespace merlin::cli {
 namespace {
 
+// A results_backend naming the broker's own Redis (what `merlin server start` writes, as
+// Merlin's does) is exactly what a Redis broker uses: nothing to tell the user.
+bool names_same_server(const spec::AppConfig& config, const BrokerLocation& broker) {
+  std::vector<spec::IgnoredKey> ignored;
+  auto results = app_results_backend(config, ignored);
+  return results && results->host == broker.host && results->port == broker.port;
+}
+
 std::string expand_home(const std::string& path) {
   return expand_user(path, process_environment());
 }
@@ -163,7 +171,7 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
     auto r = resolve_results(*config, flags, env, unused);
     if (!r) return r.error();
     results = std::move(*r);
-  } else if (config->results_backend.present) {
+  } else if (config->results_backend.present && !names_same_server(*config, loc)) {
     unused.push_back({"results_backend",
                       "a Redis broker keeps progress on its own server, so that a commit and the "
                       "queueing of what it releases are one step"});

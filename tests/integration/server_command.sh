@@ -94,8 +94,11 @@ check "merlin info: connection ok" grep -q "connection:  ok" "$OUT/info.out"
 # A study through the server, with no other broker setup.
 "$MERLIN" example hello >/dev/null 2>&1
 cd hello
-m run run hello.yaml
+m run --log-level info run hello.yaml
 expect_eq "merlin run queues hello on the server" 0 $?
+# app.yaml's results_backend is the broker's own server, as Redis brokers use it: no note.
+check "merlin run does not call the results_backend it wrote unused" \
+  bash -c "! grep -q 'results_backend' '$OUT/run.err'"
 timeout 120 "$MERLIN" run-workers hello.yaml --exit-when-done >"$OUT/workers.out" 2>"$OUT/workers.err"
 expect_eq "run-workers --exit-when-done: exit 0" 0 $?
 ws=$(ls -d hello_2* | head -1)
