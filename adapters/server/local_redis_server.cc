@@ -15,6 +15,7 @@
 
 #include "adapters/server/server_process.h"
 #include "merlin/util/files.h"
+#include "merlin/util/secret.h"
 #include "merlin/util/process_info.h"
 
 namespace merlin::server {
@@ -24,33 +25,6 @@ using Clock = std::chrono::steady_clock;
 
 Error system_error(const std::string& what, const std::string& path) {
   return Error::runtime("cannot " + what + " " + path + ": " + std::strerror(errno));
-}
-
-// 32 bytes of /dev/urandom as 64 hex digits: 256 bits, and only characters every client and
-// the ACL file take without quoting.
-Result<std::string> new_password() {
-  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return system_error("open", "/dev/urandom");
-  unsigned char bytes[32];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = ::read(fd, bytes + got, sizeof bytes - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      auto e = system_error("read", "/dev/urandom");
-      ::close(fd);
-      return e;
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
 }
 
 std::size_t file_size(const std::string& path) {
@@ -95,7 +69,7 @@ Result<std::vector<std::string>> LocalRedisServer::init() {
     created.push_back(path.substr(path.rfind('/') + 1));
     return ok();
   };
-  auto r = ensure(files_.pass_file(), [] { return new_password(); });
+  auto r = ensure(files_.pass_file(), [] { return random_secret(); });
   if (!r) return r.error();
   r = ensure(files_.users_file(), [&]() -> Result<std::string> {
     auto pw = password();

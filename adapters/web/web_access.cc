@@ -1,40 +1,14 @@
 #include "adapters/web/web_access.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
+
+#include "merlin/util/secret.h"
 
 namespace merlin::web {
 namespace fs = std::filesystem;
 
-Result<std::string> generate_token() {
-  unsigned char bytes[32];
-  int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return Error::runtime(std::string("cannot open /dev/urandom: ") + std::strerror(errno));
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    ssize_t n = ::read(fd, bytes + got, sizeof bytes - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ::close(fd);
-      return Error::runtime("cannot read /dev/urandom");
-    }
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  static const char* kHex = "0123456789abcdef";
-  std::string out;
-  for (unsigned char b : bytes) {
-    out += kHex[b >> 4];
-    out += kHex[b & 15];
-  }
-  return out;
-}
+Result<std::string> generate_token() { return random_secret(); }
 
 bool is_loopback(const std::string& address) {
   return address == "localhost" || address == "::1" || address.rfind("127.", 0) == 0;
