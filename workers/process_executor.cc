@@ -16,6 +16,7 @@
 #include "merlin/util/files.h"
 #include "merlin/util/shell_words.h"
 #include "workers/guarded_spawn.h"
+#include "workers/step_environment.h"
 #include "workers/step_output.h"
 
 extern char** environ;
@@ -80,16 +81,11 @@ Result<ExecResult> ProcessExecutor::run_streams(const RenderedTask& task,
 
 Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepStreams& io) {
   SpawnRequest request;
-  // The environment: ours, with the task's variables replacing same-named ones.
-  for (char** e = environ; *e; ++e) {
-    std::string_view kv(*e);
-    auto eq = kv.find('=');
-    std::string_view key = kv.substr(0, eq);
-    bool replaced = false;
-    for (const auto& [k, v] : task.env) replaced |= key == k;
-    if (!replaced) request.env.emplace_back(kv);
-  }
-  for (const auto& [k, v] : task.env) request.env.push_back(k + "=" + v);
+  // The environment: ours without the credential variables (unless the step asks), with the
+  // task's variables replacing same-named ones.
+  std::vector<std::string_view> ours;
+  for (char** e = environ; *e; ++e) ours.emplace_back(*e);
+  request.env = step_environment(ours, task.env, task.pass_broker);
   // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
   request.argv = shell_words(task.shell);
   std::string command_line;

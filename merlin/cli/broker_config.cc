@@ -123,7 +123,8 @@ BrokerEnvironment BrokerEnvironment::current() {
     return std::string(v ? v : "");
   };
   return {app_config_path(), get("MERLIN_BROKER_URL"), get("MERLIN_BROKER_RETRY"),
-          get("MERLIN_BROKER_TIMEOUT"), get("MERLIN_RESULTS_BACKEND_URL")};
+          get("MERLIN_BROKER_TIMEOUT"), get("MERLIN_RESULTS_BACKEND_URL"),
+          get("MERLIN_CREDENTIALS_WITHHELD")};
 }
 
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
@@ -162,6 +163,9 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
     if (!parsed) return Error{parsed.error().code, "--broker: " + parsed.error().message};
     loc = *parsed;
     loc.source = "--broker";
+    if (!loc.password.empty())
+      log::warn("--broker holds a password, which every user of this host can read in the "
+                "process list; give it through MERLIN_BROKER_URL or app.yaml's password file");
   }
   if (loc.tls && !is_rabbitmq(loc))
     return Error::runtime(
@@ -185,6 +189,13 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
     notes += std::string(notes.empty() ? "" : "; ") +
              "ssl_* (TLS settings, which a plain redis:// connection does not use)";
   if (!notes.empty()) log::info("{}: URL options not used here: {}", loc.source, notes);
+  // A step runs without its worker's MERLIN_BROKER_URL unless it asks (docs/security.md): say
+  // so, rather than trying the default address.
+  if (loc.source == "default" && env.withheld.find("MERLIN_BROKER_URL") != std::string::npos)
+    return Error::bad_input(
+        "no broker is named here: this runs in a merlin step, which is not given its worker's "
+        "MERLIN_BROKER_URL (it may carry a password); add 'pass_broker: true' to the step's "
+        "run: block, or name the broker in ~/.merlin/app.yaml");
   auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", env.retry, 0);
   if (!retry) return retry.error();
   loc.retry_budget = *retry;

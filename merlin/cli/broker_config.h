@@ -44,6 +44,9 @@ struct BrokerEnvironment {
   std::string retry;       ///< MERLIN_BROKER_RETRY
   std::string timeout;     ///< MERLIN_BROKER_TIMEOUT
   std::string results_url;  ///< MERLIN_RESULTS_BACKEND_URL
+  /// MERLIN_CREDENTIALS_WITHHELD: inside a step, the credential variables its worker had and
+  /// the step was not given (workers/step_environment.h); "" elsewhere.
+  std::string withheld;
   /// app_config_path() and this process's environment.
   static BrokerEnvironment current();
 };
@@ -51,7 +54,9 @@ struct BrokerEnvironment {
 /// Resolves the location; kBadInput for a malformed app.yaml, URL, password file or number of
 /// seconds, kRuntime for a broker this build does not speak. Logs one info line naming the
 /// app.yaml keys not used and why, and one naming URL options not used. No message shows a
-/// password. A URL replaces app.yaml's broker whole (its password is not read then).
+/// password. A URL replaces app.yaml's broker whole (its password is not read then). Inside a
+/// step that was not given its worker's MERLIN_BROKER_URL (`withheld`), no broker named
+/// anywhere is kBadInput saying how to give it one, rather than the default address.
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env);
 /// resolve_broker with BrokerEnvironment::current().
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags);

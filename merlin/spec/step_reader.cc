@@ -20,7 +20,9 @@ const std::vector<std::string> kRunKeys = {
     // Extensions: node-local scratch and staging (docs/staging.md).
     "scratch", "stage_out", "stage_in",
     // Extension: data-dependent fan-out (docs/fanout.md).
-    "samples_from", "loop"};
+    "samples_from", "loop",
+    // Extension: the step keeps the broker's credentials in its environment (docs/security.md).
+    "pass_broker"};
 
 // Why a stage_out pattern cannot be used, or "" when it can: it is relative to the task's
 // scratch dir and names files copied into the workspace task dir, so it may not leave either.
@@ -133,6 +135,10 @@ void read_run_value(const YamlEntry& e, const std::string& context, StepRun& run
     } else if (auto v = read_bool(e.value, what, diags)) {
       run.exit_on_error = *v;
     }
+    return;
+  }
+  if (k == "pass_broker") {
+    if (auto v = read_bool(e.value, what, diags)) run.pass_broker = *v;
     return;
   }
   auto v = read_scalar(e.value, what, diags);

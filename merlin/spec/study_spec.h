@@ -86,6 +86,10 @@ struct StepRun {
   std::string nodes, procs, gpus, cores_per_task, gpus_per_task, walltime;
   std::string reservation, exclusive, priority, qos, bind, launch_distribution;
   bool exit_on_error = false;
+  /// `pass_broker: true` (our extension, docs/security.md): the step's environment keeps the
+  /// variables that carry the broker's credentials (MERLIN_BROKER_URL, ...), which every other
+  /// step is spawned without: a step that runs `merlin run` again asks for them here.
+  bool pass_broker = false;
   std::map<std::string, std::string> launcher_flags;  ///< `slurm`/`flux`/`lsf` extra flags by type
   std::string batch_type;  ///< per-step `batch: {type}`; empty = the study's
   /// Node-local scratch (an extension, docs/staging.md): `auto` or a path whose `$VAR` /

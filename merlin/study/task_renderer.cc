@@ -220,6 +220,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   RenderedTask t;
   t.dir = task_dir(id, sample);
   t.shell = node.shell;
+  t.pass_broker = node.spec && node.spec->run.pass_broker;
   t.script_path = t.dir + "/" + script_name(inst, kind);
   t.out_path = t.dir + "/" + inst.base_name + ".out";
   t.err_path = t.dir + "/" + inst.base_name + ".err";

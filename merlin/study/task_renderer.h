@@ -29,6 +29,9 @@ struct RenderedTask {
   /// MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_WORKSPACE, WORKSPACE, and the step's
   /// resources for $(VLAUNCHER): MERLIN_NODES, MERLIN_PROCS, MERLIN_CORES, MERLIN_GPUS.
   std::vector<std::pair<std::string, std::string>> env;
+  /// The step's `pass_broker`: its environment keeps the worker's credential variables
+  /// (workers/step_environment.h); false: they are dropped.
+  bool pass_broker = false;
 
   /// Node-local scratch (docs/staging.md); scratch_dir is empty when the step has none.
   std::string scratch_dir;             ///< the task's scratch dir: the step's cwd while it runs

@@ -2,10 +2,18 @@
 # Bundled examples on a real redis-server: iterative_demo queues its own next iterations from
 # a step, and one `run-workers --exit-when-done` serves all of them and exits after the last;
 # feature_demo (funnels, parameters, samples, a Python step) runs through the broker as well.
+# The demo's broker is in ~/.merlin/app.yaml, which the step's `merlin run` reads too (steps
+# are not given MERLIN_BROKER_URL: docs/security.md); with MERLIN_BROKER_URL alone the step
+# is told how to ask for it.
 source "$(dirname "$0")/lib.sh"
 start_redis
 set +e  # exit codes are what this test checks
 export PATH="$(dirname "$MERLIN"):$PATH"  # the demo's last step calls `merlin run`
+export HOME=$WORK/home
+mkdir -p "$HOME/.merlin"
+printf 'broker:\n  name: redis\n  server: 127.0.0.1\n  port: %s\n' "$REDIS_PORT" >"$HOME/.merlin/app.yaml"
+URL=$MERLIN_BROKER_URL
+unset MERLIN_BROKER_URL
 
 "$MERLIN" example iterative_demo >/dev/null 2>&1
 cd iterative_demo
@@ -22,6 +30,20 @@ for ws in studies/iterative_demo_*; do
   expect_eq "iterative_demo: $(basename "$ws") complete in the broker" \
     "run-more-samples,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | grep '^run-more' | cut -d, -f1-5)"
 done
+
+# The broker from MERLIN_BROKER_URL only: the step's `merlin run` says what to do.
+mkdir -p "$WORK/by_url" && cd "$WORK/by_url"
+"$MERLIN" example iterative_demo >/dev/null 2>&1
+cd iterative_demo
+mv "$HOME/.merlin/app.yaml" "$HOME/.merlin/app.yaml.off"
+export MERLIN_BROKER_URL=$URL
+"$MERLIN" run iterative_demo.yaml --vars MAX_ITER=2 >run.out 2>run.err
+timeout 120 "$MERLIN" run-workers iterative_demo.yaml --exit-when-done >workers.out 2>workers.err
+expect_eq "iterative_demo by MERLIN_BROKER_URL: one iteration only" 1 "$(ls -d studies/iterative_demo_* | wc -l)"
+check "iterative_demo by MERLIN_BROKER_URL: the step is told to add pass_broker or use app.yaml" \
+  grep -q "add 'pass_broker: true' to the step's run: block, or name the broker in ~/.merlin/app.yaml" \
+  studies/iterative_demo_*/run-more-samples/run-more-samples.err
+mv "$HOME/.merlin/app.yaml.off" "$HOME/.merlin/app.yaml"
 
 cd "$WORK"
 "$MERLIN" example feature_demo >/dev/null 2>&1

@@ -75,6 +75,22 @@ TEST_F(BrokerConfigTest, AUrlReplacesAppYamlWithoutReadingItsPassword) {
   EXPECT_EQ(l->source, "MERLIN_BROKER_URL");
 }
 
+TEST_F(BrokerConfigTest, AStepNotGivenTheBrokerUrlIsToldHowToAskForIt) {
+  env_.withheld = "MERLIN_BROKER_URL,MERLIN_RESULTS_BACKEND_URL";
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_FALSE(l.ok());
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_NE(l.error().message.find("pass_broker: true"), std::string::npos) << l.error().message;
+}
+
+TEST_F(BrokerConfigTest, AStepNotGivenTheBrokerUrlUsesAppYamlsBroker) {
+  env_.withheld = "MERLIN_BROKER_URL";
+  app_yaml(write("redis.pass", "from-file\n"));
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->host, "node1");
+}
+
 TEST_F(BrokerConfigTest, MalformedUrlsNameWhereTheyCameFromAndHideThePassword) {
   env_.url = "redis//:s3cret@host";
   auto l = resolve_broker(flags_, env_);
