@@ -49,6 +49,18 @@ class StudyRegistry {
   virtual Result<void> enqueue(const StudyEnqueue& study) = 0;
   /// Every registered study, oldest first.
   virtual Result<std::vector<StudyRecord>> list() = 0;
+  /// The registered studies whose `name` is `name`, oldest first: list(), filtered. A backend
+  /// may override it to read nothing of other studies (a study key starts with "<name>_"), so
+  /// that a worker whose Redis ACL user reaches one study's keys only is not refused
+  /// (docs/security.md).
+  virtual Result<std::vector<StudyRecord>> list_named(const std::string& name) {
+    auto all = list();
+    if (!all) return all.error();
+    std::vector<StudyRecord> out;
+    for (auto& r : *all)
+      if (r.name == name) out.push_back(std::move(r));
+    return out;
+  }
   /// Queued + delayed + in-flight messages over every queue of the study: 0 means no more work
   /// can appear (dependents are published before a task is acked).
   virtual Result<std::uint64_t> pending(const std::string& study_key) = 0;

@@ -106,12 +106,7 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const Br
 }
 
 Result<std::vector<StudyRecord>> studies_named(StudyRegistry& studies, const std::string& name) {
-  auto all = studies.list();
-  if (!all) return all.error();
-  std::vector<StudyRecord> out;
-  for (auto& r : *all)
-    if (r.name == name) out.push_back(std::move(r));
-  return out;
+  return studies.list_named(name);
 }
 
 Result<std::vector<StudyRecord>> studies_of_spec(

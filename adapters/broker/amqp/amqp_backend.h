@@ -31,6 +31,9 @@ class AmqpStudies : public StudyRegistry {
 
   Result<void> enqueue(const StudyEnqueue& study) override;
   Result<std::vector<StudyRecord>> list() override { return results_.list(); }
+  Result<std::vector<StudyRecord>> list_named(const std::string& name) override {
+    return results_.list_named(name);
+  }
   /// Ready messages in the study's queues and delay queues, plus its reservations.
   Result<std::uint64_t> pending(const std::string& study_key) override;
   Result<std::vector<QueueStats>> queue_stats(const std::string& study_key) override;

@@ -133,7 +133,10 @@ Result<void> RedisConnection::connect_once() {
     if (!reply.is_error()) continue;
     redisFree(ctx_);  // not logged in: never send anything on it
     ctx_ = nullptr;
-    return Error::runtime(describe(reply.str));
+    // A refused AUTH names the ACL user (never the password); it is not retried.
+    return Error::runtime(describe(reply.str) + (settings_.username.empty()
+                                                     ? std::string()
+                                                     : " (user '" + settings_.username + "')"));
   }
   return ok();
 }

@@ -62,7 +62,18 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
   return ok();
 }
 
-Result<std::vector<StudyRecord>> RedisStudies::list() {
+Result<std::vector<StudyRecord>> RedisStudies::list() { return list_keyed(""); }
+
+Result<std::vector<StudyRecord>> RedisStudies::list_named(const std::string& name) {
+  // A study's key is "<name>_<timestamp>" (its workspace's name): other studies' meta is not
+  // read, which a worker's ACL user may not (docs/security.md).
+  auto all = list_keyed(name + "_");
+  if (!all) return all.error();
+  std::erase_if(*all, [&](const StudyRecord& r) { return r.name != name; });
+  return all;
+}
+
+Result<std::vector<StudyRecord>> RedisStudies::list_keyed(const std::string& key_prefix) {
   auto c = connect(settings_);
   if (!c) return c.error();
   auto keys = (*c)->command({"ZRANGE", kStudiesKey, "0", "-1", "WITHSCORES"});
@@ -72,6 +83,7 @@ Result<std::vector<StudyRecord>> RedisStudies::list() {
   for (std::size_t i = 0; i + 1 < keys->elements.size(); i += 2) {
     StudyRecord r;
     r.key = keys->elements[i].text();
+    if (r.key.rfind(key_prefix, 0) != 0) continue;
     r.created = keys->elements[i + 1].as_integer().value_or(0);
     cmds.push_back({"HMGET", RedisKeys(r.key).prefix + "meta", "workspace", "name", "purged"});
     out.push_back(std::move(r));

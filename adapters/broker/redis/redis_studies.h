@@ -25,6 +25,9 @@ class RedisStudies : public StudyRegistry {
   Result<void> enqueue(const StudyEnqueue& study) override;
   /// Every registered study, oldest first.
   Result<std::vector<StudyRecord>> list() override;
+  /// The studies named `name`: only the meta of keys starting "<name>_" is read, so a user
+  /// whose ACL reaches those studies' keys alone is never refused.
+  Result<std::vector<StudyRecord>> list_named(const std::string& name) override;
   /// Queued + delayed + in-flight messages over every queue of the study: 0 means no more work
   /// can appear (dependents are published before a task is acked).
   Result<std::uint64_t> pending(const std::string& study_key) override;
@@ -52,6 +55,9 @@ class RedisStudies : public StudyRegistry {
   Result<std::string> server_version();
 
  private:
+  /// The registered studies whose key starts with `key_prefix` ("" : all), oldest first.
+  Result<std::vector<StudyRecord>> list_keyed(const std::string& key_prefix);
+
   RedisSettings settings_;
 };
 
