@@ -7,6 +7,7 @@
 # there; start twice, stop twice, restart; a taken port, a missing redis-server and bad flags
 # get clear messages and their exit codes.
 source "$(dirname "$0")/lib.sh"
+umask 022  # the files merlin writes are private whatever the umask (docs/security.md)
 if ! command -v redis-server >/dev/null || ! command -v redis-cli >/dev/null; then
   echo "SKIP: redis-server/redis-cli not found (apt-get install redis-server)"
   exit 77
@@ -41,8 +42,7 @@ check "status before init says so" grep -q "has not been initialized" "$OUT/stat
 # The user's own app.yaml: a comment and a celery block stay, the old broker is replaced.
 mkdir -p "$HOME/.merlin"
 printf '# my own settings\ncelery:\n  override:\n    visibility_timeout: 86400\nbroker:\n  name: rabbitmq\n  server: old.example.com\n' \
-  >"$HOME/.merlin/app.yaml"
-chmod 600 "$HOME/.merlin/app.yaml"
+  >"$HOME/.merlin/app.yaml"  # 0644 under the umask: its .bak must be 0600 all the same
 
 started=1
 for try in 1 2 3 4 5; do
@@ -86,6 +86,7 @@ check "app.yaml keeps the user's comment" grep -qx "# my own settings" "$APP"
 check "app.yaml keeps the user's celery block" grep -qx "    visibility_timeout: 86400" "$APP"
 check "app.yaml's old broker is gone" bash -c "! grep -q old.example.com '$APP'"
 check "the old app.yaml is kept as app.yaml.bak" grep -q old.example.com "$APP.bak"
+expect_eq "app.yaml.bak is 0600 (the old file may hold a password)" 600 "$(stat -c %a "$APP.bak")"
 check "Merlin's own app.yaml in the server directory" grep -qx "  port: $PORT" "$SERVER/app.yaml"
 m info info
 expect_eq "merlin info reaches the server through app.yaml" 0 $?
