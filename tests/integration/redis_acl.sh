@@ -96,7 +96,7 @@ expect_eq "observer ACL: every step done, none failed" 0 \
   "$(tail -n +2 st.csv | awk -F, '$3 != $4 || $5 != 0 { bad++ } END { print bad + 0 }')"
 expect_eq "observer ACL: five steps listed" 5 "$(tail -n +2 st.csv | wc -l)"
 for c in "status $ws" "detailed-status $ws" "queue-info acl_study.yaml" "queue-info acl_study.yaml --format json" \
-  "query-workers" "monitor acl_study.yaml"; do
+  "query-workers" "monitor acl_study.yaml" "info"; do
   run_rc env MERLIN_BROKER_URL="$OBSERVE" "$MERLIN" $c >obs.out 2>obs.err
   expect_eq "observer ACL: $c exits 0" 0 "$RC"
 done
