@@ -13,6 +13,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
+#include "workers/step_environment.h"
 #include "merlin/util/path_expand.h"
 
 namespace merlin::cli {
@@ -124,7 +125,7 @@ BrokerEnvironment BrokerEnvironment::current() {
   };
   return {app_config_path(), get("MERLIN_BROKER_URL"), get("MERLIN_BROKER_RETRY"),
           get("MERLIN_BROKER_TIMEOUT"), get("MERLIN_RESULTS_BACKEND_URL"),
-          get("MERLIN_CREDENTIALS_WITHHELD")};
+          get(std::string(kWithheldVariable).c_str())};
 }
 
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {

@@ -16,6 +16,7 @@
 #include "merlin/util/files.h"
 #include "merlin/util/log.h"
 #include "merlin/util/visible_text.h"
+#include "workers/step_environment.h"
 
 namespace merlin::run {
 namespace fs = std::filesystem;
@@ -53,7 +54,11 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   std::string quoted = "'";
   for (char c : info) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   quoted += "'";
-  std::string line = "cd " + quoted + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
+  // Like a step, the command is not given the variables that carry the broker's credentials
+  // (workers/step_environment.h; docs/security.md).
+  std::string unset = "unset";
+  for (auto name : credential_variables()) unset += " " + std::string(name);
+  std::string line = "cd " + quoted + " && " + unset + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
   log::info("generating samples cmd={}/cmd.sh", info);
   int rc = std::system(line.c_str());
   if (rc != 0) {

@@ -100,6 +100,11 @@ merlin:
   resources:
     workers:
       leakers: {args: --concurrency 2, steps: [all]}
+  samples:
+    column_labels: [V]
+    file: $(MERLIN_INFO)/samples.csv
+    generate:
+      cmd: env > $(MERLIN_INFO)/generate_env.txt; printf '1\n2\n' > $(MERLIN_INFO)/samples.csv
 Y
 cat >bad.yaml <<'Y'
 description: {name: bad, description: a run key misspelt}
@@ -156,6 +161,7 @@ round() {
   expect_eq "$r: a step that asks (pass_broker) is given what its worker had" \
     "broker url given: $asked" "$(cat "$ws/asks/asked.txt" 2>/dev/null)"
   expect_eq "$r: a step that does not ask is not" "broker url given: " "$(cat "$ws/after/plain.txt" 2>/dev/null)"
+  check "$r: the samples' generate.cmd printed its environment" test -s "$ws/merlin_info/generate_env.txt"
   check "$r: the step printed its environment" test -s "$ws/show/X.1/environ.txt"
   check "$r: the step's environment has no MERLIN_BROKER_URL" \
     bash -c "! grep -q '^MERLIN_BROKER_URL=' '$ws/show/X.1/env.txt'"

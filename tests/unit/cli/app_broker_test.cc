@@ -363,5 +363,34 @@ TEST_F(AppBrokerTest, TheFileConfigCreateWritesIsALocalRedisWithNothingUnused) {
   EXPECT_TRUE(c->ignored.empty());
 }
 
+// Redis ACL users (issue #16): Merlin's `username` beside the password file, for the broker
+// and for a RabbitMQ broker's Redis results backend, and a user name in the URL.
+TEST_F(AppBrokerTest, RedisAclUsersComeFromUsernameInTheBrokerAndResultsBackendBlocks) {
+  write(".merlin/worker.pass", "w-pw\n");
+  write(".merlin/results.pass", "r-pw\n");
+  app_yaml("broker:\n  name: redis\n  server: node1\n  username: merlin-worker\n"
+           "  password: worker.pass\n");
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->username, "merlin-worker");
+  EXPECT_EQ(l->password, "w-pw");
+  EXPECT_EQ(l->display().find("w-pw"), std::string::npos) << l->display();
+
+  app_yaml("broker:\n  name: rabbitmq\n  server: rabbit\n  username: r\n  password: worker.pass\n"
+           "results_backend:\n  name: redis\n  server: node7\n  username: merlin-results\n"
+           "  password: results.pass\n");
+  l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  ASSERT_TRUE(l->results);
+  EXPECT_EQ(l->results->username, "merlin-results");
+  EXPECT_EQ(l->results->password, "r-pw");
+
+  env_.url = "redis://merlin-worker:u%40rl-pw@node2:6390/0";
+  l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->username, "merlin-worker");
+  EXPECT_EQ(l->password, "u@rl-pw");
+}
+
 }  // namespace
 }  // namespace merlin::cli
