@@ -13,8 +13,8 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/log.h"
-#include "workers/step_environment.h"
 #include "merlin/util/path_expand.h"
+#include "workers/step_environment.h"
 
 namespace merlin::cli {
 namespace {

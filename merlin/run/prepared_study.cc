@@ -58,7 +58,8 @@ Result<void> generate_samples(const PreparedStudy& s, const std::string& cmd) {
   // (workers/step_environment.h; docs/security.md).
   std::string unset = "unset";
   for (auto name : credential_variables()) unset += " " + std::string(name);
-  std::string line = "cd " + quoted + " && " + unset + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
+  std::string line =
+      "cd " + quoted + " && " + unset + " && /bin/bash ./cmd.sh > cmd.out 2> cmd.err";
   log::info("generating samples cmd={}/cmd.sh", info);
   int rc = std::system(line.c_str());
   if (rc != 0) {

@@ -21,8 +21,8 @@ class RedisAcl : public RedisFixture {
   RedisSettings mine_only() {
     auto c = RedisConnection::open(settings_);
     EXPECT_TRUE(c.ok());
-    auto r = (*c)->command({"ACL", "SETUSER", "w", "on", ">pw-of-w", "resetkeys",
-                            "~merlin:mine_*", "%R~merlin:studies", "+@all"});
+    auto r = (*c)->command({"ACL", "SETUSER", "w", "on", ">pw-of-w", "resetkeys", "~merlin:mine_*",
+                            "%R~merlin:studies", "+@all"});
     EXPECT_TRUE(r.ok()) << r.error().message;
     auto s = settings_;
     s.username = "w";

@@ -5,10 +5,12 @@
 namespace merlin {
 namespace {
 
-const std::vector<std::string_view> kWorkerEnv = {
-    "PATH=/usr/bin", "MERLIN_BROKER_URL=redis://u:pw@h:6379/0",
-    "MERLIN_RESULTS_BACKEND_URL=redis://:pw@h/1", "MERLIN_MONITOR_TOKEN=t0k3n",
-    "MERLIN_BROKER_RETRY=5", "X=old"};
+const std::vector<std::string_view> kWorkerEnv = {"PATH=/usr/bin",
+                                                  "MERLIN_BROKER_URL=redis://u:pw@h:6379/0",
+                                                  "MERLIN_RESULTS_BACKEND_URL=redis://:pw@h/1",
+                                                  "MERLIN_MONITOR_TOKEN=t0k3n",
+                                                  "MERLIN_BROKER_RETRY=5",
+                                                  "X=old"};
 
 TEST(StepEnvironment, DropsEveryCredentialVariableByDefault) {
   auto env = step_environment(kWorkerEnv, {{"X", "new"}}, false);
@@ -36,7 +38,7 @@ TEST(StepEnvironment, MatchesWholeNamesOnly) {
   EXPECT_FALSE(is_credential_variable("MERLIN_BROKER"));
   auto env = step_environment({"MERLIN_BROKER_URLS=a", "MERLIN_BROKER_URL"}, {}, false);
   EXPECT_EQ(env, (std::vector<std::string>{"MERLIN_BROKER_URLS=a",
-                                            "MERLIN_CREDENTIALS_WITHHELD=MERLIN_BROKER_URL"}));
+                                           "MERLIN_CREDENTIALS_WITHHELD=MERLIN_BROKER_URL"}));
 }
 
 TEST(StepEnvironment, AStepsOwnWithheldListIsNotPassedOn) {
