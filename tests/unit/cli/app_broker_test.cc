@@ -201,6 +201,18 @@ TEST_F(AppBrokerTest, ARedissUrlIsResolved) {
   EXPECT_EQ(l->source, "--broker");
 }
 
+TEST_F(AppBrokerTest, ARabbitmqBrokersResultsBackendMayBeRediss) {
+  flags_.url = "amqps://merlin:pw@rabbit.example.org:5671//merlin";
+  flags_.results_url = "rediss://:pw@10.0.0.5:6390/2?ssl_ca_certs=/etc/ca.pem";
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  ASSERT_TRUE(l->results);
+  EXPECT_TRUE(l->results->tls);
+  EXPECT_EQ(l->results->scheme, "rediss");
+  EXPECT_EQ(l->results->db, 2);
+  EXPECT_EQ(l->results->tls_settings.ca_certs, "/etc/ca.pem");
+}
+
 TEST_F(AppBrokerTest, ConfigCreatesShapeWithARedisBrokerWorks) {
   write(".merlin/redis.pass", "p@ss:w/rd\n");
   app_yaml(R"(broker:
