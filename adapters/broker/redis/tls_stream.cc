@@ -244,8 +244,10 @@ Error ssl_failure(unsigned long e, bool handshake, bool sent_cert) {
   const int reason = ERR_GET_REASON(e);
   const std::string detail = openssl_reason(e);
   switch (reason) {
+#ifdef SSL_R_UNEXPECTED_EOF_WHILE_READING  // OpenSSL 3; 1.1.1 reports it as SSL_ERROR_SYSCALL
     case SSL_R_UNEXPECTED_EOF_WHILE_READING:
       return Error::unavailable("TLS: the server closed the connection");
+#endif
     case SSL_R_WRONG_VERSION_NUMBER:
     case SSL_R_PACKET_LENGTH_TOO_LONG:
     case SSL_R_UNKNOWN_PROTOCOL:
