@@ -36,6 +36,7 @@ class Merlin(CMakePackage):
     depends_on("fmt@9:")
     depends_on("spdlog@1.10: +fmt_external")
     depends_on("hiredis")
+    depends_on("openssl")  # rediss:// (adapters/broker/redis/tls_stream.cc)
     depends_on("cpp-httplib")  # merlin monitor --web (Debian's is a shared library)
     # Header-only: needed to compile, not at run time.
     depends_on("cli11@2:", type="build")

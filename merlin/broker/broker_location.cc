@@ -158,7 +158,7 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
           return bad("database '" + value + "' is not a number");
         continue;
       }
-      // Celery's TLS options (redis-py's names): recorded for the TLS work (issue #16).
+      // Celery's TLS options (redis-py's names).
       auto& tls = loc.tls_settings;
       if (key == "ssl_cert_reqs") {
         auto reqs = parse_cert_reqs(url_unquoted(value));

@@ -22,8 +22,8 @@ enum class CertReqs { kUnset, kNone, kOptional, kRequired };
 std::optional<CertReqs> parse_cert_reqs(std::string_view text);
 
 /// A broker's TLS settings as written (URL options `ssl_cert_reqs`, `ssl_ca_certs`,
-/// `ssl_certfile`, `ssl_keyfile`; app.yaml's `cert_reqs`, `ca_certs`, `certfile`, `keyfile`),
-/// recorded for when Redis over TLS lands (issue #16). Nothing reads them yet.
+/// `ssl_certfile`, `ssl_keyfile`; app.yaml's `cert_reqs`, `ca_certs`, `certfile`, `keyfile`):
+/// what a rediss:// or amqps:// connection verifies and presents (docs/tls.md).
 struct BrokerTls {
   CertReqs cert_reqs = CertReqs::kUnset;
   std::string ca_certs;  ///< the CA bundle to check the server against
@@ -40,8 +40,8 @@ struct BrokerLocation {
   std::string host = "127.0.0.1";
   int port = 6379;
   std::string socket_path;  ///< redis+socket:///path: a Unix socket instead of host:port
-  bool tls = false;         ///< rediss://: Redis over TLS (refused until issue #16 lands)
-  BrokerTls tls_settings;   ///< recorded from the URL or app.yaml; used by no connection yet
+  bool tls = false;         ///< rediss:// (Redis over TLS) or amqps://
+  BrokerTls tls_settings;   ///< from the URL or app.yaml
   /// Query options of the URL this build does not know (`?socket_timeout=5`), as written:
   /// noted and ignored.
   std::vector<std::pair<std::string, std::string>> options;

@@ -250,28 +250,14 @@ std::string find_home_app_config(const std::string& home) {
   return merlin_home + "/app.yaml";
 }
 
-std::string redis_tls_refusal(const std::string& which) {
-  return which +
-         " is Redis over TLS (rediss), which this build cannot connect to yet: TLS to Redis "
-         "comes with the security work (issue #16); meanwhile use a redis:// broker on a trusted "
-         "network, or a redis+socket:// one on this machine";
-}
-
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
                                   std::vector<spec::IgnoredKey>& unused) {
-  auto loc = read_app_server(config.path, config.broker, "broker", true, unused);
-  // No value of a rediss broker would do yet: say so before asking for its placeholders.
-  if (!loc && config.broker.name.text == "rediss" && !config.broker.url.given)
-    return Error::runtime(redis_tls_refusal("the broker in " + config.path));
-  return loc;
+  return read_app_server(config.path, config.broker, "broker", true, unused);
 }
 
 Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
                                            std::vector<spec::IgnoredKey>& unused) {
-  auto loc = read_app_server(config.path, config.results_backend, "results_backend", false, unused);
-  if (!loc && config.results_backend.name.text == "rediss" && !config.results_backend.url.given)
-    return Error::runtime(redis_tls_refusal("the results backend in " + config.path));
-  return loc;
+  return read_app_server(config.path, config.results_backend, "results_backend", false, unused);
 }
 
 std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused) {

@@ -18,29 +18,23 @@ std::string find_app_config(const std::string& cwd, const std::string& home);
 /// directory that has none (what `merlin server start` points at its server).
 std::string find_home_app_config(const std::string& home);
 
-/// The refusal of a Redis-over-TLS broker (issue #16); `which` names it ("the broker in
-/// FILE", "the broker rediss://:***@host:6380/0 (from --broker)").
-std::string redis_tls_refusal(const std::string& which);
-
 /// `config.broker` as a location, its source the file. As Merlin reads it: `url` wins over
-/// every other key; `name` redis (or none), rediss (TLS: recorded, refused by the caller),
+/// every other key; `name` redis (or none), rediss (Redis over TLS, docs/tls.md),
 /// redis+socket (`path`, else `server`, is the socket), rabbitmq and amqps (RabbitMQ over TLS,
 /// port 5671), amqp (port 5672); `server`, `port`, `db_num` (Redis), `vhost` (RabbitMQ),
 /// `username`; `password` names a file (tried under ~/.merlin first, as Merlin does; its first
 /// line, trimmed, is the password; a file readable by everyone is refused) or, with a warning,
 /// is the password itself (%-escapes decoded, as Celery reads the URL Merlin makes of it);
-/// `cert_reqs`, `ca_certs`, `certfile`, `keyfile` are recorded as TLS settings. Errors name
-/// `file:line:col`: a rediss broker whose values are not usable is kRuntime
-/// (redis_tls_refusal: no value would do yet); an unknown name, a
-/// placeholder of Merlin's template (`<server name>`) or a port that is no number is
+/// `cert_reqs`, `ca_certs`, `certfile`, `keyfile` are its TLS settings (paths with `~`
+/// expanded). Errors name `file:line:col`: an unknown name, a placeholder of Merlin's template (`<server name>`) or a port that is no number is
 /// kBadInput. Keys of the block that the broker does not use (TLS settings of a plain server,
 /// a Redis's `vhost`, RabbitMQ's `db_num`, the others beside `url`) are appended to `unused`.
-/// Reads the password file. A rediss broker is kRuntime (redis_tls_refusal).
+/// Reads the password file.
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
                                   std::vector<spec::IgnoredKey>& unused);
 
 /// `config.results_backend` read the same way: where a RabbitMQ broker's progress lives. Only
-/// Redis names (redis, redis+socket; rediss is refused until issue #16).
+/// Redis names (redis, rediss, redis+socket).
 Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
                                            std::vector<spec::IgnoredKey>& unused);
 

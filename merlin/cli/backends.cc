@@ -18,6 +18,8 @@ RedisSettings redis_settings(const BrokerLocation& loc, const BackendOptions& o)
   s.host = loc.host;
   s.port = loc.port;
   s.socket_path = loc.socket_path;
+  s.tls = loc.tls;
+  s.tls_settings = loc.tls_settings;
   s.username = loc.username;
   s.password = loc.password;
   s.db = loc.db;
@@ -76,6 +78,7 @@ struct Entry {
 const std::vector<Entry>& table() {
   static const std::vector<Entry> t = {
       {"redis", redis},
+      {"rediss", redis},
       {"redis+socket", redis},
       {"amqp", rabbitmq},
       {"amqps", rabbitmq},

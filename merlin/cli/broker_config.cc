@@ -79,9 +79,6 @@ Result<BrokerLocation> resolve_results(const spec::AppConfig& config, const Brok
   if (is_rabbitmq(*loc))
     return Error::bad_input("the results backend " + loc->display() + " (from " + loc->source +
                             ") is RabbitMQ; it must be a Redis (redis://, redis+socket://)");
-  if (loc->tls)
-    return Error::runtime(redis_tls_refusal("the results backend " + loc->display() + " (from " +
-                                            loc->source + ")"));
   return *loc;
 }
 
@@ -90,7 +87,8 @@ Result<BrokerLocation> resolve_results(const spec::AppConfig& config, const Brok
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
                  "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
-                 "%-encoded passwords, redis+socket:///path.sock?db=N), or RabbitMQ's "
+                 "%-encoded passwords, redis+socket:///path.sock?db=N, rediss:// over TLS with "
+                 "?ssl_ca_certs=FILE), or RabbitMQ's "
                  "amqp[s]://user:password@host[:port]/vhost; overrides MERLIN_BROKER_URL and "
                  "app.yaml (`merlin info` names the file read)");
   sub.add_option("--results-backend", flags.results_url,
@@ -168,9 +166,6 @@ Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvi
       log::warn("--broker holds a password, which every user of this host can read in the "
                 "process list; give it through MERLIN_BROKER_URL or app.yaml's password file");
   }
-  if (loc.tls && !is_rabbitmq(loc))
-    return Error::runtime(
-        redis_tls_refusal("the broker " + loc.display() + " (from " + loc.source + ")"));
   std::optional<BrokerLocation> results;
   if (is_rabbitmq(loc)) {
     auto r = resolve_results(*config, flags, env, unused);

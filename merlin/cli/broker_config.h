@@ -3,8 +3,8 @@
 /// finds it, read as app_broker.h says), then `MERLIN_BROKER_URL`, then `--broker URL`, each
 /// replacing the one before. A RabbitMQ broker keeps progress on a Redis results backend:
 /// app.yaml's `results_backend`, then `MERLIN_RESULTS_BACKEND_URL`, then `--results-backend
-/// URL`; a Redis broker keeps everything on its own server. Redis over TLS (issue #16) is
-/// refused (kRuntime: exit 1) with what to do instead. How long commands retry a lost server and
+/// URL`; a Redis broker keeps everything on its own server. Either may be Redis over TLS
+/// (rediss://, docs/tls.md). How long commands retry a lost server and
 /// wait for a reply: `--broker-retry` and `--broker-timeout` (seconds), else
 /// `MERLIN_BROKER_RETRY` and `MERLIN_BROKER_TIMEOUT`. The concrete adapter settings are made
 /// here (the CLI names adapters).

@@ -60,6 +60,9 @@ expect_eq "httplib.h only in adapters/web/httplib_server.cc" "adapters/web/httpl
 # merlin-train: torch in adapters/ml/torch, MPI in adapters/ml/mpi, nowhere else in the product.
 expect_eq "torch only in adapters/ml/torch" "adapters/ml/torch/mlp.h" \
   "$(grep -rl '#include <torch/' merlin workers adapters | sort)"
+# Redis over TLS: OpenSSL in one file (rabbitmq-c keeps its own out of sight).
+expect_eq "OpenSSL only in adapters/broker/redis/tls_stream.cc" "adapters/broker/redis/tls_stream.cc" \
+  "$(grep -rl '#include <openssl/' merlin workers adapters | sort)"
 expect_eq "mpi.h only in adapters/ml/mpi" "adapters/ml/mpi/mpi_communicator.cc" \
   "$(grep -rl '#include <mpi.h>' merlin workers adapters | sort)"
 finish

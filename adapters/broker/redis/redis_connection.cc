@@ -6,9 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <mutex>
 #include <optional>
 #include <thread>
+
+#include "merlin/util/log.h"
 
 namespace merlin {
 namespace {
@@ -72,6 +77,13 @@ RedisConnection::RedisConnection(const RedisSettings& settings)
 
 RedisConnection::~RedisConnection() {
   if (ctx_) redisFree(ctx_);
+  drop_tls();
+}
+
+void RedisConnection::drop_tls() {
+  tls_.reset();
+  if (reader_) redisReaderFree(reader_);
+  reader_ = nullptr;
 }
 
 std::string RedisConnection::describe(const std::string& what) const {
@@ -97,6 +109,7 @@ Result<std::unique_ptr<RedisConnection>> RedisConnection::open(const RedisSettin
 }
 
 Result<void> RedisConnection::connect_once() {
+  if (settings_.tls) return connect_tls();
   if (ctx_) {
     redisFree(ctx_);
     ctx_ = nullptr;
@@ -118,6 +131,41 @@ Result<void> RedisConnection::connect_once() {
   if (int flags = ::fcntl(ctx_->fd, F_GETFD); flags >= 0)
     (void)::fcntl(ctx_->fd, F_SETFD, flags | FD_CLOEXEC);
   redisSetTimeout(ctx_, to_timeval(settings_.command_timeout));
+  answered_ = false;
+  return log_in();
+}
+
+Result<void> RedisConnection::connect_tls() {
+  drop_tls();
+  const TlsVerify verify = tls_verify_mode(settings_.tls_settings.cert_reqs);
+  if (verify == TlsVerify::kOff) {
+    static std::once_flag warned;  // one line per process, however many connections
+    std::call_once(warned, [&] { log::warn("{}", tls_verify_off_warning(address_)); });
+  }
+  TlsClientOptions o;
+  o.host = settings_.host;
+  o.port = settings_.port;
+  o.verify = verify;
+  o.ca_certs = settings_.tls_settings.ca_certs;
+  o.certfile = settings_.tls_settings.certfile;
+  o.keyfile = settings_.tls_settings.keyfile;
+  o.connect_timeout = settings_.connect_timeout;
+  auto stream = TlsStream::connect(o);
+  if (!stream) {
+    Error e = stream.error();
+    e.message = describe(e.message);
+    return e;
+  }
+  tls_ = std::move(*stream);
+  reader_ = redisReaderCreate();
+  if (!reader_) {
+    drop_tls();
+    return Error::unavailable(describe("cannot allocate a reply reader"));
+  }
+  return log_in();
+}
+
+Result<void> RedisConnection::log_in() {
   std::vector<RedisCommand> hello;
   if (!settings_.password.empty()) {
     if (settings_.username.empty())
@@ -131,8 +179,9 @@ Result<void> RedisConnection::connect_once() {
   if (!r) return r.error();
   for (const auto& reply : *r) {
     if (!reply.is_error()) continue;
-    redisFree(ctx_);  // not logged in: never send anything on it
+    if (ctx_) redisFree(ctx_);  // not logged in: never send anything on it
     ctx_ = nullptr;
+    drop_tls();
     // A refused AUTH names the ACL user (never the password); it is not retried.
     return Error::runtime(describe(reply.str) + (settings_.username.empty()
                                                      ? std::string()
@@ -141,8 +190,57 @@ Result<void> RedisConnection::connect_once() {
   return ok();
 }
 
+Result<std::vector<RedisReply>> RedisConnection::send_tls(const std::vector<RedisCommand>& cmds,
+                                                          std::chrono::milliseconds extra) {
+  const auto timeout = settings_.command_timeout + extra;
+  std::string out;  // every command in one write: a pipeline is one round trip
+  for (const auto& argv : cmds) {
+    std::vector<const char*> args;
+    std::vector<size_t> lens;
+    for (const auto& a : argv) {
+      args.push_back(a.data());
+      lens.push_back(a.size());
+    }
+    char* encoded = nullptr;
+    int n = redisFormatCommandArgv(&encoded, static_cast<int>(args.size()), args.data(),
+                                   lens.data());
+    if (n < 0 || !encoded) return Error::runtime(describe("cannot encode a command"));
+    out.append(encoded, static_cast<std::size_t>(n));
+    redisFreeCommand(encoded);
+  }
+  // Any failure leaves the stream out of step: drop the connection, the next call reconnects.
+  auto failed = [&](Error e) {
+    e.message = describe(e.message);
+    drop_tls();
+    return e;
+  };
+  if (auto w = tls_->write_all(out, timeout); !w) return failed(w.error());
+  std::vector<RedisReply> replies;
+  replies.reserve(cmds.size());
+  char buf[16 * 1024];
+  while (replies.size() < cmds.size()) {
+    void* raw = nullptr;
+    if (redisReaderGetReply(reader_, &raw) != REDIS_OK)
+      return failed(Error::unavailable("protocol error in the server's reply"));
+    if (raw) {
+      replies.push_back(convert(static_cast<redisReply*>(raw)));
+      freeReplyObject(raw);
+      continue;
+    }
+    auto got = tls_->read_some(buf, sizeof buf, timeout);
+    if (!got) return failed(got.error());
+    if (redisReaderFeed(reader_, buf, *got) != REDIS_OK)
+      return failed(Error::unavailable("protocol error in the server's reply"));
+  }
+  return replies;
+}
+
 Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCommand>& cmds,
                                                       std::chrono::milliseconds extra) {
+  if (settings_.tls) {
+    if (!tls_) return Error::unavailable(describe("not connected"));
+    return send_tls(cmds, extra);
+  }
   if (!ctx_) return Error::unavailable(describe("not connected"));
   if (extra.count() > 0) redisSetTimeout(ctx_, to_timeval(settings_.command_timeout + extra));
   for (const auto& argv : cmds) {
@@ -161,6 +259,10 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
     if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) {
       auto e = Error::unavailable(
           describe(ctx_->err ? lower_first(ctx_->errstr) : std::string("no reply")));
+      // What a TLS port does to a plain client: accept, then close (or reset) without a word.
+      if (!answered_ && (ctx_->err == REDIS_ERR_EOF ||
+                         std::string(ctx_->errstr) == std::strerror(ECONNRESET)))
+        e.message += " before its first reply (if it is a TLS port, use rediss://)";
       // The stream is out of step now: drop the connection, the next call reconnects.
       redisFree(ctx_);
       ctx_ = nullptr;
@@ -168,6 +270,7 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
     }
     out.push_back(convert(static_cast<redisReply*>(raw)));
     freeReplyObject(raw);
+    answered_ = true;
   }
   if (extra.count() > 0) redisSetTimeout(ctx_, to_timeval(settings_.command_timeout));
   return out;
@@ -216,7 +319,7 @@ Result<T> RedisConnection::retrying(Attempt attempt, Busy busy) {
 
 Result<std::vector<RedisReply>> RedisConnection::send_connected(
     const std::vector<RedisCommand>& cmds, std::chrono::milliseconds extra) {
-  if (!ctx_) {
+  if (settings_.tls ? !tls_ : !ctx_) {
     auto c = connect_once();
     if (!c) return c.error();
   }

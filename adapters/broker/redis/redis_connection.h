@@ -16,6 +16,12 @@
 /// take whose reply was lost leaves the message reserved for us until its lease runs out and
 /// another take claims it.
 ///
+/// Over TLS (`settings.tls`, rediss://) the socket and the TLS session are a TlsStream and
+/// hiredis only encodes commands and decodes replies (redisFormatCommandArgv, a redisReader);
+/// the retries, timeouts and AUTH/SELECT are the same. A certificate refused (by either side),
+/// a peer that does not speak TLS or an unusable CA/certificate/key file is not retried: no
+/// retry mends it (docs/tls.md).
+///
 /// Not thread-safe: one thread at a time (RedisPool hands connections out).
 #include <chrono>
 #include <memory>
@@ -24,9 +30,11 @@
 
 #include "adapters/broker/redis/redis_reply.h"
 #include "adapters/broker/redis/redis_settings.h"
+#include "adapters/broker/redis/tls_stream.h"
 #include "merlin/util/result.h"
 
 struct redisContext;  // hiredis, defined in redis_connection.cc only
+struct redisReader;
 
 namespace merlin {
 
@@ -64,6 +72,12 @@ class RedisConnection {
                                                  std::chrono::milliseconds extra);
   Result<std::vector<RedisReply>> send(const std::vector<RedisCommand>& cmds,
                                        std::chrono::milliseconds extra);
+  Result<void> connect_tls();
+  /// AUTH and SELECT on a new connection.
+  Result<void> log_in();
+  Result<std::vector<RedisReply>> send_tls(const std::vector<RedisCommand>& cmds,
+                                           std::chrono::milliseconds extra);
+  void drop_tls();
   /// Runs `attempt` until it succeeds with a result `busy` (LOADING) does not reject, fails
   /// otherwise than for want of the server, or the retry budget is spent.
   template <typename T, typename Attempt, typename Busy>
@@ -72,6 +86,9 @@ class RedisConnection {
   RedisSettings settings_;
   std::string address_;
   redisContext* ctx_ = nullptr;  ///< owned
+  std::unique_ptr<TlsStream> tls_;  ///< rediss://: the connection, when there is one
+  redisReader* reader_ = nullptr;   ///< owned; decodes tls_'s replies
+  bool answered_ = false;           ///< the plain connection has had a reply
 };
 
 }  // namespace merlin

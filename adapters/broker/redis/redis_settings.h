@@ -8,6 +8,7 @@
 #include <string>
 
 #include "merlin/broker/broker.h"
+#include "merlin/broker/broker_location.h"
 #include "merlin/broker/worker_registry.h"
 
 namespace merlin {
@@ -16,6 +17,10 @@ struct RedisSettings {
   std::string host = "127.0.0.1";
   int port = 6379;
   std::string socket_path;  ///< a Unix socket instead of host:port when not empty
+  /// rediss://: TLS to host:port (docs/tls.md), verified as `tls_settings` say (the chain and
+  /// the name unless cert_reqs is none).
+  bool tls = false;
+  BrokerTls tls_settings;
   std::string username;  ///< ACL user (Redis 6+); empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
   int db = 0;            ///< SELECTed after connecting
@@ -41,7 +46,8 @@ struct RedisSettings {
 
   std::string address() const {
     if (!socket_path.empty()) return "unix:" + socket_path;
-    return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+    return std::string(tls ? "rediss://" : "") +
+           (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
            std::to_string(port);
   }
 };

@@ -142,8 +142,9 @@ TEST_F(AppBrokerTest, ARabbitmqAppYamlIsNoObstacleToAUrl) {
   EXPECT_EQ(l->source, "MERLIN_BROKER_URL");
 }
 
-TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledIsRefusedForTlsFirst) {
-  // `merlin config create --broker redis` writes a rediss broker: no value would do yet.
+TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledAsksForItsValues) {
+  // `merlin config create --broker redis` writes a rediss broker: its placeholders are bad
+  // input, as any broker's.
   app_yaml(R"(broker:
     name: rediss
     username: ''
@@ -155,22 +156,23 @@ TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledIsRefusedForTlsFirst) {
 )");
   auto l = resolve_broker(flags_, env_);
   ASSERT_FALSE(l.ok());
-  EXPECT_EQ(l.error().code, ErrorCode::kRuntime);
-  EXPECT_EQ(l.error().message, redis_tls_refusal("the broker in " + env_.app_config));
-  EXPECT_NE(l.error().message.find("TLS to Redis comes with the security work (issue #16)"),
-            std::string::npos);
+  EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
+  EXPECT_NE(l.error().message.find("broker.server is still the placeholder '<server name>'"), std::string::npos)
+      << l.error().message;
 }
 
-TEST_F(AppBrokerTest, ARedissBrokerIsParsedThenRefusedWithoutItsPassword) {
+TEST_F(AppBrokerTest, ARedissBrokerIsResolvedWithItsTlsSettings) {
   app_yaml(R"(broker:
   name: rediss
-  username: ''
+  username: merlin
   password: s3cret
   server: redis.example.org
   port: 6380
   db_num: 3
   cert_reqs: required
   ca_certs: ~/ca.pem
+  certfile: ~/client.crt
+  keyfile: ~/client.key
 )");
   auto loc = read();
   ASSERT_TRUE(loc.ok()) << loc.error().message;
@@ -180,11 +182,35 @@ TEST_F(AppBrokerTest, ARedissBrokerIsParsedThenRefusedWithoutItsPassword) {
   EXPECT_EQ(loc->tls_settings.cert_reqs, CertReqs::kRequired);
   EXPECT_EQ(loc->tls_settings.ca_certs, (dir_ / "ca.pem").string());
   auto l = resolve_broker(flags_, env_);
-  ASSERT_FALSE(l.ok());
-  EXPECT_EQ(l.error().code, ErrorCode::kRuntime);
-  EXPECT_EQ(l.error().message,
-            redis_tls_refusal("the broker rediss://:***@redis.example.org:6380/3 (from " +
-                              env_.app_config + ")"));
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_EQ(l->scheme, "rediss");
+  EXPECT_TRUE(l->tls);
+  EXPECT_EQ(l->username, "merlin");
+  EXPECT_EQ(l->password, "s3cret");
+  EXPECT_EQ(l->tls_settings.certfile, (dir_ / "client.crt").string());
+  EXPECT_EQ(l->tls_settings.keyfile, (dir_ / "client.key").string());
+  EXPECT_EQ(l->display(), "rediss://merlin:***@redis.example.org:6380/3");
+}
+
+TEST_F(AppBrokerTest, ARedissUrlIsResolved) {
+  flags_.url = "rediss://u:pw@10.0.0.5:6390/0?ssl_cert_reqs=CERT_NONE";
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  EXPECT_TRUE(l->tls);
+  EXPECT_EQ(l->tls_settings.cert_reqs, CertReqs::kNone);
+  EXPECT_EQ(l->source, "--broker");
+}
+
+TEST_F(AppBrokerTest, ARabbitmqBrokersResultsBackendMayBeRediss) {
+  flags_.url = "amqps://merlin:pw@rabbit.example.org:5671//merlin";
+  flags_.results_url = "rediss://:pw@10.0.0.5:6390/2?ssl_ca_certs=/etc/ca.pem";
+  auto l = resolve_broker(flags_, env_);
+  ASSERT_TRUE(l.ok()) << l.error().message;
+  ASSERT_TRUE(l->results);
+  EXPECT_TRUE(l->results->tls);
+  EXPECT_EQ(l->results->scheme, "rediss");
+  EXPECT_EQ(l->results->db, 2);
+  EXPECT_EQ(l->results->tls_settings.ca_certs, "/etc/ca.pem");
 }
 
 TEST_F(AppBrokerTest, ConfigCreatesShapeWithARedisBrokerWorks) {
