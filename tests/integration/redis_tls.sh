@@ -124,9 +124,24 @@ check "info connects over TLS" grep -q "connection:  ok (redis 7" info.txt
 "$MERLIN" run psf.yaml >ws.txt 2>run.err
 ws=$(cat ws.txt)
 check "run queues the study over TLS" grep -q "queued study psf_.*: 22 tasks" run.err
-"$MERLIN" run-workers psf.yaml --exit-when-done --concurrency 2 >w1.out 2>w1.err &
+# The workers log in as the minimal worker user of docs/security.md, for this study only.
+acl_line() {
+  awk -v m="<!-- acl:$1 -->" '$0 == m { f = 1; next } f && /^user / { print; exit }' \
+    "$SRC/docs/security.md"
+}
+WORKER2_PW=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+line=$(acl_line worker | sed "s/>PASSWORD/>$WORKER2_PW/; s/STUDY/$(basename "$ws")/g")
+read -ra rules <<<"${line#user }"
+expect_eq "the documented worker ACL is taken over TLS" OK "$(admin ACL SETUSER "${rules[@]}")"
+mkdir -p "$WORK/whome/.merlin"
+printf '%s\n' "$WORKER2_PW" >"$WORK/whome/.merlin/redis.pass"
+chmod 600 "$WORK/whome/.merlin/redis.pass"
+sed 's/username: merlin$/username: merlin-worker/' home/.merlin/app.yaml >"$WORK/whome/.merlin/app.yaml"
+check "the workers' app.yaml names the worker user" grep -q "username: merlin-worker" "$WORK/whome/.merlin/app.yaml"
+admin ACL LOG RESET >/dev/null
+HOME=$WORK/whome "$MERLIN" run-workers psf.yaml --exit-when-done --concurrency 2 >w1.out 2>w1.err &
 w1=$!
-"$MERLIN" run-workers psf.yaml --exit-when-done --concurrency 2 >w2.out 2>w2.err &
+HOME=$WORK/whome "$MERLIN" run-workers psf.yaml --exit-when-done --concurrency 2 >w2.out 2>w2.err &
 w2=$!
 CLEANUP+=("kill -9 $w1 $w2")
 set +e
@@ -139,9 +154,10 @@ sim,2,10,10,0
 post,2,10,10,0
 collect,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | tail -n +2 | cut -d, -f1-5)"
 check "the study's outputs are there" test -s "$ws/collect/all.txt"
+expect_eq "the worker ACL was refused nothing over TLS (ACL LOG)" 0 "$(admin ACL LOG | grep -c . || true)"
 expect_eq "the study's keys are under merlin: (the ACL user's only keys)" "" \
   "$(admin --scan | grep -v '^merlin:' || true)"
-check "nothing printed the password" bash -c "! grep -rq '$WORKER_PW' ./*.out ./*.err ./*.txt '$ws/merlin_info'"
+check "nothing printed the passwords" bash -c "! grep -rqe '$WORKER_PW' -e '$WORKER2_PW' ./*.out ./*.err ./*.txt '$ws/merlin_info'"
 
 # refused: runs `merlin queue-info` with the broker URL $1, MERLIN_BROKER_RETRY=30; sets rc, err
 # and tried (the connections the server accepted for it).
