@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 namespace merlin::samples {
@@ -66,10 +67,21 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
   return MappedFile(path, data, size);
 }
 
+MappedFile MappedFile::copy_of(std::string name, std::string_view bytes) {
+  MappedFile file(std::move(name), nullptr, 0);
+  if (bytes.empty()) return file;
+  file.owned_ = std::make_unique_for_overwrite<char[]>(bytes.size());
+  std::memcpy(file.owned_.get(), bytes.data(), bytes.size());
+  file.data_ = file.owned_.get();
+  file.size_ = bytes.size();
+  return file;
+}
+
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : path_(std::move(other.path_)),
       data_(std::exchange(other.data_, nullptr)),
-      size_(std::exchange(other.size_, 0)) {}
+      size_(std::exchange(other.size_, 0)),
+      owned_(std::move(other.owned_)) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
   if (this != &other) {
@@ -77,6 +89,7 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
     path_ = std::move(other.path_);
     data_ = std::exchange(other.data_, nullptr);
     size_ = std::exchange(other.size_, 0);
+    owned_ = std::move(other.owned_);
   }
   return *this;
 }
@@ -84,7 +97,8 @@ MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
 MappedFile::~MappedFile() { release(); }
 
 void MappedFile::release() {
-  if (data_ != nullptr) ::munmap(data_, size_);
+  if (data_ != nullptr && !owned_) ::munmap(data_, size_);
+  owned_.reset();
   data_ = nullptr;
   size_ = 0;
 }

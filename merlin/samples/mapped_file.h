@@ -1,6 +1,7 @@
 #pragma once
 /// A read-only memory mapping of a whole file, owned RAII-style (move-only).
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -14,6 +15,10 @@ class MappedFile {
   /// Errors (kBadInput) name the path: missing file, a directory, unreadable, mmap failure,
   /// and anything else that is not a regular file (a FIFO is refused without blocking).
   static Result<MappedFile> open(const std::string& path);
+  /// A heap copy of `bytes`, seen through the same interface: the readers on in-memory input
+  /// (the fuzz targets, tests/fuzz/). `name` stands for the path in messages. The copy is
+  /// exactly `bytes.size()` long, so a read past its end is caught by AddressSanitizer.
+  static MappedFile copy_of(std::string name, std::string_view bytes);
 
   MappedFile(MappedFile&& other) noexcept;
   MappedFile& operator=(MappedFile&& other) noexcept;
@@ -31,8 +36,9 @@ class MappedFile {
   void release();
 
   std::string path_;
-  void* data_ = nullptr;
+  void* data_ = nullptr;  ///< the mapping, or owned_'s bytes
   std::size_t size_ = 0;
+  std::unique_ptr<char[]> owned_;  ///< copy_of's bytes (then nothing is mapped)
 };
 
 }  // namespace merlin::samples

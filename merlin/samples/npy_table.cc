@@ -135,7 +135,12 @@ class NpyTable final : public SampleTable {
 Result<std::unique_ptr<SampleTable>> open_npy_table(const std::string& path) {
   auto file = MappedFile::open(path);
   if (!file) return file.error();
-  auto header = parse_npy_header(file->bytes(), path);
+  return read_npy_table(std::move(file.value()));
+}
+
+Result<std::unique_ptr<SampleTable>> read_npy_table(MappedFile file) {
+  const std::string path = file.path();
+  auto header = parse_npy_header(file.bytes(), path);
   if (!header) return header.error();
   const auto fail = [&](const std::string& m) { return Error::bad_input(path + ": " + m); };
 
@@ -158,14 +163,14 @@ Result<std::unique_ptr<SampleTable>> open_npy_table(const std::string& path) {
       __builtin_mul_overflow(items, static_cast<std::uint64_t>(header->dtype.item_size), &bytes)) {
     return fail("shape " + shape_str + " is too large");
   }
-  const std::uint64_t available = file->bytes().size() - header->data_offset;
+  const std::uint64_t available = file.bytes().size() - header->data_offset;
   if (available < bytes) {
     return fail("truncated: shape " + shape_str + " of '" + header->dtype.descr + "' needs " +
                 std::to_string(bytes) + " bytes of data, the file holds " +
                 std::to_string(available));
   }
   return std::unique_ptr<SampleTable>(
-      std::make_unique<NpyTable>(std::move(file.value()), std::move(header.value()),
+      std::make_unique<NpyTable>(std::move(file), std::move(header.value()),
                                  static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)));
 }
 

@@ -3,6 +3,7 @@
 #include <memory>
 #include <string>
 
+#include "merlin/samples/mapped_file.h"
 #include "merlin/samples/sample_table.h"
 #include "merlin/util/result.h"
 
@@ -13,5 +14,9 @@ namespace merlin::samples {
 /// order) is rows x columns. Errors (kBadInput) start with the path: see parse_npy_header,
 /// plus 0-d or >2-d shapes, no samples, and data shorter than the shape promises.
 Result<std::unique_ptr<SampleTable>> open_npy_table(const std::string& path);
+
+/// The same reader on a file already in hand (open_npy_table maps it and calls this; the fuzz
+/// targets hand it MappedFile::copy_of). Messages name `file.path()`.
+Result<std::unique_ptr<SampleTable>> read_npy_table(MappedFile file);
 
 }  // namespace merlin::samples

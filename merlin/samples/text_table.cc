@@ -203,7 +203,12 @@ class TextTable final : public SampleTable {
 Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, TextFormat format) {
   auto file = MappedFile::open(path);
   if (!file) return file.error();
-  const std::string_view all = file->bytes();
+  return read_text_table(std::move(file.value()), format);
+}
+
+Result<std::unique_ptr<SampleTable>> read_text_table(MappedFile file, TextFormat format) {
+  const std::string path = file.path();
+  const std::string_view all = file.bytes();
 
   std::vector<std::uint64_t> index;
   std::size_t rows = 0;
@@ -245,7 +250,7 @@ Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, Te
   }
   index.shrink_to_fit();
   return std::unique_ptr<SampleTable>(std::make_unique<TextTable>(
-      std::move(file.value()), format, std::move(index), rows, expected));
+      std::move(file), format, std::move(index), rows, expected));
 }
 
 }  // namespace merlin::samples

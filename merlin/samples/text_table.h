@@ -19,6 +19,7 @@
 #include <memory>
 #include <string>
 
+#include "merlin/samples/mapped_file.h"
 #include "merlin/samples/sample_table.h"
 #include "merlin/util/result.h"
 
@@ -30,5 +31,9 @@ enum class TextFormat { kCsv, kTab };
 /// every row's cell count. Errors (kBadInput): `path:LINE: row has 3 columns, expected 2`,
 /// `path:LINE: unterminated quote`, `path: no samples` (empty or blank file), I/O errors.
 Result<std::unique_ptr<SampleTable>> open_text_table(const std::string& path, TextFormat format);
+
+/// The same reader on a file already in hand (open_text_table maps it and calls this; the fuzz
+/// targets hand it MappedFile::copy_of). Messages name `file.path()`.
+Result<std::unique_ptr<SampleTable>> read_text_table(MappedFile file, TextFormat format);
 
 }  // namespace merlin::samples

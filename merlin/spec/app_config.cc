@@ -79,12 +79,16 @@ std::string why_block(const std::string& key) {
 }  // namespace
 
 Result<AppConfig> read_app_config(const std::string& path) {
-  AppConfig config;
   auto text = files::read(path);
-  if (!text) return config;
+  if (!text) return AppConfig{};
+  return parse_app_config(*text, path);
+}
+
+Result<AppConfig> parse_app_config(std::string_view text, const std::string& path) {
+  AppConfig config;
   config.path = path;
   DiagnosticList diags(path);
-  auto root = parse_yaml_tree(*text, YamlLimits{}, diags);
+  auto root = parse_yaml_tree(text, YamlLimits{}, diags);
   if (root && !root->is_null() && !root->is_map())
     diags.error(root->where, "the app config must be a map, got " + describe_kind(*root));
   if (root && root->is_map()) {

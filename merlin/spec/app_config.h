@@ -8,6 +8,7 @@
 /// by whoever uses the block, so an unused block's placeholders (`port: <server port>`) are no
 /// error.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "merlin/spec/source_location.h"
@@ -54,5 +55,9 @@ struct AppConfig {
 /// Reads `path`. A missing file is no error (an empty AppConfig); one that is no YAML, or
 /// whose top level or `broker` is no map, is bad input naming `file:line:col`.
 Result<AppConfig> read_app_config(const std::string& path);
+
+/// The same on text already read (read_app_config reads the file and calls this; the fuzz
+/// target, tests/fuzz/). `path` is recorded and named in messages.
+Result<AppConfig> parse_app_config(std::string_view text, const std::string& path);
 
 }  // namespace merlin::spec
