@@ -82,6 +82,8 @@ export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:check_initialization_order=
 export LSAN_OPTIONS="suppressions=$here/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:log_path=$logs/ubsan:suppressions=$here/ubsan.supp"
 export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:log_path=$logs/tsan:suppressions=$here/tsan.supp"
+# For the few test cases a sanitizer runtime cannot take (bad_input's ulimit -v).
+export MERLIN_SANITIZED=$kind
 wrap=()
 if [[ $kind == tsan ]]; then
   # gcc 12's TSan maps its shadow at fixed addresses and dies ("unexpected memory mapping")
