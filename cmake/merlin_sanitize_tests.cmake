@@ -6,7 +6,19 @@ if(NOT MERLIN_SANITIZE)
   add_test(NAME sanitize.ci
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/sanitize/ci.sh ${PROJECT_BINARY_DIR}/sanitize)
   set_tests_properties(sanitize.ci PROPERTIES TIMEOUT 5400 SKIP_RETURN_CODE 77)
-elseif(MERLIN_SANITIZE STREQUAL "thread")
+else()
+  # Sanitized programs run several times slower (ASan at -O0: an integration test takes 3 to 30
+  # times its usual time on 2 loaded cores): the integration tests get three times their timeout.
+  get_property(merlin_script_tests DIRECTORY PROPERTY TESTS)
+  foreach(t ${merlin_script_tests})
+    if(t MATCHES "^integration\\.")
+      get_test_property(${t} TIMEOUT old)
+      math(EXPR new "${old} * 3")
+      set_tests_properties(${t} PROPERTIES TIMEOUT ${new})
+    endif()
+  endforeach()
+endif()
+if(MERLIN_SANITIZE STREQUAL "thread")
   # The worker unit tests alone (tests/unit/workers), for the TSan --ci run: a third of
   # merlin_tests' compile. Their ctest names are prefixed with workers. so that they do not
   # collide with the same tests in merlin_tests.
