@@ -38,10 +38,13 @@ opt="-O0 -g1 -DNDEBUG"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DMERLIN_SANITIZE=$flags -DMERLIN_WITH_TORCH=OFF \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$opt" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$opt" >/dev/null
-# merlin_tests brings merlin, merlin-guard and mpi_hello; nothing else (man pages, .deb) is built.
+# merlin_tests brings merlin, merlin-guard and mpi_hello; nothing else (man pages, .deb) is built
+# but for the full ASan run.
 # TSan's --ci run needs only the worker unit tests (merlin_worker_tests, cmake/merlin_sanitize_tests.cmake).
 targets=(merlin merlin_tests)
 [[ $kind == tsan && $scope == --ci ]] && targets=(merlin merlin_worker_tests)
+# The full ASan run has man_completion, which checks the man pages and completion of the build.
+[[ $kind == asan && $scope == --full ]] && targets=(all)
 cmake --build "$build" -j"$jobs" --target "${targets[@]}"
 
 # ---- which tests ------------------------------------------------------------------------------
