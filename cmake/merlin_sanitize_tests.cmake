@@ -5,7 +5,8 @@ if(NOT MERLIN_SANITIZE)
   # measured in parts on 2 shared cores (docs/sanitizers.md), with room.
   add_test(NAME sanitize.ci
     COMMAND bash ${PROJECT_SOURCE_DIR}/tests/sanitize/ci.sh ${PROJECT_BINARY_DIR}/sanitize)
-  set_tests_properties(sanitize.ci PROPERTIES TIMEOUT 3600 SKIP_RETURN_CODE 77)
+  # COST: started first, like fuzz.bounded, so that it overlaps the rest of the suite.
+  set_tests_properties(sanitize.ci PROPERTIES TIMEOUT 3600 SKIP_RETURN_CODE 77 COST 20000)
 else()
   # Sanitized programs run several times slower (ASan at -O0: an integration test takes 3 to 30
   # times its usual time on 2 loaded cores): the integration tests get three times their timeout.
