@@ -242,8 +242,9 @@ void Worker::slot_loop(int slot) {
             h.error().message);
       else
         log::error("worker giving up error=\"{}\"", h.error().message);
-      (void)broker_.release(**d);
+      // Stopped before the task goes back, so that no other slot of ours takes it again.
       fail(h.error());
+      (void)broker_.release(**d);
     }
   }
 }
