@@ -2,8 +2,12 @@
 /// What `merlin-guard` (workers/guard/merlin_guard_main.cc) and the worker that starts it
 /// (workers/guarded_spawn.cc) say to each other. Plain C types: the guardian links nothing.
 ///
-///   merlin-guard <parent pid> <kill wait ms> <executable> <argv0> [args...]
+///   merlin-guard <parent pid> <kill wait ms> <time limit ms> <executable> <argv0> [args...]
 ///
+/// A time limit of 0 is none. Past a positive one (a step's `walltime`), the guardian reports
+/// kTimedOut, SIGTERMs the step's group, waits until no descendant is left or the kill wait
+/// has passed, then SIGKILLs the group (itself included, after reporting the step's status if
+/// it had one).
 /// with the step's environment, cwd and fds 0/1/2 already in place, and fd 3 the write end
 /// of a pipe back to the parent. The guardian writes GuardReport records there. When fd 4 is
 /// open too, the step gets it as its fd 3 (kPassedFd: a lean workspace's script).
@@ -21,6 +25,7 @@ enum class ReportKind : std::int32_t {
   kStepStatus = 1,   ///< value: the step's wait status (as waitpid gives it)
   kExecFailed = 2,   ///< value: errno of the step's execve
   kGuardFailed = 3,  ///< value: errno of the guardian's own fork
+  kTimedOut = 4,     ///< value: the time limit in seconds; the step is being ended
 };
 
 struct GuardReport {

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -90,8 +91,9 @@ Result<GuardedProcess> GuardedProcess::start(const SpawnRequest& request,
     }
   }
 
-  std::vector<std::string> words = {program, std::to_string(::getpid()),
-                                    std::to_string(options.kill_wait.count()), *exe};
+  std::vector<std::string> words = {
+      program, std::to_string(::getpid()), std::to_string(options.kill_wait.count()),
+      std::to_string(std::max<long long>(request.time_limit.count(), 0)), *exe};
   words.insert(words.end(), request.argv.begin(), request.argv.end());
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
@@ -185,6 +187,9 @@ Result<int> GuardedProcess::wait() {
       case guard::ReportKind::kGuardFailed:
         guard_failed = true;
         error = r.value;
+        break;
+      case guard::ReportKind::kTimedOut:
+        timed_out_ = true;
         break;
     }
   }

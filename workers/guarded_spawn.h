@@ -32,6 +32,10 @@ struct SpawnRequest {
   /// /dev/fd/3); -1 = none, fd 3 closed like every other. The caller keeps it open until
   /// start() returns.
   int fd3 = -1;
+  /// The step's walltime: once it has run this long, the guardian ends its whole group
+  /// (SIGTERM, then SIGKILL after the kill wait) and wait() reports it through timed_out().
+  /// 0 = no limit.
+  std::chrono::milliseconds time_limit{0};
 };
 
 struct GuardOptions {
@@ -66,12 +70,16 @@ class GuardedProcess {
   /// (SIGKILL to the group), the guardian's status. An error when the step could not be
   /// executed (e.g. its shell is not executable) or the guardian failed.
   Result<int> wait();
+  /// After wait(): the step ran past its time limit and was ended by the guardian (its
+  /// status is then that of the signal that ended it, or of its exit if it left in time).
+  bool timed_out() const { return timed_out_; }
 
  private:
   GuardedProcess(pid_t pid, int report_fd) : pid_(pid), report_fd_(report_fd) {}
   pid_t pid_ = -1;
   int report_fd_ = -1;  ///< read end of the guardian's report pipe
   bool waited_ = false;
+  bool timed_out_ = false;
 };
 
 }  // namespace merlin

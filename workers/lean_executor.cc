@@ -136,6 +136,9 @@ Result<ExecResult> LeanExecutor::run(const RenderedTask& task) {
   auto appended =
       logs_.append(renderer_.instance_dir(task.instance), a, capture->out, capture->err);
   give_back(*capture);
+  // A full disk: the step's output is not in the logs, so the task must not be recorded as
+  // run; the worker stops and hands it back (docs/user-guide.md, "A full disk").
+  if (!appended && appended.error().code == ErrorCode::kNoSpace) return appended.error();
   if (!appended)
     log::error("cannot append step output to the logs step={} sample={} error=\"{}\"", task.step,
                task.sample, appended.error().message);

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "merlin/util/files.h"
 #include "merlin/util/shell_words.h"
 #include "workers/guarded_spawn.h"
+#include "workers/return_code_policy.h"
 #include "workers/step_environment.h"
 #include "workers/step_output.h"
 
@@ -123,11 +125,12 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
     opened.push_back(err);
   }
   request.stdio = {-1, out, err};  // stdin: /dev/null
+  request.time_limit = std::chrono::seconds(task.walltime_seconds);
 
   auto start = std::chrono::steady_clock::now();
   auto child =
       GuardedProcess::start(request, GuardOptions{options_.guard_program, options_.kill_wait});
-  close_opened();
+  if (!child) close_opened();
   if (!child)
     return Error::runtime("cannot start '" + command_line + script +
                           "': " + child.error().message);
@@ -145,6 +148,27 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
     std::lock_guard lock(mu_);
     running_.erase(pgid);
   }
+  // Said where the step's own errors are (its .err, or a lean workspace's capture), once the
+  // step and its group have ended, so the line comes last.
+  if (child->timed_out()) {
+    // On a line of its own, after whatever the step wrote last.
+    // (.err is open write-only here: its last byte is read through a descriptor of its own.)
+    struct stat st {};
+    char last = '\n';
+    if (::fstat(err, &st) == 0 && st.st_size > 0 && ::pread(err, &last, 1, st.st_size - 1) != 1 &&
+        io.err_fd < 0) {
+      int rd = ::open(task.err_path.c_str(), O_RDONLY | O_CLOEXEC);
+      if (rd >= 0) {
+        (void)::pread(rd, &last, 1, st.st_size - 1);
+        ::close(rd);
+      }
+    }
+    const std::string line =
+        (last == '\n' ? "" : "\n") + walltime_message(task.walltime_seconds) + "\n";
+    ssize_t n = ::write(err, line.data(), line.size());
+    (void)n;  // a full disk: the decision does not depend on the line
+  }
+  close_opened();
   if (!status)
     return Error::runtime("cannot start '" + command_line + script +
                           "': " + status.error().message);
@@ -152,6 +176,7 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit_code = WIFEXITED(*status) ? WEXITSTATUS(*status) : 128 + WTERMSIG(*status);
   r.signal = WIFSIGNALED(*status) ? WTERMSIG(*status) : 0;
+  r.timed_out = child->timed_out();
   return r;
 }
 

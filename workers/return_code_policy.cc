@@ -1,5 +1,7 @@
 #include "workers/return_code_policy.h"
 
+#include <cstdio>
+
 namespace merlin {
 
 StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries) {
@@ -53,6 +55,27 @@ StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries
       d.what = "soft fail";
       return d;
   }
+}
+
+StepDecision decide_timeout(bool has_restart, std::uint32_t attempt, int max_retries) {
+  StepDecision d;
+  if (has_restart && static_cast<int>(attempt) < max_retries) {
+    d.requeue = true;
+    d.next_kind = TaskKind::kRestart;
+    d.what = "timed out: runs its restart command";
+    return d;
+  }
+  d.outcome = Outcome::kTimedOut;
+  d.what = has_restart ? "timed out, retries exhausted" : "timed out";
+  return d;
+}
+
+std::string walltime_message(long seconds) {
+  if (seconds < 0) seconds = 0;
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "merlin: step killed after its walltime %02ld:%02ld:%02ld",
+                seconds / 3600, seconds / 60 % 60, seconds % 60);
+  return buf;
 }
 
 }  // namespace merlin

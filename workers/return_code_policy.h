@@ -1,6 +1,7 @@
 #pragma once
 /// Merlin's return-code protocol as a pure decision: what to do after a step exits.
 #include <cstdint>
+#include <string>
 
 #include "merlin/broker/state_store.h"
 #include "merlin/study/task_kind.h"
@@ -40,5 +41,16 @@ struct StepDecision {
 /// soft fail: a cancelled allocation must not fail the samples it was running. Any other
 /// non-zero code is a soft fail; 106 (raise error) fails the sample and is logged as an error.
 StepDecision decide_return(int exit_code, std::uint32_t attempt, int max_retries);
+
+/// A step ended by merlin after its `walltime` (ExecResult::timed_out), whatever its exit
+/// code. As Maestro does with a timed-out step: with a `restart:` command it runs again with
+/// that command while attempt < max_retries (the RESTART path); without one, or with the
+/// retries spent, the sample fails as a soft fail does (Outcome::kTimedOut: dependents go
+/// on, status and the exit code count it failed).
+StepDecision decide_timeout(bool has_restart, std::uint32_t attempt, int max_retries);
+
+/// The line added to a timed-out step's stderr: "merlin: step killed after its walltime
+/// HH:MM:SS" (hours not capped at 24).
+std::string walltime_message(long seconds);
 
 }  // namespace merlin

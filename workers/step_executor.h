@@ -10,6 +10,9 @@ struct ExecResult {
   int exit_code = 0;   ///< the script's exit status; 128+N when killed by signal N
   int signal = 0;      ///< N when killed by signal N (so 143 from `exit 143` is told apart)
   double seconds = 0;  ///< wall time
+  /// Ended by merlin after the task's walltime (RenderedTask::walltime_seconds): the step's
+  /// group got SIGTERM, then SIGKILL after the kill wait, and its stderr a line saying so.
+  bool timed_out = false;
 };
 
 /// Where a lean workspace's step reads its script and writes its output

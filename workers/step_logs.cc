@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "merlin/util/files.h"
+#include "merlin/util/io_error.h"
 #include "merlin/workspace/log_index.h"
 
 namespace merlin {
@@ -21,7 +22,7 @@ namespace {
 constexpr std::size_t kMaxOpenInstances = 64;
 
 Error sys_error(const std::string& what, const std::string& path) {
-  return Error::runtime(what + " " + path + ": " + std::strerror(errno));
+  return io_error(what, path, errno);  // a full disk is ErrorCode::kNoSpace
 }
 
 Result<void> write_all_at(int fd, std::string_view bytes, std::uint64_t at,
@@ -53,7 +54,7 @@ Result<void> copy_range(int src, std::uint64_t len, int dst, std::uint64_t at,
       if (n < 0 && errno == EINTR) continue;
       if (n == 0) break;  // the capture shrank (cannot happen: it is ours)
       if (errno != EXDEV && errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
-        return sys_error("cannot append to", path);
+        return sys_error("cannot write", path);
       kernel = false;
       buf.resize(64 * 1024);
     }

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "merlin/util/io_error.h"
+
 namespace merlin {
 
 std::string attempt_marker(std::uint32_t attempt, std::string_view reason, std::time_t at) {
@@ -21,9 +23,9 @@ Result<int> open_step_output(const std::string& path, std::string_view marker) {
   // O_EXCL tells the first run (a new file) from a later one without a separate stat.
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd >= 0) return fd;
-  if (errno != EEXIST) return Error::runtime(path + ": " + std::strerror(errno));
+  if (errno != EEXIST) return write_error(path, errno);
   fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
-  if (fd < 0) return Error::runtime(path + ": " + std::strerror(errno));
+  if (fd < 0) return write_error(path, errno);
   std::string_view left = marker;
   while (!left.empty()) {
     ssize_t n = ::write(fd, left.data(), left.size());
@@ -31,7 +33,7 @@ Result<int> open_step_output(const std::string& path, std::string_view marker) {
     if (n < 0) {
       int e = errno;
       ::close(fd);
-      return Error::runtime(path + ": " + std::strerror(e));
+      return write_error(path, e);
     }
     left.remove_prefix(static_cast<std::size_t>(n));
   }

@@ -235,9 +235,16 @@ void Worker::slot_loop(int slot) {
       in_flight_.erase(slot);
     }
     if (!h) {
-      log::error("worker giving up error=\"{}\"", h.error().message);
-      (void)broker_.release(**d);
+      if (h.error().code == ErrorCode::kNoSpace)
+        log::error(
+            "worker stops taking tasks: {} (the task goes back uncommitted; free space, then "
+            "`merlin restart` or start the workers again)",
+            h.error().message);
+      else
+        log::error("worker giving up error=\"{}\"", h.error().message);
+      // Stopped before the task goes back, so that no other slot of ours takes it again.
       fail(h.error());
+      (void)broker_.release(**d);
     }
   }
 }
@@ -344,7 +351,7 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
   {
     std::lock_guard lock(mu_);
     if (outcome == Outcome::kSuccess) report_.succeeded++;
-    if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) report_.failed++;
+    if (is_failure(outcome)) report_.failed++;
   }
   if (acked) return ok();
   return broker_.ack(d);
@@ -425,11 +432,17 @@ Result<void> Worker::handle(const Delivery& d) {
   ExecResult result;
   if (r) {
     result = *r;
+  } else if (r.error().code == ErrorCode::kNoSpace) {
+    // A full disk (the script, .out/.err, the lean logs): not the step's verdict. Nothing is
+    // committed; the slot hands the task back and the worker stops (slot_loop).
+    return r.error();
   } else {
     log::error("cannot run step={} sample={} error=\"{}\"", node.name, m.lo, r.error().message);
     result.exit_code = static_cast<int>(StepReturn::kSoftFail);
   }
-  StepDecision dec = decide_return(result.exit_code, m.attempt, node.spec->run.max_retries);
+  StepDecision dec = result.timed_out
+                         ? decide_timeout(task.has_restart, m.attempt, node.spec->run.max_retries)
+                         : decide_return(result.exit_code, m.attempt, node.spec->run.max_retries);
   {
     std::lock_guard lock(mu_);
     report_.executed++;

@@ -16,7 +16,15 @@ enum class Outcome : std::uint8_t {
   kSoftFail = 1,
   kHardFail = 2,
   kStopped = 3,  ///< MERLIN_STOP_WORKERS: finished, and the workers were told to stop
+  /// Ended by merlin after its `walltime` and not run again (no `restart:` command, or its
+  /// retries spent): a failed sample, as a soft fail (docs/user-guide.md).
+  kTimedOut = 4,
 };
+
+/// Whether a sample that ended so counts as failed (status, the failed bits, the exit code).
+inline bool is_failure(Outcome o) {
+  return o == Outcome::kSoftFail || o == Outcome::kHardFail || o == Outcome::kTimedOut;
+}
 
 /// Which samples of an instance are done, and which of those failed: bit s is byte s/8, mask
 /// 0x80 >> s%8 (sample 0 is the high bit of byte 0); missing bytes are 0.

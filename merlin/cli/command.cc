@@ -6,7 +6,7 @@ namespace merlin::cli {
 
 int report_error(const Error& e) {
   std::fprintf(stderr, "merlin: %s\n", e.message.c_str());
-  return e.code == ErrorCode::kBadInput ? kExitBadInput : kExitFailed;
+  return exit_code_of(e);
 }
 
 }  // namespace merlin::cli

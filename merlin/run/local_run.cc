@@ -178,7 +178,7 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
     auto n = read_journal(
         journal_path(s), instances,
         [&](const JournalRecord& r) {
-          if (r.outcome == Outcome::kSoftFail || r.outcome == Outcome::kHardFail) return;
+          if (is_failure(r.outcome)) return;
           if (again[r.instance.v]) return;
           store.restore(r.instance, r.sample, r.outcome, r.seconds);
           ++kept;

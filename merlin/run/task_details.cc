@@ -16,8 +16,9 @@ namespace {
 // unknown exit code is a soft fail here), RESTART/RETRY (not final: the task runs again).
 const char* const kStatuses[] = {"INITIALIZED", "RUNNING", "FINISHED", "FAILED",
                                  "CANCELLED",   "DRY_RUN", "UNKNOWN"};
-const char* const kReturnCodes[] = {"SUCCESS", "SOFT_FAIL", "HARD_FAIL",   "STOP_WORKERS",
-                                    "RESTART", "RETRY",     "DRY_SUCCESS", "UNRECOGNIZED"};
+const char* const kReturnCodes[] = {"SUCCESS",      "SOFT_FAIL",    "HARD_FAIL",
+                                    "STOP_WORKERS", "RESTART",      "RETRY",
+                                    "DRY_SUCCESS",  "UNRECOGNIZED", "TIMED_OUT"};
 
 std::string upper(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -70,6 +71,8 @@ const char* return_code_name(Outcome o) {
       return "MERLIN_HARD_FAIL";
     case Outcome::kStopped:
       return "MERLIN_STOP_WORKERS";
+    case Outcome::kTimedOut:
+      return "MERLIN_TIMED_OUT";
   }
   return "MERLIN_UNRECOGNIZED";
 }
@@ -155,7 +158,7 @@ TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const Sample
   }
   if (bits->is_done(sample)) {
     bool failed = bits->is_failed(sample);
-    bool agrees = last && ((*last == Outcome::kSoftFail || *last == Outcome::kHardFail) == failed);
+    bool agrees = last && is_failure(*last) == failed;
     if (agrees) {
       finished(*last);
     } else {  // no journal saw the commit (its worker died right after it)

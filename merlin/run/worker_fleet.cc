@@ -138,7 +138,7 @@ class Fleet {
       auto served = serve(*next);
       if (!served) {
         log::error("{}", served.error().message);
-        status = kExitFailed;
+        status = exit_code_of(served.error());  // 4 for a full disk
         break;
       }
       // Nothing our workers could take (the work left is on queues a hard fail stopped, or

@@ -56,6 +56,7 @@ TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* 
     }
     study_scratch_.push_back(std::move(dir));
     stage_in_.push_back(std::move(in));
+    walltime_.push_back(resources_of(node, graph.tokens()).walltime_seconds);
   }
   if (spec.samples) {
     const auto& labels = spec.samples->column_labels;
@@ -228,6 +229,8 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.sample = node.sampled ? sample : 0;
   t.instance = id;
   t.kind = kind;
+  t.walltime_seconds = walltime_[inst.step.v];
+  t.has_restart = !node.restart.empty();
   t.scratch_dir = scratch_of(inst, t.dir);
   if (!t.scratch_dir.empty()) {
     const auto& run = node.spec->run;

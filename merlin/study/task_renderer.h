@@ -50,6 +50,11 @@ struct RenderedTask {
   /// a lean workspace's log index counts attempts from 1 (attempt + 1).
   std::uint32_t attempt = 0;
   std::string again;
+  /// The step's `walltime` in seconds, its tokens resolved; 0 = no limit. The executor ends
+  /// the task once it has run this long (workers/guarded_spawn.h), in every mode.
+  long walltime_seconds = 0;
+  /// The step has a `restart:` command (a timed-out task runs again with it).
+  bool has_restart = false;
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
@@ -101,6 +106,7 @@ class TaskRenderer {
   const samples::SampleTable* table_;
   std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
   std::vector<std::string> restart_;  ///< idem
+  std::vector<long> walltime_;        ///< per step: its walltime in seconds, 0 = none
   std::unordered_map<std::string, std::size_t> column_of_;  ///< label → column
   /// Per step: a fan-out step's own label → column and exported columns (else empty).
   std::vector<std::unordered_map<std::string, std::size_t>> step_column_of_;

@@ -8,10 +8,12 @@
 #include <cstring>
 #include <optional>
 
+#include "merlin/util/io_error.h"
+
 namespace merlin::files {
 namespace {
 Error io_error(const std::string& what, const std::string& path) {
-  return Error::runtime(what + " " + path + ": " + std::strerror(errno));
+  return merlin::io_error(what, path, errno);
 }
 }  // namespace
 
@@ -41,7 +43,8 @@ Result<void> write(const std::string& path, std::string_view text, int mode) {
     p += n;
     left -= static_cast<std::size_t>(n);
   }
-  ::close(fd);
+  // A quota may only be enforced when the data reaches the server (NFS): close says so.
+  if (::close(fd) != 0) return io_error("cannot write", path);
   return ok();
 }
 

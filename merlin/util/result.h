@@ -12,6 +12,9 @@ enum class ErrorCode {
   kRuntime = 1,      ///< the study or an outside system failed (exit 1)
   kUnavailable = 3,  ///< a server or resource could not be reached (exit 1 at the CLI)
   kExists = 4,       ///< what was to be created is there already (a study key queued twice)
+  /// A write failed because the file system or the quota is full (ENOSPC, EDQUOT; exit 4):
+  /// nothing was recorded for the task at hand, which runs again once there is space.
+  kNoSpace = 5,
 };
 
 struct Error {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "merlin/util/io_error.h"
+
 namespace merlin {
 namespace {
 
@@ -53,8 +55,12 @@ Result<void> JournalWriter::open(const std::string& path, std::uint32_t instance
     unsigned char h[kHeader] = {};
     std::memcpy(h, kMagic, 8);
     std::memcpy(h + 8, &instances, 4);
-    if (::write(fd_, h, kHeader) != static_cast<ssize_t>(kHeader))
-      return Error::runtime(errno_text("cannot write journal", path));
+    ssize_t n = ::write(fd_, h, kHeader);
+    if (n != static_cast<ssize_t>(kHeader)) {
+      int e = n < 0 ? errno : ENOSPC;  // a short write: the device filled up
+      (void)::ftruncate(fd_, 0);       // no torn header left behind
+      return write_error(path, e);
+    }
   } else if ((st.st_size - kHeader) % kRecord != 0) {
     // A torn record from a crash: cut it so new records stay aligned.
     off_t good = static_cast<off_t>(kHeader + (st.st_size - kHeader) / kRecord * kRecord);
@@ -70,9 +76,24 @@ Result<void> JournalWriter::append(const JournalRecord& r) {
   if (stamped.at == 0) stamped.at = static_cast<std::uint32_t>(std::time(nullptr));
   pack(stamped, b);
   std::lock_guard lock(mu_);
-  if (::write(fd_, b, kRecord) != static_cast<ssize_t>(kRecord))
-    return Error::runtime(errno_text("cannot append to journal", path_));
-  return ok();
+  // Where this record starts: one writer per file (under mu_), so nothing else moves the end.
+  const off_t end = ::lseek(fd_, 0, SEEK_END);
+  std::size_t written = 0;
+  errno = 0;
+  while (written < kRecord) {
+    // After a short write the next one fails and says why (ENOSPC, EDQUOT, EFBIG).
+    ssize_t n = ::write(fd_, b + written, kRecord - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  if (written == kRecord) return ok();
+  // Nothing or part of the record was written (a full disk, a quota): cut what was, so the
+  // journal ends on a whole record and the next append is aligned. Readers skip a torn tail
+  // anyway; this keeps it from being followed by good records.
+  const int e = errno != 0 ? errno : ENOSPC;
+  if (written > 0 && end >= 0) (void)::ftruncate(fd_, end);
+  return write_error(path_, e);
 }
 
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,

@@ -57,6 +57,16 @@ Result<ExecResult> FakeExecutor::run(const RenderedTask& task) {
   }
   r.seconds = 0.5;
   calls_.push_back(std::move(c));
+  if (r.exit_code == kNoSpace) {
+    Error e = Error::runtime("cannot write " + task.script_path + ": No space left on device");
+    e.code = ErrorCode::kNoSpace;
+    return e;
+  }
+  if (r.exit_code == kTimedOut) {
+    r.exit_code = 143;
+    r.signal = 15;
+    r.timed_out = true;
+  }
   return r;
 }
 

@@ -27,6 +27,11 @@ class FakeExecutor : public StepExecutor {
     std::string script_text;
   };
 
+  /// A scripted code: the run ended by merlin after its walltime (exit 143, timed_out).
+  static constexpr int kTimedOut = -1;
+  /// A scripted code: the run fails with ErrorCode::kNoSpace (a full disk), nothing run.
+  static constexpr int kNoSpace = -2;
+
   /// The next runs of (name, sample) exit with `codes`, in order; after them, with 0.
   void script(const std::string& name, std::uint64_t sample, std::vector<int> codes);
   /// Every run of any sample of `name` without a script of its own exits with `code`.

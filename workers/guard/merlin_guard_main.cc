@@ -9,7 +9,9 @@
 //  - the step ends: its wait status goes back through fd 3 and we exit;
 //  - our parent dies (kill -9 of merlin): SIGTERM to the group, wait until every descendant
 //    is gone (we are their subreaper, so orphans come to us) or the kill wait has passed,
-//    then SIGKILL the group (ourselves included).
+//    then SIGKILL the group (ourselves included);
+//  - the step's time limit (its `walltime`) passes: we report kTimedOut, then end the group
+//    the same way, reporting the step's status once it is reaped.
 // SIGTERM and the like sent to the group (the worker's terminate_running, a step's `kill 0`)
 // are blocked here: the step takes them, we report how it ended. Protocol: guard_protocol.h.
 #include <errno.h>
@@ -56,9 +58,12 @@ double now_seconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
-// Our parent is gone: end the step's group and whatever it left (our subreaped orphans),
-// SIGTERM first, SIGKILL once the kill wait has passed.
-[[noreturn]] void end_the_step(const sigset_t& waited, long kill_wait_ms, pid_t step) {
+// Our parent is gone, or the step's time is up: end the step's group and whatever it left
+// (our subreaped orphans), SIGTERM first, SIGKILL once the kill wait has passed. With
+// `report_status`, the step's wait status is reported when it is reaped (a timed-out step:
+// the worker is still there to read it).
+[[noreturn]] void end_the_step(const sigset_t& waited, long kill_wait_ms, pid_t step,
+                               bool report_status) {
   // Our group (we have SIGTERM blocked), and the step by pid in case it left the group.
   kill(0, SIGTERM);
   bool step_reaped = false;
@@ -67,7 +72,11 @@ double now_seconds() {
   for (;;) {
     int status = 0;
     pid_t p;
-    while ((p = waitpid(-1, &status, WNOHANG)) > 0) step_reaped |= p == step;
+    while ((p = waitpid(-1, &status, WNOHANG)) > 0) {
+      if (p != step) continue;
+      step_reaped = true;
+      if (report_status) report(ReportKind::kStepStatus, status);
+    }
     if (p < 0 && errno == ECHILD) _exit(0);  // no descendant left
     double left = deadline - now_seconds();
     if (left <= 0) break;
@@ -84,17 +93,20 @@ double now_seconds() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 5) {
+  if (argc < 6) {
     fprintf(stderr,
             "merlin-guard: started by merlin's workers, not by hand\n"
-            "usage: merlin-guard <parent pid> <kill wait ms> <executable> <argv0> [args...]\n");
+            "usage: merlin-guard <parent pid> <kill wait ms> <time limit ms> <executable> "
+            "<argv0> [args...]\n");
     return merlin::guard::kExitUsage;
   }
-  bool ok_pid = false, ok_wait = false;
+  bool ok_pid = false, ok_wait = false, ok_limit = false;
   const pid_t expected_parent = static_cast<pid_t>(parse_long(argv[1], &ok_pid));
   const long kill_wait_ms = parse_long(argv[2], &ok_wait);
-  if (!ok_pid || !ok_wait) {
-    fprintf(stderr, "merlin-guard: bad parent pid '%s' or kill wait '%s'\n", argv[1], argv[2]);
+  const long limit_ms = parse_long(argv[3], &ok_limit);
+  if (!ok_pid || !ok_wait || !ok_limit) {
+    fprintf(stderr, "merlin-guard: bad parent pid '%s', kill wait '%s' or time limit '%s'\n",
+            argv[1], argv[2], argv[3]);
     return merlin::guard::kExitUsage;
   }
 
@@ -136,17 +148,31 @@ int main(int argc, char** argv) {
       dup2(merlin::guard::kPassedFd, merlin::guard::kReportFd);  // not close-on-exec
       close(merlin::guard::kPassedFd);
     }
-    execve(argv[3], argv + 4, environ);
+    execve(argv[4], argv + 5, environ);
     report(ReportKind::kExecFailed, errno);
     _exit(127);
   }
 
+  // The step's deadline, on the monotonic clock (a limit of 0 is none).
+  const double deadline = now_seconds() + static_cast<double>(limit_ms) / 1000.0;
   for (;;) {
     siginfo_t info;
-    int sig = sigwaitinfo(&waited, &info);
-    if (sig < 0) continue;  // EINTR
+    int sig;
+    if (limit_ms > 0) {
+      const double left = deadline - now_seconds();
+      if (left <= 0) {
+        report(ReportKind::kTimedOut, static_cast<int>((limit_ms + 999) / 1000));
+        end_the_step(waited, kill_wait_ms, step, /*report_status=*/true);
+      }
+      const long left_ns = static_cast<long>(left * 1e9);
+      timespec ts{left_ns / 1'000'000'000, left_ns % 1'000'000'000};
+      sig = sigtimedwait(&waited, &info, &ts);
+    } else {
+      sig = sigwaitinfo(&waited, &info);
+    }
+    if (sig < 0) continue;  // EINTR, or the deadline (checked above)
     if (sig == merlin::guard::kParentDeathSignalNumber && getppid() != expected_parent)
-      end_the_step(waited, kill_wait_ms, step);
+      end_the_step(waited, kill_wait_ms, step, false);
     if (sig != SIGCHLD) continue;  // the group's SIGTERM etc.: the step handles them
     int status = 0;
     pid_t p;
@@ -157,6 +183,6 @@ int main(int argc, char** argv) {
       }
     }
     // Our parent may have died while SIGHUP was pending behind SIGCHLD.
-    if (getppid() != expected_parent) end_the_step(waited, kill_wait_ms, step);
+    if (getppid() != expected_parent) end_the_step(waited, kill_wait_ms, step, false);
   }
 }

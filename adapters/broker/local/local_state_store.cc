@@ -54,7 +54,7 @@ bool LocalStateStore::record_locked(InstanceId id, SampleId sample, Outcome outc
   auto& e = entries_[id.v];
   if (!e.done.insert(sample)) return false;
   e.progress.done += 1;
-  if (outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail) e.progress.failed += 1;
+  if (is_failure(outcome)) e.progress.failed += 1;
   e.progress.seconds += seconds;
   return true;
 }
@@ -62,7 +62,7 @@ bool LocalStateStore::record_locked(InstanceId id, SampleId sample, Outcome outc
 void LocalStateStore::restore(InstanceId id, SampleId sample, Outcome outcome, double seconds) {
   std::lock_guard lock(mu_);
   if (id.v >= entries_.size()) return;
-  bool failure = outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail;
+  bool failure = is_failure(outcome);
   if (record_locked(id, sample, outcome, seconds)) {
     if (failure) failed_.emplace(id.v, sample);
     return;

@@ -292,7 +292,7 @@ Result<FinishResult> RedisBroker::finish(const Delivery& d, const FinishRequest&
   if (req.sample > 0xFFFFFFFFull)
     return Error::runtime("redis broker: sample " + std::to_string(req.sample) +
                           " is beyond the 2^32 samples a Redis bitmap holds");
-  bool failed = req.outcome == Outcome::kSoftFail || req.outcome == Outcome::kHardFail;
+  bool failed = is_failure(req.outcome);
   std::vector<std::string> args{keys_.prefix,
                                 std::to_string(req.instance.v),
                                 std::to_string(req.sample),

@@ -71,7 +71,7 @@ Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Out
                           " is beyond the 2^32 samples a Redis bitmap holds");
   auto c = pool_.acquire();
   if (!c) return c.error();
-  bool failed = outcome == Outcome::kSoftFail || outcome == Outcome::kHardFail;
+  bool failed = is_failure(outcome);
   auto r = commit_script_.run(
       **c,
       {keys_.done(id.v), keys_.remaining(), keys_.failed(), keys_.secs(), keys_.failed_bits(id.v)},

@@ -135,8 +135,8 @@ void expect_all_gone_after_the_parent_dies(const fs::path& dir, const std::strin
                                            int kill_wait_ms) {
   SpawnRequest worker;
   worker.argv = {"bash", "-c",
-                 guard_program() + " $$ " + std::to_string(kill_wait_ms) + " /bin/bash bash -c '" +
-                     step_text + "' 3>/dev/null & wait"};
+                 guard_program() + " $$ " + std::to_string(kill_wait_ms) +
+                     " 0 /bin/bash bash -c '" + step_text + "' 3>/dev/null & wait"};
   for (char** e = environ; *e; ++e) worker.env.emplace_back(*e);
   worker.cwd = dir.string();
   auto w = GuardedProcess::start(worker, {});  // for its process group and wait
@@ -174,6 +174,54 @@ TEST_F(GuardedSpawnTest, AStepIgnoringSigtermGetsSigkillAfterTheKillWaitWhenItsW
       "trap \"\" TERM; (trap \"\" TERM; exec sleep 300) & echo $! > bg.pid; echo $$ > step.pid; "
       "sleep 300",
       300);
+}
+
+// The step's walltime: the guardian ends the step and what it started, and says so. The
+// bounds are generous (a 1 s limit, 20 s to be gone): they tell "ended" from "ran its 300 s".
+TEST_F(GuardedSpawnTest, AStepPastItsTimeLimitIsEndedWithItsChildrenAndReportedTimedOut) {
+  auto r = bash("sleep 300 & echo $! > bg.pid; echo $$ > step.pid; sleep 300");
+  r.time_limit = std::chrono::seconds(1);
+  auto p = GuardedProcess::start(r, {});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const pid_t bg_pid = pid_in(dir_ / "bg.pid");
+  ASSERT_GT(bg_pid, 0);
+  auto start = std::chrono::steady_clock::now();
+  auto s = p->wait();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  EXPECT_TRUE(p->timed_out());
+  // The shell dies of the SIGTERM, or exits 143 when it saw its child's first.
+  EXPECT_TRUE(WIFSIGNALED(*s) ? WTERMSIG(*s) == SIGTERM : WEXITSTATUS(*s) == 143) << *s;
+  EXPECT_TRUE(gone_within(bg_pid, std::chrono::seconds(10)));
+}
+
+TEST_F(GuardedSpawnTest, AStepIgnoringSigtermPastItsTimeLimitGetsSigkillAfterTheKillWait) {
+  auto r =
+      bash("trap \"\" TERM; (trap \"\" TERM; exec sleep 300) & echo $! > bg.pid; sleep 300 & wait");
+  r.time_limit = std::chrono::seconds(1);
+  GuardOptions g;
+  g.kill_wait = std::chrono::milliseconds(300);
+  auto p = GuardedProcess::start(r, g);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const pid_t bg_pid = pid_in(dir_ / "bg.pid");
+  ASSERT_GT(bg_pid, 0);
+  auto s = p->wait();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_TRUE(p->timed_out());
+  EXPECT_TRUE(WIFSIGNALED(*s));
+  EXPECT_EQ(WTERMSIG(*s), SIGKILL);
+  EXPECT_TRUE(gone_within(bg_pid, std::chrono::seconds(10)));
+}
+
+TEST_F(GuardedSpawnTest, AStepEndingWithinItsTimeLimitIsNotTimedOut) {
+  auto r = bash("exit 3");
+  r.time_limit = std::chrono::seconds(60);
+  auto p = GuardedProcess::start(r, {});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  auto s = p->wait();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_FALSE(p->timed_out());
+  EXPECT_EQ(WEXITSTATUS(*s), 3);
 }
 
 TEST(StepOutput, TheMarkerNamesTheAttemptTheReasonAndTheTimeInUtc) {

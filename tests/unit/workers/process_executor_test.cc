@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <future>
@@ -186,6 +187,32 @@ class Running {
 };
 
 using Seconds = std::chrono::duration<double>;
+
+// The step's walltime (user-guide §6.4): ended by its guardian, reported, and said in .err on
+// a line of its own. The bound (60 s for a 1 s limit) only tells "ended" from "ran 300 s".
+TEST_F(ProcessExecutorTest, AStepPastItsWalltimeIsEndedAndItsErrSaysSo) {
+  ProcessExecutor ex;
+  auto t = task("slow", "printf 'no newline' >&2; sleep 300");
+  t.walltime_seconds = 1;
+  auto start = std::chrono::steady_clock::now();
+  auto r = ex.run(t);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+  EXPECT_TRUE(r->timed_out);
+  EXPECT_EQ(r->exit_code, 143);
+  const std::string err = *files::read(t.err_path);
+  const std::string line = "merlin: step killed after its walltime 00:00:01\n";
+  EXPECT_EQ(err.rfind("no newline\n", 0), 0u) << err;
+  ASSERT_GE(err.size(), line.size()) << err;
+  EXPECT_EQ(err.substr(err.size() - line.size()), line) << err;
+
+  auto quick = task("quick", "echo fine");
+  quick.walltime_seconds = 60;
+  auto q = ex.run(quick);
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_FALSE(q->timed_out);
+  EXPECT_EQ(*files::read(quick.err_path), "");
+}
 
 TEST_F(ProcessExecutorTest, AStepThatIgnoresSigtermIsKilledAfterTheWait) {
   ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300), {}});

@@ -116,5 +116,45 @@ TEST(DecideReturn, ZeroMaxRetriesNeverRequeues) {
   EXPECT_FALSE(decide_return(100, 0, 0).requeue);
 }
 
+TEST(DecideTimeout, WithARestartCommandItRunsAgainWithThatCommand) {
+  auto d = decide_timeout(/*has_restart=*/true, 0, kMaxRetries);
+  EXPECT_TRUE(d.requeue);
+  EXPECT_FALSE(d.same_kind);
+  EXPECT_EQ(d.next_kind, TaskKind::kRestart);
+  EXPECT_FALSE(d.write_finished);
+}
+
+TEST(DecideTimeout, WithoutARestartCommandTheSampleFailsAndTheStudyGoesOn) {
+  auto d = decide_timeout(/*has_restart=*/false, 0, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kTimedOut);
+  EXPECT_TRUE(is_failure(d.outcome));
+  EXPECT_FALSE(d.stop_queue);
+  EXPECT_FALSE(d.stop_all);
+  EXPECT_FALSE(d.write_finished);
+}
+
+TEST(DecideTimeout, RestartsCountAgainstMaxRetries) {
+  EXPECT_TRUE(decide_timeout(true, kMaxRetries - 1, kMaxRetries).requeue);
+  auto d = decide_timeout(true, kMaxRetries, kMaxRetries);
+  EXPECT_FALSE(d.requeue);
+  EXPECT_EQ(d.outcome, Outcome::kTimedOut);
+  EXPECT_FALSE(decide_timeout(true, 0, 0).requeue);
+}
+
+TEST(DecideTimeout, TheExitCodeOfTheKilledStepDoesNotMatter) {
+  // A step killed by the walltime's SIGTERM exits 143, which decide_return would retry; the
+  // timeout rule is what decides.
+  EXPECT_TRUE(decide_return(143, 0, kMaxRetries).requeue);
+  EXPECT_FALSE(decide_timeout(false, 0, kMaxRetries).requeue);
+}
+
+TEST(WalltimeMessage, SaysHoursMinutesAndSeconds) {
+  EXPECT_EQ(walltime_message(2), "merlin: step killed after its walltime 00:00:02");
+  EXPECT_EQ(walltime_message(3 * 3600 + 4 * 60 + 5),
+            "merlin: step killed after its walltime 03:04:05");
+  EXPECT_EQ(walltime_message(100 * 3600), "merlin: step killed after its walltime 100:00:00");
+}
+
 }  // namespace
 }  // namespace merlin

@@ -218,6 +218,56 @@ TEST_P(WorkerSlots, RetriesStopAtMaxRetriesWithASoftFailure) {
   EXPECT_EQ(h.executor().calls_of("B", 4).size(), 1u) << "a soft failure does not block B";
 }
 
+TEST_P(WorkerSlots, ATimedOutStepWithARestartCommandRunsItNext) {
+  Harness h(kPipeline, 10);
+  ASSERT_TRUE(h.ok());
+  h.executor().script("A", 3, {FakeExecutor::kTimedOut});
+  h.start();
+  auto report = h.run(GetParam());
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  auto runs = h.executor().calls_of("A", 3);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[1].kind, TaskKind::kRestart);
+  EXPECT_EQ(h.progress("A").done, 10u);
+  EXPECT_EQ(h.progress("A").failed, 0u);
+}
+
+TEST_P(WorkerSlots, ATimedOutStepWithoutARestartCommandFailsAndDependentsGoOn) {
+  Harness h(kPipeline, 10);
+  ASSERT_TRUE(h.ok());
+  h.executor().script("B", 5, {FakeExecutor::kTimedOut});  // B has no restart command
+  h.start();
+  auto report = h.run(GetParam());
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_EQ(h.executor().calls_of("B", 5).size(), 1u) << "not run again (143 alone would be)";
+  EXPECT_EQ(h.progress("B").done, 10u);
+  EXPECT_EQ(h.progress("B").failed, 1u);
+  EXPECT_EQ(report->failed, 1u);
+}
+
+TEST_P(WorkerSlots, AFullDiskStopsTheWorkerAndCommitsNothingForTheTask) {
+  Harness h(kPipeline, 10);
+  ASSERT_TRUE(h.ok());
+  h.executor().script("A", 4, {FakeExecutor::kNoSpace});
+  h.start();
+  auto report = h.run(GetParam());
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.error().code, ErrorCode::kNoSpace);
+  EXPECT_NE(report.error().message.find("No space left on device"), std::string::npos);
+  auto done = h.store().is_done(h.study().instance("A"), 4);
+  ASSERT_TRUE(done.ok());
+  EXPECT_FALSE(*done) << "recorded neither done nor failed";
+  EXPECT_EQ(h.progress("A").failed, 0u);
+  EXPECT_GT(h.pending({"merlin"}), 0u) << "the task went back to its queue";
+  // Space is back: another worker finishes the study, running sample 4 again.
+  auto again = h.run(GetParam());
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(h.executor().calls_of("A", 4).size(), 2u);
+  EXPECT_EQ(h.progress("A").done, 10u);
+  EXPECT_EQ(h.progress("B").done, 10u);
+  EXPECT_EQ(h.progress("A").failed, 0u);
+}
+
 TEST_P(WorkerSlots, HardFailStopsThatQueueWhileTheOtherQueueFinishes) {
   const int slots = GetParam();
   Harness h(kTwoQueues, 10);

@@ -2,6 +2,8 @@
 #include "merlin/workspace/journal.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
 
 #include <filesystem>
 #include <fstream>
@@ -175,6 +177,54 @@ TEST_F(JournalTest, OpeningInAMissingDirectoryFails) {
   auto r = w.open((dir_ / "no_such_dir" / "merlin.journal").string(), 1);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("cannot open journal"), std::string::npos);
+}
+
+// A write that stops part-way (here a file size limit; a full disk does the same at a page
+// boundary) must not leave a torn record for the next appends to follow.
+TEST_F(JournalTest, AShortAppendIsCutSoTheJournalEndsOnAWholeRecord) {
+  JournalWriter w;
+  ASSERT_TRUE(w.open(path_, 1).ok());
+  ASSERT_TRUE(w.append({InstanceId{0}, 1}).ok());
+  ASSERT_TRUE(w.append({InstanceId{0}, 2}).ok());
+  const auto good = fs::file_size(path_);
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+  rlimit small = old;
+  small.rlim_cur = good + 10;  // 10 bytes of the next record fit
+  auto old_handler = ::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  auto r = w.append({InstanceId{0}, 3});
+  ::setrlimit(RLIMIT_FSIZE, &old);
+  ::signal(SIGXFSZ, old_handler);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("cannot write " + path_ + ": File too large"), std::string::npos)
+      << r.error().message;
+  EXPECT_EQ(fs::file_size(path_), good);
+  ASSERT_TRUE(w.append({InstanceId{0}, 4}).ok());
+  auto records = read_all(1);
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_EQ(records[2].sample, 4u);
+}
+
+TEST_F(JournalTest, AFullDeviceIsANoSpaceErrorNamingTheFile) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  JournalWriter w;
+  auto r = w.open("/dev/full", 1);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kNoSpace);
+  EXPECT_EQ(r.error().message, "cannot write /dev/full: No space left on device");
+}
+
+TEST_F(JournalTest, ATimedOutOutcomeIsReadBackAsOne) {
+  {
+    JournalWriter w;
+    ASSERT_TRUE(w.open(path_, 1).ok());
+    ASSERT_TRUE(w.append({InstanceId{0}, 5, Outcome::kTimedOut, 2.0f}).ok());
+  }
+  auto records = read_all(1);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].outcome, Outcome::kTimedOut);
+  EXPECT_TRUE(is_failure(records[0].outcome));
 }
 
 // detailed-status reads started records and times; restart and status never see a started
