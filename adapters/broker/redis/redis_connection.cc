@@ -53,6 +53,21 @@ RedisReply convert(const redisReply* r) {
   return out;
 }
 
+// A command's words as hiredis takes them: pointers and lengths (binary-safe).
+struct ArgvView {
+  explicit ArgvView(const RedisCommand& argv) {
+    args.reserve(argv.size());
+    lens.reserve(argv.size());
+    for (const auto& a : argv) {
+      args.push_back(a.data());
+      lens.push_back(a.size());
+    }
+  }
+  int argc() const { return static_cast<int>(args.size()); }
+  std::vector<const char*> args;
+  std::vector<size_t> lens;
+};
+
 std::string lower_first(std::string s) {
   if (!s.empty()) s[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[0])));
   return s;
@@ -195,15 +210,9 @@ Result<std::vector<RedisReply>> RedisConnection::send_tls(const std::vector<Redi
   const auto timeout = settings_.command_timeout + extra;
   std::string out;  // every command in one write: a pipeline is one round trip
   for (const auto& argv : cmds) {
-    std::vector<const char*> args;
-    std::vector<size_t> lens;
-    for (const auto& a : argv) {
-      args.push_back(a.data());
-      lens.push_back(a.size());
-    }
+    ArgvView v(argv);
     char* encoded = nullptr;
-    int n = redisFormatCommandArgv(&encoded, static_cast<int>(args.size()), args.data(),
-                                   lens.data());
+    int n = redisFormatCommandArgv(&encoded, v.argc(), v.args.data(), v.lens.data());
     if (n < 0 || !encoded) return Error::runtime(describe("cannot encode a command"));
     out.append(encoded, static_cast<std::size_t>(n));
     redisFreeCommand(encoded);
@@ -244,13 +253,8 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
   if (!ctx_) return Error::unavailable(describe("not connected"));
   if (extra.count() > 0) redisSetTimeout(ctx_, to_timeval(settings_.command_timeout + extra));
   for (const auto& argv : cmds) {
-    std::vector<const char*> args;
-    std::vector<size_t> lens;
-    for (const auto& a : argv) {
-      args.push_back(a.data());
-      lens.push_back(a.size());
-    }
-    redisAppendCommandArgv(ctx_, static_cast<int>(args.size()), args.data(), lens.data());
+    ArgvView v(argv);
+    redisAppendCommandArgv(ctx_, v.argc(), v.args.data(), v.lens.data());
   }
   std::vector<RedisReply> out;
   out.reserve(cmds.size());
