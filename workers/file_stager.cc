@@ -240,7 +240,6 @@ Result<void> FileStager::prepare(const RenderedTask& task) {
     if (!f.valid()) return scratch_error("cannot create", probe_shown, errno);
     int err = 0;
     if (::write(f.get(), "x", 1) != 1) err = errno != 0 ? errno : ENOSPC;
-    if (err == 0 && ::fsync(f.get()) != 0) err = errno;
     ::unlinkat(dir->get(), probe, 0);
     if (err != 0) return scratch_error("cannot write", probe_shown, err);
   }
