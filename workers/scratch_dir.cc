@@ -12,6 +12,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "workers/staging_rules.h"
+
 namespace merlin {
 namespace {
 
@@ -29,14 +31,22 @@ Error refused(const std::string& path, const std::string& why) {
   return {ErrorCode::kUnavailable, "scratch " + path + " refused: " + why + kHowToFix, false};
 }
 
+// Why `name` in `dir` could not be opened as a directory without following a link (Linux
+// says ENOTDIR for a link opened with O_DIRECTORY | O_NOFOLLOW, so lstat tells them apart).
+Error not_a_dir(int dir, const std::string& name, const std::string& shown, int err) {
+  struct stat st {};
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return scratch_error("cannot open", shown, err);
+  if (S_ISLNK(st.st_mode)) return refused(shown, "it is a symbolic link");
+  if (!S_ISDIR(st.st_mode))
+    return refused(shown, "it is " + describe_file_type(st.st_mode) + ", not a directory");
+  return scratch_error("cannot open", shown, err);
+}
+
 // The subdirectory `name` of `dir`, never through a link; checked to be ours.
 Result<UniqueFd> open_child_dir(int dir, const std::string& name, const std::string& shown) {
   UniqueFd fd(::openat(dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd.valid()) {
-    if (errno == ELOOP) return refused(shown, "it is a symbolic link");
-    if (errno == ENOTDIR) return refused(shown, "it is not a directory");
-    return scratch_error("cannot open", shown, errno);
-  }
+  if (!fd.valid()) return not_a_dir(dir, name, shown, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return scratch_error("cannot stat", shown, errno);
   if (st.st_uid != ::geteuid())
@@ -98,11 +108,7 @@ Result<UniqueFd> open_scratch_home(const std::string& home) {
   if (::mkdir(home.c_str(), 0700) != 0 && errno != EEXIST)
     return scratch_error("cannot create", home, errno);
   UniqueFd fd(::open(home.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-  if (!fd.valid()) {
-    if (errno == ELOOP) return refused(home, "it is a symbolic link");
-    if (errno == ENOTDIR) return refused(home, "it is not a directory");
-    return scratch_error("cannot open", home, errno);
-  }
+  if (!fd.valid()) return not_a_dir(AT_FDCWD, home, home, errno);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) return scratch_error("cannot stat", home, errno);
   if (st.st_uid != ::geteuid())

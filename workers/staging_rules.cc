@@ -98,7 +98,7 @@ std::string unmatched_message(const std::vector<std::string>& unmatched,
     pats += (pats.empty() ? "'" : ", '") + p + "'";
     for (const auto& o : others) {
       if (::fnmatch(p.c_str(), o.path.c_str(), FNM_PATHNAME | FNM_PERIOD) != 0) continue;
-      why += "; " + o.path + " is " + describe_file_type(o.mode) +
+      why += (why.empty() ? ": " : "; ") + o.path + " is " + describe_file_type(o.mode) +
              (S_ISLNK(o.mode) ? ": links are not staged (write the file itself in the scratch dir)"
                               : ": only regular files are staged");
     }
