@@ -28,7 +28,7 @@ class FakeStager : public Stager {
                    false};
     }
     if (fail_prepare_.count(task.sample))
-      return Error::runtime("scratch not writable: cannot create " + task.scratch_dir);
+      return Error::runtime("stage_in: cannot read /spec/missing.dat: No such file or directory");
     return {};
   }
   Result<StageOutReport> stage_out(const RenderedTask& task) override {

@@ -1,6 +1,7 @@
 // The worker with steps in node-local scratch, on a FakeStager: a slot goes on to its next
 // task while the stager copies, a sample commits only after its outputs are staged, and
-// scratch or staging errors fail the sample instead of committing it as a success.
+// staging errors and a task's own scratch problem fail the sample instead of committing it as a
+// success; a scratch unusable on the node hands the task back (item 11 of issue #25).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -188,7 +189,8 @@ TEST(WorkerStaging, AStagingErrorFailsTheSampleInsteadOfCommittingASuccess) {
   for (const auto& f : h.executor().finished()) EXPECT_NE(f.sample, 1u);
 }
 
-TEST(WorkerStaging, AnUnusableScratchFailsTheSampleWithoutRunningIt) {
+TEST(WorkerStaging, AProblemOfTheTasksOwnScratchFailsTheSampleWithoutRunningIt) {
+  // A stage_in file missing (kRuntime): that sample fails, the others run.
   StagingHarness h(3);
   ASSERT_TRUE(h.ok());
   h.stager().fail_prepare(2);
