@@ -1,5 +1,6 @@
 #include "workers/file_stager.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
@@ -19,19 +20,11 @@ namespace merlin {
 namespace {
 namespace fs = std::filesystem;
 
-// Closes a descriptor on every path out.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f) : fd(f) {}
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-};
-
+// The code a failed write means: a full file system or quota is kNoSpace (docs/cli.md, exit
+// 4 in a local run), anything else kRuntime.
 Error io_error(const std::string& what, const std::string& path, int err = errno) {
-  return Error::runtime(what + " " + path + ": " + std::strerror(err));
+  return {err == ENOSPC || err == EDQUOT ? ErrorCode::kNoSpace : ErrorCode::kRuntime,
+          what + " " + path + ": " + std::strerror(err), false};
 }
 
 std::string this_host() {
@@ -43,14 +36,14 @@ std::string this_host() {
 Result<void> make_dirs(const std::string& dir) {
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return Error::runtime("cannot create " + dir + ": " + ec.message());
+  if (ec) return io_error("cannot create", dir, ec.value());
   return ok();
 }
 
 Result<void> fsync_dir(const std::string& dir) {
-  Fd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (d.fd < 0) return io_error("cannot open", dir);
-  if (::fsync(d.fd) != 0 && errno != EINVAL) return io_error("cannot fsync", dir);
+  UniqueFd d(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!d.valid()) return io_error("cannot open", dir);
+  if (::fsync(d.get()) != 0 && errno != EINVAL) return io_error("cannot fsync", dir);
   return ok();
 }
 
@@ -59,51 +52,50 @@ struct Copied {
   std::uint32_t crc = 0;
 };
 
-// Copies `from` to `tmp`, fsyncs it and renames it to `to`, with the checksum of the bytes
-// written. On failure `tmp` is removed: the workspace holds the old file or the new one.
-Result<Copied> copy_durably(const std::string& from, const std::string& tmp, const std::string& to,
-                            const struct stat* keep_times = nullptr) {
-  Fd in(::open(from.c_str(), O_RDONLY | O_CLOEXEC));
-  if (in.fd < 0) return io_error("cannot read", from);
-  struct stat st {};
-  if (::fstat(in.fd, &st) != 0) return io_error("cannot stat", from);
+// Copies the open regular file `in` (`from`, for messages) to `tmp` in the directory `dir`
+// (`dir_shown`), fsyncs it and renames it to `to` there, with the checksum of the bytes
+// written. Neither name is followed if it is a link. On failure `tmp` is removed: the
+// directory holds the old file or the new one.
+Result<Copied> copy_durably(int in, const std::string& from, int dir, const std::string& dir_shown,
+                            const std::string& tmp, const std::string& to, const struct stat& st,
+                            bool keep_times) {
   Copied c;
+  const std::string tmp_shown = dir_shown + "/" + tmp;
   {
-    Fd out(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, st.st_mode & 0777));
-    if (out.fd < 0) return io_error("cannot create", tmp);
+    UniqueFd out(::openat(dir, tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                          st.st_mode & 0777));
+    if (!out.valid()) return io_error("cannot create", tmp_shown);
     auto fail = [&](const std::string& what, const std::string& path) {
       int err = errno;
-      ::unlink(tmp.c_str());
+      ::unlinkat(dir, tmp.c_str(), 0);
       return io_error(what, path, err);
     };
     thread_local std::vector<char> buf(1 << 20);
     for (;;) {
-      ssize_t n = ::read(in.fd, buf.data(), buf.size());
+      ssize_t n = ::read(in, buf.data(), buf.size());
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) return fail("cannot read", from);
       if (n == 0) break;
       c.crc = crc32c_extend(c.crc, buf.data(), static_cast<std::size_t>(n));
       c.size += static_cast<std::uint64_t>(n);
       for (ssize_t done = 0; done < n;) {
-        ssize_t w = ::write(out.fd, buf.data() + done, static_cast<std::size_t>(n - done));
+        ssize_t w = ::write(out.get(), buf.data() + done, static_cast<std::size_t>(n - done));
         if (w < 0 && errno == EINTR) continue;
-        if (w < 0) return fail("cannot write", tmp);
+        if (w < 0) return fail("cannot write", tmp_shown);
         done += w;
       }
     }
     if (keep_times) {
-      struct timespec times[2] = {keep_times->st_atim, keep_times->st_mtim};
-      ::futimens(out.fd, times);
+      struct timespec times[2] = {st.st_atim, st.st_mtim};
+      ::futimens(out.get(), times);
     }
-    if (::fsync(out.fd) != 0) return fail("cannot fsync", tmp);
-    int fd = out.fd;
-    out.fd = -1;
-    if (::close(fd) != 0) return fail("cannot write", tmp);
+    if (::fsync(out.get()) != 0) return fail("cannot fsync", tmp_shown);
+    if (::close(out.release()) != 0) return fail("cannot write", tmp_shown);
   }
-  if (::rename(tmp.c_str(), to.c_str()) != 0) {
+  if (::renameat(dir, tmp.c_str(), dir, to.c_str()) != 0) {
     int err = errno;
-    ::unlink(tmp.c_str());
-    return io_error("cannot rename " + tmp + " to", to, err);
+    ::unlinkat(dir, tmp.c_str(), 0);
+    return io_error("cannot rename " + tmp_shown + " to", dir_shown + "/" + to, err);
   }
   return c;
 }
@@ -118,81 +110,184 @@ std::string parent_of(const std::string& path) {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
+// The entries below the open directory `dir` (`prefix` their relative path so far): regular
+// files to `files`, anything else but directories to `others`. Directories are entered
+// through their descriptors, never through a link.
+Result<void> list_scratch(int dir, const std::string& prefix, const std::string& shown,
+                          std::vector<std::string>& files, std::vector<NotRegular>& others) {
+  UniqueFd dup(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
+  DIR* d = dup.valid() ? ::fdopendir(dup.get()) : nullptr;
+  if (d == nullptr) return io_error("cannot list", shown);
+  dup.release();
+  std::vector<std::string> subdirs;
+  Result<void> r = ok();
+  while (dirent* e = ::readdir(d)) {
+    if (std::strcmp(e->d_name, ".") == 0 || std::strcmp(e->d_name, "..") == 0) continue;
+    struct stat st {};
+    if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // gone
+    const std::string rel = prefix + e->d_name;
+    if (S_ISREG(st.st_mode))
+      files.push_back(rel);
+    else if (S_ISDIR(st.st_mode))
+      subdirs.emplace_back(e->d_name);
+    else
+      others.push_back({rel, static_cast<unsigned>(st.st_mode)});
+  }
+  for (const auto& sub : subdirs) {
+    UniqueFd fd(::openat(::dirfd(d), sub.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!fd.valid()) continue;  // replaced by a link meanwhile: not entered
+    r = list_scratch(fd.get(), prefix + sub + "/", shown + "/" + sub, files, others);
+    if (!r) break;
+  }
+  ::closedir(d);
+  return r;
+}
+
+// Opens the regular file `rel` below `scratch` for reading: no link is followed on the way,
+// a FIFO does not block the open, and anything but a regular file is refused, naming what
+// it is. Checked at open time, since the step's leftover children may change the tree after
+// it was listed.
+Result<UniqueFd> open_output(int scratch, const std::string& scratch_dir, const std::string& rel,
+                             struct stat& st) {
+  const std::string shown = scratch_dir + "/" + rel;
+  const std::string parent = rel.find('/') == std::string::npos ? "" : parent_of(rel);
+  auto dir = open_dirs_beneath(scratch, parent, scratch_dir, false);
+  if (!dir) return Error::runtime("stage_out: " + dir.error().message);
+  const std::string name = base_name(rel);
+  UniqueFd fd(::openat(dir->get(), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!fd.valid()) {
+    if (errno == ELOOP)
+      return Error::runtime("stage_out: " + shown +
+                            " is a symbolic link: links are not staged (write the file itself)");
+    return io_error("stage_out: cannot read", shown);
+  }
+  if (::fstat(fd.get(), &st) != 0) return io_error("stage_out: cannot stat", shown);
+  if (!S_ISREG(st.st_mode))
+    return Error::runtime("stage_out: " + shown + " is " + describe_file_type(st.st_mode) +
+                          ", not a regular file: not staged");
+  return fd;
+}
+
 }  // namespace
 
 bool tidy_study_scratch(const std::string& dir) {
-  std::error_code ec;
-  fs::remove_all(dir + "/stage_in", ec);
-  std::vector<fs::path> dirs;
-  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_directory(ec) && !it->is_symlink(ec)) dirs.push_back(it->path());
-  // Deepest first: a directory is empty once its empty children are gone.
-  std::sort(dirs.begin(), dirs.end(), [](const fs::path& a, const fs::path& b) {
-    return a.native().size() > b.native().size();
-  });
-  for (const auto& d : dirs) ::rmdir(d.c_str());
-  ::rmdir(dir.c_str());
-  return !fs::exists(dir, ec);
+  const std::string home = parent_of(dir);
+  UniqueFd h(::open(home.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!h.valid()) return errno == ENOENT;
+  const std::string name = base_name(dir);
+  if (auto study = open_dirs_beneath(h.get(), name, home, false)) {
+    if (auto r = remove_beneath(study->get(), "stage_in", dir + "/stage_in"); !r) return false;
+  } else {
+    struct stat st {};
+    return ::fstatat(h.get(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
+  }
+  return prune_empty_beneath(h.get(), name);
 }
 
 FileStager::FileStager(FileStagerOptions options)
     : host_(options.host.empty() ? this_host() : options.host),
-      pid_(options.pid != 0 ? options.pid : static_cast<long>(::getpid())) {}
+      pid_(options.pid != 0 ? options.pid : static_cast<long>(::getpid())),
+      before_copy_(std::move(options.before_copy)) {}
 
 std::string FileStager::manifest_path(const std::string& step_dir) const {
   return step_dir + "/.merlin_staged/" + host_ + "." + std::to_string(pid_) + ".tsv";
 }
 
-Result<void> FileStager::prepare(const RenderedTask& task) {
-  std::error_code ec;
-  fs::remove_all(task.scratch_dir, ec);  // a previous attempt's leftovers
-  if (ec)
-    return Error::runtime("cannot clear the scratch dir " + task.scratch_dir + ": " + ec.message());
-  auto d = make_dirs(task.scratch_dir);
-  if (!d) return Error::runtime("scratch not usable: " + d.error().message);
-  // Writable and not full: a directory can be made in a read-only tree by nobody, but a
-  // full file system still lets mkdir through, so a probe file is written.
-  const std::string probe = task.scratch_dir + "/.merlin-probe";
+Result<UniqueFd> FileStager::open_home(const RenderedTask& task) {
+  // The root first: nothing is made in a root that others could tamper with.
+  const std::string root = parent_of(task.scratch_home);
+  bool checked;
   {
-    Fd f(::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-    if (f.fd < 0) return io_error("scratch not writable: cannot create", probe);
-    if (::write(f.fd, "x", 1) != 1) return io_error("scratch not writable: cannot write", probe);
+    std::lock_guard lock(checked_mu_);
+    checked = checked_roots_.count(root) > 0;
   }
-  ::unlink(probe.c_str());
+  if (!checked) {
+    std::error_code ec;
+    fs::create_directories(root, ec);  // the user's chosen root: links in it are followed
+    if (ec) return scratch_error("cannot create", root, ec.value());
+    auto b = check_scratch_base(root);
+    if (!b) return b.error();
+    std::lock_guard lock(checked_mu_);
+    checked_roots_.insert(root);
+  }
+  return open_scratch_home(task.scratch_home);
+}
+
+Result<void> FileStager::prepare(const RenderedTask& task) {
+  auto home = open_home(task);
+  if (!home) return home.error();
+  const std::string rel = path_below(task.scratch_home, task.scratch_dir);
+  if (rel.empty())
+    return Error::bad_input("scratch dir " + task.scratch_dir + " is not below " +
+                            task.scratch_home);
+  // The task's parent dirs, then the task dir made afresh (a previous attempt's leftovers go,
+  // links among them removed, never followed).
+  const std::string name = base_name(rel);
+  const std::string parent_rel = rel.find('/') == std::string::npos ? "" : parent_of(rel);
+  auto parent = open_dirs_beneath(home->get(), parent_rel, task.scratch_home, true);
+  if (!parent) return parent.error();
+  auto rm = remove_beneath(parent->get(), name, task.scratch_dir);
+  if (!rm) return rm;
+  auto dir = open_dirs_beneath(parent->get(), name, parent_of(task.scratch_dir), true);
+  if (!dir) return dir.error();
+  // Writable and not full: a full file system still lets mkdir through, so a probe file is
+  // written, and removed whatever happened.
+  const char* probe = ".merlin-probe";
+  const std::string probe_shown = task.scratch_dir + "/" + probe;
+  {
+    UniqueFd f(
+        ::openat(dir->get(), probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!f.valid()) return scratch_error("cannot create", probe_shown, errno);
+    int err = 0;
+    if (::write(f.get(), "x", 1) != 1) err = errno != 0 ? errno : ENOSPC;
+    ::unlinkat(dir->get(), probe, 0);
+    if (err != 0) return scratch_error("cannot write", probe_shown, err);
+  }
   for (const auto& src : task.stage_in) {
-    auto r = stage_in_file(task, src);
+    auto r = stage_in_file(task, home->get(), dir->get(), src);
     if (!r) return r;
   }
   return ok();
 }
 
-Result<void> FileStager::stage_in_file(const RenderedTask& task, const std::string& source) {
-  auto d = make_dirs(task.stage_in_dir);
-  if (!d) return Error::runtime("stage_in: " + d.error().message);
+Result<void> FileStager::stage_in_file(const RenderedTask& task, int home, int scratch,
+                                       const std::string& source) {
+  const std::string rel = path_below(task.scratch_home, task.stage_in_dir);
+  auto sdir = open_dirs_beneath(home, rel, task.scratch_home, true);
+  if (!sdir) return sdir.error();
+  // The source is the user's input: a link to it is followed, but only a regular file is
+  // read (a FIFO would block the slot forever).
+  UniqueFd in(::open(source.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (!in.valid())
+    return Error::runtime("stage_in: cannot read " + source + ": " + std::strerror(errno));
   struct stat src {};
-  if (::stat(source.c_str(), &src) != 0) return io_error("stage_in: cannot read", source);
+  if (::fstat(in.get(), &src) != 0) return io_error("stage_in: cannot stat", source);
+  if (!S_ISREG(src.st_mode))
+    return Error::runtime("stage_in: " + source + " is " + describe_file_type(src.st_mode) +
+                          ", not a regular file");
   const std::string name = base_name(source);
   const std::string copy = task.stage_in_dir + "/" + name;
   {
     // One copier per node: slots and worker processes of the node take turns; the others find
     // the copy made (same size and mtime) and only link it.
     const std::string lock_path = task.stage_in_dir + "/.lock";
-    Fd lock(::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644));
-    if (lock.fd < 0) return io_error("stage_in: cannot open", lock_path);
-    while (::flock(lock.fd, LOCK_EX) != 0)
-      if (errno != EINTR) return io_error("stage_in: cannot lock", lock_path);
+    UniqueFd lock(::openat(sdir->get(), ".lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+    if (!lock.valid()) return scratch_error("cannot open", lock_path, errno);
+    while (::flock(lock.get(), LOCK_EX) != 0)
+      if (errno != EINTR) return scratch_error("cannot lock", lock_path, errno);
     struct stat have {};
-    bool same = ::stat(copy.c_str(), &have) == 0 && have.st_size == src.st_size &&
+    bool same = ::fstatat(sdir->get(), name.c_str(), &have, AT_SYMLINK_NOFOLLOW) == 0 &&
+                S_ISREG(have.st_mode) && have.st_size == src.st_size &&
                 have.st_mtim.tv_sec == src.st_mtim.tv_sec &&
                 have.st_mtim.tv_nsec == src.st_mtim.tv_nsec;
     if (!same) {
-      auto c = copy_durably(source, temp_name(name, host_, pid_), copy, &src);
-      if (!c) return Error::runtime("stage_in: " + c.error().message);
+      auto c = copy_durably(in.get(), source, sdir->get(), task.stage_in_dir,
+                            temp_name(name, host_, pid_), name, src, true);
+      if (!c) return Error{c.error().code, "stage_in: " + c.error().message, false};
     }
   }
-  const std::string link = task.scratch_dir + "/" + name;
-  if (::symlink(copy.c_str(), link.c_str()) != 0 && errno != EEXIST)
-    return io_error("stage_in: cannot link " + copy + " as", link);
+  if (::symlinkat(copy.c_str(), scratch, name.c_str()) != 0 && errno != EEXIST)
+    return scratch_error("cannot link " + copy + " as", task.scratch_dir + "/" + name, errno);
   return ok();
 }
 
@@ -208,23 +303,16 @@ void FileStager::remove_stale_temps(const std::string& dir) const {
 }
 
 Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
+  UniqueFd scratch(
+      ::open(task.scratch_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!scratch.valid()) return io_error("cannot list the scratch dir", task.scratch_dir);
   std::vector<std::string> files;
-  std::error_code ec;
-  fs::recursive_directory_iterator it(task.scratch_dir, ec), end;
-  if (ec)
-    return Error::runtime("cannot list the scratch dir " + task.scratch_dir + ": " + ec.message());
-  for (; it != end; it.increment(ec)) {
-    if (ec) return Error::runtime("cannot list " + task.scratch_dir + ": " + ec.message());
-    // Regular files only: stage_in links and what they point at are not outputs.
-    if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
-    files.push_back(fs::relative(it->path(), task.scratch_dir, ec).string());
-  }
+  std::vector<NotRegular> others;  // links (stage_in's among them), FIFOs, sockets, devices
+  auto l = list_scratch(scratch.get(), "", task.scratch_dir, files, others);
+  if (!l) return l.error();
   auto sel = select_outputs(task.stage_out, files);
-  if (!sel.unmatched.empty()) {
-    std::string pats;
-    for (const auto& p : sel.unmatched) pats += (pats.empty() ? "'" : ", '") + p + "'";
-    return Error::runtime("stage_out pattern " + pats + " matched no file in " + task.scratch_dir);
-  }
+  if (!sel.unmatched.empty())
+    return Error::runtime(unmatched_message(sel.unmatched, others, task.scratch_dir));
   remove_stale_temps(task.dir);
   StageOutReport report;
   std::string lines;
@@ -237,8 +325,14 @@ Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
       if (!d) return d.error();
       remove_stale_temps(dir);
     }
-    auto c = copy_durably(task.scratch_dir + "/" + rel,
-                          dir + "/" + temp_name(base_name(rel), host_, pid_), to);
+    if (before_copy_) before_copy_(task.scratch_dir + "/" + rel);
+    struct stat st {};
+    auto in = open_output(scratch.get(), task.scratch_dir, rel, st);
+    if (!in) return in.error();
+    UniqueFd out_dir(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!out_dir.valid()) return io_error("cannot open", dir);
+    auto c = copy_durably(in->get(), task.scratch_dir + "/" + rel, out_dir.get(), dir,
+                          temp_name(base_name(rel), host_, pid_), base_name(rel), st, false);
     if (!c) return c.error();
     // The file's directory, and each one above it up to the task dir (a subdirectory made
     // here is an entry of its parent, which must be durable too).
@@ -275,26 +369,31 @@ Result<void> FileStager::append_manifest(const RenderedTask& task, const std::st
   std::lock_guard lock(manifest_mu);
   auto d = make_dirs(parent_of(path));
   if (!d) return d;
-  Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
-  if (f.fd < 0) return io_error("cannot open the manifest", path);
+  UniqueFd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  if (!f.valid()) return io_error("cannot open the manifest", path);
   // One write per task: O_APPEND keeps it whole against this process's other writes, and a
   // crash can only tear the last line, which readers skip.
   for (std::size_t done = 0; done < lines.size();) {
-    ssize_t w = ::write(f.fd, lines.data() + done, lines.size() - done);
+    ssize_t w = ::write(f.get(), lines.data() + done, lines.size() - done);
     if (w < 0 && errno == EINTR) continue;
     if (w < 0) return io_error("cannot append to the manifest", path);
     done += static_cast<std::size_t>(w);
   }
-  if (::fdatasync(f.fd) != 0) return io_error("cannot fsync the manifest", path);
+  if (::fdatasync(f.get()) != 0) return io_error("cannot fsync the manifest", path);
   return ok();
 }
 
 Result<void> FileStager::clean(const RenderedTask& task) {
-  std::error_code ec;
-  fs::remove_all(task.scratch_dir, ec);
-  if (ec)
+  auto home = open_home(task);
+  if (!home) return home.error();
+  const std::string rel = path_below(task.scratch_home, task.scratch_dir);
+  const std::string parent_rel = rel.find('/') == std::string::npos ? "" : parent_of(rel);
+  auto parent = open_dirs_beneath(home->get(), parent_rel, task.scratch_home, false);
+  if (!parent) return parent.error();
+  auto r = remove_beneath(parent->get(), base_name(rel), task.scratch_dir);
+  if (!r)
     return Error::runtime("cannot remove the scratch dir " + task.scratch_dir + ": " +
-                          ec.message());
+                          r.error().message);
   return ok();
 }
 

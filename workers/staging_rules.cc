@@ -1,6 +1,7 @@
 #include "workers/staging_rules.h"
 
 #include <fnmatch.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <charconv>
@@ -77,6 +78,32 @@ OutputSelection select_outputs(const std::vector<std::string>& patterns,
   }
   out.files.assign(chosen.begin(), chosen.end());
   return out;
+}
+
+std::string describe_file_type(unsigned mode) {
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISREG(mode)) return "a regular file";
+  return "not a regular file";
+}
+
+std::string unmatched_message(const std::vector<std::string>& unmatched,
+                              const std::vector<NotRegular>& others,
+                              const std::string& scratch_dir) {
+  std::string pats, why;
+  for (const auto& p : unmatched) {
+    pats += (pats.empty() ? "'" : ", '") + p + "'";
+    for (const auto& o : others) {
+      if (::fnmatch(p.c_str(), o.path.c_str(), FNM_PATHNAME | FNM_PERIOD) != 0) continue;
+      why += (why.empty() ? ": " : "; ") + o.path + " is " + describe_file_type(o.mode) +
+             (S_ISLNK(o.mode) ? ": links are not staged (write the file itself in the scratch dir)"
+                              : ": only regular files are staged");
+    }
+  }
+  return "stage_out pattern " + pats + " matched no file in " + scratch_dir + why;
 }
 
 std::string temp_name(std::string_view base, std::string_view host, long pid) {

@@ -35,6 +35,23 @@ struct OutputSelection {
 OutputSelection select_outputs(const std::vector<std::string>& patterns,
                                const std::vector<std::string>& files);
 
+/// A scratch entry a pattern may match that is not a regular file (a link, a FIFO, ...).
+struct NotRegular {
+  std::string path;   ///< relative to the scratch dir
+  unsigned mode = 0;  ///< its st_mode (lstat: a link is a link)
+};
+
+/// "a symbolic link", "a FIFO", "a socket", "a device", "a directory" or "not a regular file",
+/// from an st_mode.
+std::string describe_file_type(unsigned mode);
+
+/// The error text for `stage_out` patterns that selected no regular file in `scratch_dir`:
+/// each pattern quoted, and for each entry it matched that is not a regular file, what it is
+/// and that it is not staged (links are never staged; write the file itself).
+std::string unmatched_message(const std::vector<std::string>& unmatched,
+                              const std::vector<NotRegular>& others,
+                              const std::string& scratch_dir);
+
 /// The name a copy of `base` is written under before its rename, in the same directory:
 /// `.<base>.merlin-tmp.<host>.<pid>` (hidden, and unique per process so that two workers
 /// staging one redelivered task never write one file).

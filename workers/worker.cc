@@ -39,7 +39,9 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
       renderer_(renderer),
       executor_(executor),
       options_(std::move(options)),
-      now_(std::move(now)) {
+      now_(std::move(now)),
+      scratch_health_(options_.scratch_retry,
+                      std::max(options_.scratch_retry, options_.scratch_retry_max)) {
   const auto& graph = plan.graph();
   running_ = std::make_unique<std::atomic<std::uint32_t>[]>(graph.instances().size());
   stager_ = options_.stager;
@@ -53,6 +55,8 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
       if (std::find(queues_.begin(), queues_.end(), s.spec->run.task_queue) == queues_.end())
         queues_.push_back(s.spec->run.task_queue);
   }
+  for (const auto& s : graph.steps())
+    if (s.spec->run.scratch) scratch_queues_.insert(s.spec->run.task_queue);
 }
 
 std::vector<std::uint32_t> Worker::running() const {
@@ -95,9 +99,12 @@ std::vector<std::string> Worker::active_queues() {
 }
 
 void Worker::fail(const Error& e) {
-  std::lock_guard lock(mu_);
-  if (!error_) error_ = e;
-  stop_ = true;
+  {
+    std::lock_guard lock(mu_);
+    if (!error_) error_ = e;
+    stop_ = true;
+  }
+  scratch_cv_.notify_all();
 }
 
 Result<WorkerReport> Worker::run() {
@@ -200,8 +207,22 @@ void Worker::renewal_loop() {
 
 void Worker::slot_loop(int slot) {
   while (!stop_) {
-    auto queues = active_queues();
-    if (queues.empty()) break;
+    auto served = active_queues();
+    if (served.empty()) break;
+    auto queues = takeable_queues();
+    if (queues.empty()) {  // every queue left needs scratch, which is down: wait for its retry
+      if (options_.exit_when_idle) {
+        auto p = broker_.pending(idle_watch(served));
+        if (!p) {
+          fail(p.error());
+          break;
+        }
+        if (*p == 0) break;
+      }
+      std::unique_lock lock(mu_);
+      scratch_cv_.wait_for(lock, options_.poll, [this] { return stop_.load(); });
+      continue;
+    }
     auto d = next_delivery(queues);
     if (!d) {
       fail(d.error());
@@ -408,7 +429,9 @@ Result<void> Worker::handle(const Delivery& d) {
   const bool scratch = !task.scratch_dir.empty();
   if (scratch) {
     auto p = stager_->prepare(task);
-    if (!p) {  // the step cannot run there; the workspace holds nothing of it
+    if (!p && (p.error().code == ErrorCode::kNoSpace || p.error().code == ErrorCode::kUnavailable))
+      return scratch_unusable(d, node.name, p.error());  // the node's scratch, not the task's
+    if (!p) {  // the task's own (a stage_in file missing): it fails, the study goes on
       log::error("scratch not usable study={} step={} sample={} error=\"{}\"",
                  plan_.graph().tokens().study_name, node.name, m.lo, p.error().message);
       {
@@ -417,6 +440,12 @@ Result<void> Worker::handle(const Delivery& d) {
       }
       return commit_and_ack(d, Outcome::kSoftFail, 0);
     }
+    bool back;
+    {
+      std::lock_guard lock(mu_);
+      back = scratch_health_.succeeded();
+    }
+    if (back) log::info("scratch usable again step={}: taking tasks of every queue", node.name);
   }
   if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;

@@ -19,6 +19,7 @@
 #include "merlin/broker/state_store.h"
 #include "merlin/plan/plan.h"
 #include "merlin/study/task_renderer.h"
+#include "workers/scratch_health.h"
 #include "workers/stager.h"
 #include "workers/staging_pool.h"
 #include "workers/step_executor.h"
@@ -28,6 +29,12 @@ namespace merlin {
 /// How many deliveries of a task whose workers keep dying on it before it is given up
 /// (WorkerOptions::max_deliveries, `run-workers --max-deliveries`).
 inline constexpr std::uint32_t kDefaultMaxDeliveries = 10;
+
+/// How long a distributed worker waits before it tries its node's scratch again after a task's
+/// scratch could not be prepared (full, read-only, refused); doubled after each failed try up
+/// to kDefaultScratchRetryMax (WorkerOptions::scratch_retry).
+inline constexpr std::chrono::milliseconds kDefaultScratchRetry{5'000};
+inline constexpr std::chrono::milliseconds kDefaultScratchRetryMax{300'000};
 
 struct WorkerOptions {
   std::vector<std::string> queues;  ///< queues served; empty = every step's queue
@@ -59,6 +66,15 @@ struct WorkerOptions {
   /// Scratch and staging of steps with `scratch:` (docs/staging.md); not owned. Null = a
   /// FileStager of the worker's own.
   Stager* stager = nullptr;
+  /// When a task's scratch on this node is unusable for a reason of the node (full: kNoSpace;
+  /// read-only, no permission, or refused by the safety checks: kUnavailable; see
+  /// Stager::prepare), the task goes back to the broker uncommitted (Broker::release: not a
+  /// failure, and it does not count as a delivery). Then, with 0 (a local run: no other node
+  /// could take it), the worker stops with that error; else it stops taking tasks of the
+  /// queues that hold a step with `scratch:`, logs it, and tries again (the next such task is
+  /// the probe) after this long, doubling after each failed try up to scratch_retry_max.
+  std::chrono::milliseconds scratch_retry{0};
+  std::chrono::milliseconds scratch_retry_max = kDefaultScratchRetryMax;
   /// Threads staging outputs while the slots go on; 0 = min(slots, 4). The queue in front of
   /// them holds `slots` tasks; a slot finding it full waits (backpressure).
   int stager_threads = 0;
@@ -117,6 +133,11 @@ class Worker {
                       double seconds, bool write_finished);
   Result<void> staged_commit(const Delivery& d, const RenderedTask& task, double seconds,
                              bool write_finished);
+  /// A task's scratch could not be prepared for a reason of the node: hands the task back and
+  /// stops the worker (scratch_retry 0) or pauses the scratch queues (ScratchHealth).
+  Result<void> scratch_unusable(const Delivery& d, const std::string& step, const Error& e);
+  /// The served queues less those paused while scratch is down.
+  std::vector<std::string> takeable_queues();
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);
@@ -137,6 +158,9 @@ class Worker {
   std::mutex mu_;  ///< guards report_, queues_, error_
   WorkerReport report_;
   std::vector<std::string> queues_;
+  std::set<std::string> scratch_queues_;  ///< queues holding a step with `scratch:`
+  ScratchHealth scratch_health_;          ///< guarded by mu_
+  std::condition_variable scratch_cv_;    ///< a slot waiting while every queue is paused
   std::optional<Error> error_;
   std::map<int, Delivery> in_flight_;  ///< by slot, guarded by mu_ (for lease renewal)
   /// Deliveries waiting for or in staging, by job key; guarded by mu_ (for lease renewal).

@@ -1,6 +1,7 @@
 // The Worker's staging half (docs/staging.md): a succeeded scratch task goes to the stager
-// threads, which stage its outputs, then commit and ack it. Kept apart from worker.cc, which
-// holds the slot loop.
+// threads, which stage its outputs, then commit and ack it; a node whose scratch is unusable
+// hands tasks back and pauses the scratch queues. Kept apart from worker.cc, which holds the
+// slot loop.
 #include "merlin/util/log.h"
 #include "workers/worker.h"
 
@@ -79,6 +80,57 @@ Result<void> Worker::staged_commit(const Delivery& d, const RenderedTask& task, 
   log::debug("staged step={} sample={} files={} bytes={}", task.step, m.lo, s->files.size(),
              s->bytes);
   return commit_and_ack(d, Outcome::kSuccess, seconds);
+}
+
+std::vector<std::string> Worker::takeable_queues() {
+  std::lock_guard lock(mu_);
+  if (scratch_health_.usable(now_())) return queues_;
+  std::vector<std::string> out;
+  for (const auto& q : queues_)
+    if (!scratch_queues_.count(q)) out.push_back(q);
+  return out;
+}
+
+// The node's scratch is unusable: not the task's fault, so it goes back uncommitted (release
+// does not count a delivery) and this worker stops, or stops taking scratch tasks for a while.
+Result<void> Worker::scratch_unusable(const Delivery& d, const std::string& step, const Error& e) {
+  const std::string study = plan_.graph().tokens().study_name;
+  if (options_.scratch_retry.count() <= 0) {
+    // Stopped before the task goes back, so that no other slot of ours takes it again. Not
+    // logged here: the error ends the run, whose caller says it once (exit 4 when full).
+    {
+      std::lock_guard lock(mu_);
+      if (!error_)
+        error_ = Error{e.code,
+                       "step " + step + ": " + e.message +
+                           " (no task was run or recorded as failed for it; once that is "
+                           "fixed, `merlin restart` runs what is left)",
+                       false};
+      stop_ = true;
+    }
+    scratch_cv_.notify_all();
+    return broker_.release(d);
+  }
+  Clock::duration wait;
+  bool first;
+  {
+    std::lock_guard lock(mu_);
+    first = !scratch_health_.down();
+    auto now = now_();
+    wait = scratch_health_.failed(now) - now;
+  }
+  const auto secs = std::chrono::duration_cast<std::chrono::seconds>(wait).count();
+  std::string paused;
+  for (const auto& q : scratch_queues_) paused += (paused.empty() ? "" : ",") + q;
+  if (first)
+    log::error(
+        "scratch unusable on this node study={} step={} error=\"{}\": the task goes back to "
+        "the queue (not failed); not taking tasks of queues={} until it works, next try in {} s",
+        study, step, e.message, paused, secs);
+  else
+    log::warn("scratch still unusable study={} step={} error=\"{}\": next try in {} s", study, step,
+              e.message, secs);
+  return broker_.release(d);
 }
 
 }  // namespace merlin

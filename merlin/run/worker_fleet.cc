@@ -303,6 +303,7 @@ class Fleet {
       wo.idle_queues = idle_queues;
       wo.lease_renewal = std::max(std::chrono::milliseconds(1), options_.lease / 3);
       wo.max_deliveries = options_.max_deliveries;
+      wo.scratch_retry = kDefaultScratchRetry;  // another node may take what ours cannot
       wo.on_stop = [this, &rec, id = p.id](const std::string& q, const std::string& step,
                                            bool all) {
         auto h = stops_.halt(rec.key, StudyHalt{q, step, id, all});

@@ -1,5 +1,7 @@
 #include "merlin/study/scratch_paths.h"
 
+#include <unistd.h>
+
 namespace merlin {
 
 std::string scratch_root(const std::string& value, const ScratchSettings& settings) {
@@ -19,6 +21,11 @@ std::string scratch_root(const std::string& value, const ScratchSettings& settin
   }
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   return root;
+}
+
+std::string user_scratch_dir(const std::string& root, long uid) {
+  if (uid < 0) uid = static_cast<long>(::geteuid());
+  return (root == "/" ? "" : root) + "/merlin-" + std::to_string(uid);
 }
 
 std::string study_scratch_dir(const std::string& root, const std::string& workspace) {

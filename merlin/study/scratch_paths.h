@@ -12,6 +12,7 @@ namespace merlin {
 struct ScratchSettings {
   EnvLookup env;            ///< the node's environment; null = this process's
   std::string app_scratch;  ///< app.yaml's top-level `scratch:` ("" = none)
+  long uid = -1;            ///< whose private dir (user_scratch_dir); -1 = this process's euid
 };
 
 /// The scratch root for a step's `scratch:` value (study tokens already substituted).
@@ -20,8 +21,16 @@ struct ScratchSettings {
 /// node's environment (an unset variable stays as written, and the run then fails naming it).
 std::string scratch_root(const std::string& value, const ScratchSettings& settings);
 
-/// `<root>/merlin-<workspace's base name>`: one directory per study on the node, so two
-/// studies (or two runs of one spec) never share scratch.
-std::string study_scratch_dir(const std::string& root, const std::string& workspace);
+/// `<root>/merlin-<uid>`: the user's private directory under a scratch root (0700, checked
+/// before use: workers/scratch_dir.h). Scratch roots such as /tmp are shared by every user of
+/// the node; nothing of a study is made directly in them. uid -1 = this process's euid.
+std::string user_scratch_dir(const std::string& root, long uid = -1);
+
+/// `<user dir>/merlin-<workspace's base name>`: one directory per study on the node, so two
+/// studies (or two runs of one spec) never share scratch. The name is predictable on
+/// purpose: every process of the study on the node (slots, several `run-workers`, a restart)
+/// finds the same one without a shared record, and only the user can create entries in the
+/// private `user_dir` (docs/security.md §4).
+std::string study_scratch_dir(const std::string& user_dir, const std::string& workspace);
 
 }  // namespace merlin

@@ -47,14 +47,16 @@ TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* 
   const auto& spec = graph.spec();
   for (const auto& node : graph.steps()) {
     const auto& run = node.spec->run;
-    std::string dir;
+    std::string dir, home;
     std::vector<std::string> in;
     if (run.scratch) {
-      dir = study_scratch_dir(scratch_root(graph.tokens().substitute(run.scratch->value), scratch),
-                              graph.tokens().workspace);
+      home = user_scratch_dir(scratch_root(graph.tokens().substitute(run.scratch->value), scratch),
+                              scratch.uid);
+      dir = study_scratch_dir(home, graph.tokens().workspace);
       for (const auto& f : run.stage_in) in.push_back(graph.tokens().substitute(f.value));
     }
     study_scratch_.push_back(std::move(dir));
+    scratch_home_.push_back(std::move(home));
     stage_in_.push_back(std::move(in));
     walltime_.push_back(resources_of(node, graph.tokens()).walltime_seconds);
   }
@@ -235,6 +237,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   if (!t.scratch_dir.empty()) {
     const auto& run = node.spec->run;
     t.stage_in_dir = study_scratch_[inst.step.v] + "/stage_in";
+    t.scratch_home = scratch_home_[inst.step.v];
     for (const auto& p : run.stage_out) t.stage_out.push_back(p.value);
     t.stage_in = stage_in_[inst.step.v];
     t.step_dir = graph_.tokens().workspace + "/" + node.name;

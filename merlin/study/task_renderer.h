@@ -34,8 +34,11 @@ struct RenderedTask {
   bool pass_broker = false;
 
   /// Node-local scratch (docs/staging.md); scratch_dir is empty when the step has none.
-  std::string scratch_dir;             ///< the task's scratch dir: the step's cwd while it runs
-  std::string stage_in_dir;            ///< `<root>/merlin-<ws>/stage_in`: the node's shared copies
+  std::string scratch_dir;  ///< the task's scratch dir: the step's cwd while it runs
+  /// `<root>/merlin-<uid>`: the user's private dir holding scratch_dir and stage_in_dir, the
+  /// one the stager checks before it makes anything below it (workers/scratch_dir.h).
+  std::string scratch_home;
+  std::string stage_in_dir;            ///< `<home>/merlin-<ws>/stage_in`: the node's shared copies
   std::vector<std::string> stage_out;  ///< glob patterns relative to scratch_dir
   std::vector<std::string> stage_in;   ///< source files, tokens substituted
   std::string step_dir;                ///< `<ws>/<step>`: manifests go to its .merlin_staged/
@@ -117,6 +120,7 @@ class TaskRenderer {
   std::string paths_all_;  ///< $(MERLIN_PATHS_ALL), built only when a step uses it
   /// Per step: `<root>/merlin-<ws>` for steps with scratch, else "".
   std::vector<std::string> study_scratch_;
+  std::vector<std::string> scratch_home_;           ///< per step: `<root>/merlin-<uid>`, or ""
   std::vector<std::vector<std::string>> stage_in_;  ///< per step, tokens substituted
   /// The task's scratch dir (task_dir moved under the step's study scratch dir).
   std::string scratch_of(const Instance& inst, const std::string& dir) const;

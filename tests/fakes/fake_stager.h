@@ -4,6 +4,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -17,9 +18,17 @@ class FakeStager : public Stager {
   Result<void> prepare(const RenderedTask& task) override {
     std::lock_guard lock(mu_);
     prepared_.push_back(task.sample);
+    if (on_prepare_) on_prepare_(task.sample);
     cv_.notify_all();
+    if (node_failures_ > 0) {
+      node_failures_--;
+      return Error{node_error_,
+                   "scratch not usable: cannot write " + task.scratch_dir +
+                       "/.merlin-probe: No space left on device",
+                   false};
+    }
     if (fail_prepare_.count(task.sample))
-      return Error::runtime("scratch not writable: cannot create " + task.scratch_dir);
+      return Error::runtime("stage_in: cannot read /spec/missing.dat: No such file or directory");
     return {};
   }
   Result<StageOutReport> stage_out(const RenderedTask& task) override {
@@ -53,6 +62,17 @@ class FakeStager : public Stager {
     std::lock_guard lock(mu_);
     fail_prepare_.insert(sample);
   }
+  /// The next `n` prepares fail for a reason of the node (`code`: kNoSpace, kUnavailable).
+  void fail_node_scratch(int n, ErrorCode code = ErrorCode::kNoSpace) {
+    std::lock_guard lock(mu_);
+    node_failures_ = n;
+    node_error_ = code;
+  }
+  /// Called (under the fake's lock) with each prepared sample: a test reads its clock there.
+  void on_prepare(std::function<void(std::uint64_t)> f) {
+    std::lock_guard lock(mu_);
+    on_prepare_ = std::move(f);
+  }
   void fail_stage_out(std::uint64_t sample) {
     std::lock_guard lock(mu_);
     fail_stage_.insert(sample);
@@ -79,6 +99,9 @@ class FakeStager : public Stager {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool held_ = false;
+  int node_failures_ = 0;
+  ErrorCode node_error_ = ErrorCode::kNoSpace;
+  std::function<void(std::uint64_t)> on_prepare_;
   std::set<std::uint64_t> fail_prepare_, fail_stage_;
   std::vector<std::uint64_t> prepared_, started_, staged_, cleaned_;
 };

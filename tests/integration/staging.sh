@@ -101,9 +101,10 @@ PY
   expect_eq "$label: scratch holds no file but the node's stage_in copy" "" \
     "$(find "$scratch" -type f ! -path '*/stage_in/*')"
   if [ "$label" = "redis workers" ]; then  # other processes of the node may still use it
-    check "$label: stage_in copied once per node" test -f "$(echo "$scratch"/merlin-*/stage_in/table.dat)"
+    check "$label: stage_in copied once per node" test -f "$(echo "$scratch"/merlin-"$(id -u)"/merlin-*/stage_in/table.dat)"
   else
-    expect_eq "$label: the local run removed the study's scratch dir" "" "$(ls "$scratch")"
+    expect_eq "$label: the local run removed the study's scratch dir, kept the private one" \
+      "merlin-$(id -u):" "$(ls "$scratch" | tr '\n' ':')$(ls "$scratch/merlin-$(id -u)")"
   fi
 }
 
@@ -122,7 +123,7 @@ mkdir tmpdir
 env -u MERLIN_SCRATCH TMPDIR="$WORK/appcfg/tmpdir" "$MERLIN" run --local --no-progress staged.yaml >/dev/null 2>run.err
 check "app.yaml scratch: the run exits 0" test $? = 0
 expect_eq "app.yaml scratch: every sample ran under it" "$N" \
-  "$(find out -name where.txt -exec cat {} + | grep -c "^$WORK/appscratch/merlin-staged_")"
+  "$(find out -name where.txt -exec cat {} + | grep -c "^$WORK/appscratch/merlin-$(id -u)/merlin-staged_")"
 cd ..
 
 # --- killed with SIGKILL mid-study, restarted -------------------------------------------------

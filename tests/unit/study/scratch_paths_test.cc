@@ -36,8 +36,10 @@ TEST(StagingScratchRoot, APathIsExpandedFromTheNodesEnvironment) {
   auto env = env_of({{"SLURM_JOB_ID", "4711"}, {"TMPDIR", "/t"}});
   EXPECT_EQ(scratch_root("/local/$SLURM_JOB_ID", {env, ""}), "/local/4711");
   EXPECT_EQ(scratch_root("${TMPDIR}/sims", {env, ""}), "/t/sims");
-  EXPECT_EQ(study_scratch_dir("/local/4711", "/lus/me/out/study_20260101-000000"),
-            "/local/4711/merlin-study_20260101-000000");
+  EXPECT_EQ(user_scratch_dir("/local/4711", 1001), "/local/4711/merlin-1001");
+  EXPECT_EQ(user_scratch_dir("/", 0), "/merlin-0");
+  EXPECT_EQ(study_scratch_dir("/local/4711/merlin-1001", "/lus/me/out/study_20260101-000000"),
+            "/local/4711/merlin-1001/merlin-study_20260101-000000");
 }
 
 TEST(StagingScratchRoot, TasksRunInTheirOwnScratchDirNamedByTheToken) {
@@ -62,12 +64,13 @@ merlin:
 )Y",
                       30);
   ASSERT_TRUE(s);
-  TaskRenderer r(*s->graph, s->table.get(), {env_of({{"NODE_SCRATCH", "/nvme"}}), ""});
+  TaskRenderer r(*s->graph, s->table.get(), {env_of({{"NODE_SCRATCH", "/nvme"}}), "", 1001});
   auto t = r.render(s->instance("sim"), 27, TaskKind::kCmd);
   EXPECT_EQ(t.dir, "/ws/sim/01/02");
-  EXPECT_EQ(t.scratch_dir, "/nvme/x/merlin-ws/sim/01/02");
+  EXPECT_EQ(t.scratch_dir, "/nvme/x/merlin-1001/merlin-ws/sim/01/02");
   EXPECT_EQ(t.run_dir(), t.scratch_dir);
-  EXPECT_EQ(t.stage_in_dir, "/nvme/x/merlin-ws/stage_in");
+  EXPECT_EQ(t.scratch_home, "/nvme/x/merlin-1001") << "the private dir the stager checks";
+  EXPECT_EQ(t.stage_in_dir, "/nvme/x/merlin-1001/merlin-ws/stage_in");
   EXPECT_EQ(t.step_dir, "/ws/sim");
   EXPECT_EQ(t.rel_dir, "01/02");
   EXPECT_EQ(t.sample, 27u);
@@ -75,7 +78,7 @@ merlin:
   ASSERT_EQ(t.stage_in.size(), 1u);
   EXPECT_EQ(t.stage_in[0].substr(t.stage_in[0].size() - 10), "/table.dat");
   EXPECT_EQ(t.script_path, "/ws/sim/01/02/sim.sh") << "the script stays in the workspace";
-  EXPECT_NE(t.script_text.find("--out /nvme/x/merlin-ws/sim/01/02/r.json --id 27"),
+  EXPECT_NE(t.script_text.find("--out /nvme/x/merlin-1001/merlin-ws/sim/01/02/r.json --id 27"),
             std::string::npos)
       << t.script_text;
 

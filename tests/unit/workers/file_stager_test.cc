@@ -50,11 +50,16 @@ class StagerFiles : public ::testing::Test {
     t.step_dir = (root_ / "ws" / "sim").string();
     t.rel_dir = rel;
     t.dir = t.step_dir + "/" + rel;
-    t.scratch_dir = (root_ / "scratch" / "merlin-ws" / "sim" / rel).string();
-    t.stage_in_dir = (root_ / "scratch" / "merlin-ws" / "stage_in").string();
+    t.scratch_home = home();
+    t.scratch_dir = home() + "/merlin-ws/sim/" + rel;
+    t.stage_in_dir = home() + "/merlin-ws/stage_in";
     t.stage_out = {"result.json", "*.npy"};
     fs::create_directories(t.dir);
     return t;
+  }
+  /// The user's private dir under the scratch root `root_/scratch`.
+  std::string home() const {
+    return (root_ / "scratch" / ("merlin-" + std::to_string(::geteuid()))).string();
   }
   std::vector<std::string> temps_under(const fs::path& dir) {
     std::vector<std::string> out;
@@ -63,7 +68,7 @@ class StagerFiles : public ::testing::Test {
     return out;
   }
   fs::path root_;
-  FileStager stager_{FileStagerOptions{"nodeA", 4242}};
+  FileStager stager_{FileStagerOptions{"nodeA", 4242, nullptr}};
 };
 
 TEST_F(StagerFiles, SelectedOutputsAreCopiedAndRecordedWithSizeAndCrc32c) {
@@ -210,7 +215,7 @@ TEST_F(StagerFiles, TidyingRemovesStageInAndEmptyDirsButKeepsFailedTasksScratch)
   ASSERT_TRUE(stager_.prepare(failed).ok());
   spit(failed.scratch_dir + "/core", "what the failed step left");
   ASSERT_TRUE(stager_.clean(ok_task).ok());
-  const std::string study = (root_ / "scratch" / "merlin-ws").string();
+  const std::string study = home() + "/merlin-ws";
   EXPECT_FALSE(tidy_study_scratch(study));
   EXPECT_FALSE(fs::exists(study + "/stage_in"));
   EXPECT_FALSE(fs::exists(study + "/sim/00/00"));
@@ -218,6 +223,7 @@ TEST_F(StagerFiles, TidyingRemovesStageInAndEmptyDirsButKeepsFailedTasksScratch)
   fs::remove_all(failed.scratch_dir);
   EXPECT_TRUE(tidy_study_scratch(study));
   EXPECT_FALSE(fs::exists(study));
+  EXPECT_TRUE(fs::is_directory(home())) << "the private dir stays: other studies may use it";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The worker with steps in node-local scratch, on a FakeStager: a slot goes on to its next
 // task while the stager copies, a sample commits only after its outputs are staged, and
-// scratch or staging errors fail the sample instead of committing it as a success.
+// staging errors and a task's own scratch problem fail the sample instead of committing it as a
+// success; a scratch unusable on the node hands the task back (item 11 of issue #25).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -83,13 +84,17 @@ class StagingHarness {
 
   /// Starts a worker with `slots` slots on the fake stager; get() the future for its report.
   std::future<Result<WorkerReport>> start(
-      int slots, std::chrono::milliseconds renewal = std::chrono::milliseconds(20'000)) {
+      int slots, std::chrono::milliseconds renewal = std::chrono::milliseconds(20'000),
+      std::chrono::milliseconds scratch_retry = std::chrono::milliseconds(0),
+      Worker::Now now = [] { return Clock::now(); }) {
     WorkerOptions o;
     o.lease_renewal = renewal;
     o.slots = slots;
     o.poll = std::chrono::milliseconds(5);
     o.stager = &stager_;
-    worker_ = std::make_unique<Worker>(broker_, *store_, *plan_, *study_->renderer, executor_, o);
+    o.scratch_retry = scratch_retry;
+    worker_ = std::make_unique<Worker>(broker_, *store_, *plan_, *study_->renderer, executor_, o,
+                                       std::move(now));
     return std::async(std::launch::async, [this] { return worker_->run(); });
   }
   Result<WorkerReport> finish(std::future<Result<WorkerReport>>& f) {
@@ -184,7 +189,8 @@ TEST(WorkerStaging, AStagingErrorFailsTheSampleInsteadOfCommittingASuccess) {
   for (const auto& f : h.executor().finished()) EXPECT_NE(f.sample, 1u);
 }
 
-TEST(WorkerStaging, AnUnusableScratchFailsTheSampleWithoutRunningIt) {
+TEST(WorkerStaging, AProblemOfTheTasksOwnScratchFailsTheSampleWithoutRunningIt) {
+  // A stage_in file missing (kRuntime): that sample fails, the others run.
   StagingHarness h(3);
   ASSERT_TRUE(h.ok());
   h.stager().fail_prepare(2);
@@ -196,6 +202,59 @@ TEST(WorkerStaging, AnUnusableScratchFailsTheSampleWithoutRunningIt) {
   EXPECT_EQ(report->staging_failed, 1u);
   auto started = h.stager().started();
   EXPECT_EQ(std::count(started.begin(), started.end(), 2u), 0);
+}
+
+TEST(WorkerStaging, AFullScratchInALocalRunStopsOnceAndFailsNoSample) {
+  // Issue #25 item 11: all 8 samples were failed within 0.2 s. With no other node to take
+  // them, the worker stops at the first unusable scratch, with that error, and hands the
+  // task back: nothing runs, nothing is recorded as failed, a restart runs them all.
+  StagingHarness h(8);
+  ASSERT_TRUE(h.ok());
+  h.stager().fail_node_scratch(1000);
+  auto run = h.start(1);
+  auto report = h.finish(run);
+  ASSERT_FALSE(report.ok());
+  EXPECT_EQ(report.error().code, ErrorCode::kNoSpace) << report.error().message;
+  EXPECT_NE(report.error().message.find(".merlin-probe"), std::string::npos);
+  EXPECT_EQ(h.stager().prepared().size(), 1u) << "took more tasks after the first refusal";
+  EXPECT_EQ(h.progress().failed, 0u);
+  EXPECT_EQ(h.progress().done, 0u);
+  EXPECT_TRUE(h.executor().calls_of("sim", 0).empty());
+  EXPECT_EQ(h.broker().reserved(), 0u) << "the task was not handed back";
+  std::uint64_t waiting = 0;
+  for (const auto& [q, n] : h.broker().depths()) waiting += n;
+  EXPECT_GE(waiting, 1u) << "the refused task is not back in its queue";
+}
+
+TEST(WorkerStaging, AnUnusableScratchHandsTheTaskBackAndIsTriedAgainAfterABackoff) {
+  // A distributed worker: the task goes back uncommitted, scratch tasks wait, and the probe
+  // is retried after 5 s, then 10 s (doubled), by the worker's clock: a test clock that
+  // moves 50 ms each time it is read, so nothing sleeps.
+  StagingHarness h(3);
+  ASSERT_TRUE(h.ok());
+  h.stager().fail_node_scratch(2, ErrorCode::kUnavailable);
+  std::mutex mu;
+  auto t = Clock::time_point{} + std::chrono::hours(1);
+  Worker::Now now = [&] {
+    std::lock_guard lock(mu);
+    return t += std::chrono::milliseconds(50);
+  };
+  std::vector<Clock::time_point> at;
+  h.stager().on_prepare([&](std::uint64_t) {
+    std::lock_guard lock(mu);
+    at.push_back(t);
+  });
+  auto run = h.start(1, std::chrono::milliseconds(20'000), std::chrono::milliseconds(5'000), now);
+  auto report = h.finish(run);
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_EQ(h.progress().done, 3u);
+  EXPECT_EQ(h.progress().failed, 0u) << "a task was failed for the node's scratch";
+  EXPECT_EQ(report->staging_failed, 0u);
+  EXPECT_EQ(report->succeeded, 3u);
+  ASSERT_EQ(at.size(), 5u);  // two refused tries, then the three samples
+  EXPECT_GE(at[1] - at[0], std::chrono::seconds(5));
+  EXPECT_GE(at[2] - at[1], std::chrono::seconds(10)) << "the wait did not double";
+  EXPECT_LT(at[2] - at[1], std::chrono::seconds(11));
 }
 
 TEST(WorkerStaging, AFailedStepIsNotStagedAndKeepsItsScratch) {
