@@ -140,7 +140,7 @@ check "SIGTERM: the monitor exits within 2 s whatever the clients hold ($((t1 - 
 expect_eq "... with exit 0" 0 "$EXITED"
 kill $HPID 2>/dev/null; wait $HPID 2>/dev/null
 
-"$MERLIN" monitor --web --bind "" "$rel" >emptybind.out 2>emptybind.err
+timeout 20 "$MERLIN" monitor --web --port 0 --bind "" "$rel" >emptybind.out 2>emptybind.err
 expect_eq "--bind '': exit 2" 2 $?
 check "... saying what to give instead" grep -q -- "--bind: an empty address" emptybind.err
 check "... and serving nothing" bash -c "! grep -q 'http://:' emptybind.out"
