@@ -130,6 +130,11 @@ check "... within 3 s ($((t1 - t0)) ms)" test $((t1 - t0)) -lt 3000
 code=$(curl -s --max-time 10 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api/status")
 expect_eq "... and still refuses a request without the token (401)" 401 "$code"
 
+# SIGTERM while a slow client is inside its request head (the one that held the monitor 40 s).
+kill $HPID 2>/dev/null; wait $HPID 2>/dev/null
+start_hold 1 0 60
+check "a slow client is connected" test -e ready
+sleep 3  # the slow client is inside its request head
 t0=$(ms)
 kill -TERM $MPID
 exits_within 10 $MPID
