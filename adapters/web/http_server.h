@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "adapters/web/http_limits.h"
 #include "merlin/util/result.h"
 
 namespace merlin::web {
@@ -30,14 +31,17 @@ class HttpServer {
  public:
   virtual ~HttpServer() = default;
   /// Binds `address:port` (port 0: a free port) and serves `handler` on threads of its own
-  /// until `stop`. Returns the port bound. The handler may run on several threads at once.
+  /// until `stop`, within the server's HttpLimits: one request per connection (answered with
+  /// `Connection: close`), no request body. Returns the port bound. The handler may run on
+  /// several threads at once; no thread waits on a client still sending its request.
   /// Errors: kUnavailable naming the address when it cannot be bound (taken, not local).
   virtual Result<int> start(const std::string& address, int port, HttpHandler handler) = 0;
-  /// Stops serving and joins the threads; idempotent.
+  /// Stops serving and joins the threads, closing every connection held (answers being written
+  /// included): it does not wait for clients. Idempotent.
   virtual void stop() = 0;
 };
 
 /// The cpp-httplib server.
-std::unique_ptr<HttpServer> make_http_server();
+std::unique_ptr<HttpServer> make_http_server(const HttpLimits& limits = {});
 
 }  // namespace merlin::web

@@ -1,5 +1,6 @@
 #include "adapters/web/web_access.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -31,9 +32,15 @@ bool token_accepted(const HttpRequest& request, const std::string& token) {
   if (auto q = request.query.find("token"); q != request.query.end() && same(q->second, token))
     return true;
   auto h = request.headers.find("authorization");
-  const std::string kBearer = "Bearer ";
-  return h != request.headers.end() && h->second.rfind(kBearer, 0) == 0 &&
-         same(h->second.substr(kBearer.size()), token);
+  if (h == request.headers.end()) return false;
+  // RFC 7235 section 2.1: `auth-scheme 1*SP token68`, the scheme case-insensitive.
+  const std::string& value = h->second;
+  const std::string kScheme = "bearer";
+  if (value.size() <= kScheme.size() || value[kScheme.size()] != ' ') return false;
+  for (std::size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(value[i])) != kScheme[i]) return false;
+  const auto credentials = value.find_first_not_of(' ', kScheme.size());
+  return credentials != std::string::npos && same(value.substr(credentials), token);
 }
 
 Result<std::string> err_file_in(const std::string& workspace, const std::string& relative) {

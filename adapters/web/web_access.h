@@ -17,7 +17,8 @@ Result<std::string> generate_token();
 bool is_loopback(const std::string& address);
 
 /// True when `token` is empty (no token required) or the request carries it, as the query
-/// parameter `token` or an `Authorization: Bearer <token>` header. Compared in constant time.
+/// parameter `token` or an `Authorization: Bearer <token>` header (the scheme in any case, as
+/// RFC 7235 has it, then one or more spaces). Compared in constant time.
 bool token_accepted(const HttpRequest& request, const std::string& token);
 
 /// The file `relative` names inside `workspace`, if it may be served: a relative path with no

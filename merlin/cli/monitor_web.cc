@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <mutex>
 #include <thread>
 
@@ -32,7 +33,8 @@ void add_web_flags(CLI::App& sub, WebFlags& f) {
       ->check(CLI::Range(0, 65535))
       ->needs(web);
   sub.add_option("--bind", f.bind,
-                 "--web: the address to listen on; anything but loopback requires a token "
+                 "--web: the address to listen on (not empty); anything but loopback requires a "
+                 "token "
                  "(generated unless --token gives one)")
       ->capture_default_str()
       ->needs(web);
@@ -49,6 +51,21 @@ void add_web_flags(CLI::App& sub, WebFlags& f) {
       ->needs(web);
 }
 
+namespace {
+
+// `dir` made absolute against the current directory, without `.` parts or a trailing slash.
+std::string absolute_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::path p = std::filesystem::absolute(dir, ec);
+  if (ec) return dir;
+  p = p.lexically_normal();
+  std::string out = p.string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 struct WebSession::State {
   WebFlags flags;
   std::unique_ptr<Backend> backend;
@@ -57,8 +74,11 @@ struct WebSession::State {
   std::mutex mutex;
   std::condition_variable wake;
   bool stopping = false;
-  std::string json;                   ///< the latest /api/status body
-  std::optional<StudySnapshot> last;  ///< the latest good snapshot
+  /// The latest /api/status body. Only the refresher makes it (one broker poll for every
+  /// viewer); the server's threads take the pointer under `mutex`, held for nothing longer, so
+  /// requests are answered from it whatever the broker or other clients are doing.
+  std::shared_ptr<const std::string> json;
+  std::optional<StudySnapshot> last;  ///< the latest good snapshot (the refresher's alone)
   std::thread refresher;
 
   static std::int64_t now_ms() {
@@ -67,23 +87,30 @@ struct WebSession::State {
         .count();
   }
 
+  void publish(std::string body) {
+    auto next = std::make_shared<const std::string>(std::move(body));
+    std::lock_guard lock(mutex);
+    json = std::move(next);
+  }
+
+  std::shared_ptr<const std::string> latest() {
+    std::lock_guard lock(mutex);
+    return json;
+  }
+
   // One refresh: a new snapshot, or the last one marked with the error (the page says so).
   void refresh_once() {
     auto snap = watch->refresh(now_ms());
-    std::string body;
     if (snap) {
-      body = web::status_json(*snap);
-      std::lock_guard lock(mutex);
+      publish(web::status_json(*snap));
       last = std::move(*snap);
-      json = std::move(body);
       return;
     }
     log::warn("monitor --web: refresh failed: {}", snap.error().message);
-    std::lock_guard lock(mutex);
     if (!last) return;
     StudySnapshot marked = *last;
     marked.error = snap.error().message;
-    json = web::status_json(marked);
+    publish(web::status_json(marked));
   }
 
   void refresh_loop() {
@@ -105,8 +132,8 @@ WebSession::~WebSession() {
     state_->stopping = true;
   }
   state_->wake.notify_all();
+  if (state_->server) state_->server->stop();  // closes what clients hold, waits for none
   if (state_->refresher.joinable()) state_->refresher.join();
-  if (state_->server) state_->server->stop();
 }
 
 bool WebSession::distributed() const { return state_->backend != nullptr; }
@@ -115,6 +142,10 @@ Result<std::unique_ptr<WebSession>> WebSession::open(const std::string& target,
                                                      const std::string& output_path,
                                                      const BrokerFlags& broker,
                                                      const WebFlags& flags) {
+  if (flags.bind.empty())
+    return Error::bad_input(
+        "--bind: an empty address; give the address to listen on: 127.0.0.1 (the default, this "
+        "host only), 0.0.0.0 or :: (every interface, with a token), or one of this host's");
   auto state = std::make_unique<State>();
   state->flags = flags;
   const bool loopback = web::is_loopback(flags.bind);
@@ -127,6 +158,8 @@ Result<std::unique_ptr<WebSession>> WebSession::open(const std::string& target,
   }
   auto at = open_for_status(target, current_dir(), output_path);
   if (!at) return at.error();
+  // The page and /api/status name the workspace absolute (docs/web-status.md), however given.
+  at->workspace = absolute_dir(at->workspace);
   std::string broker_display;
   if (is_broker_workspace(at->workspace)) {
     auto loc = resolve_broker(broker);
@@ -141,7 +174,7 @@ Result<std::unique_ptr<WebSession>> WebSession::open(const std::string& target,
   // The first snapshot before serving: a wrong broker or workspace is an error at start.
   auto first = state->watch->refresh(State::now_ms());
   if (!first) return first.error();
-  state->json = web::status_json(*first);
+  state->json = std::make_shared<const std::string>(web::status_json(*first));
   state->last = std::move(*first);
   return std::unique_ptr<WebSession>(new WebSession(std::move(state)));
 }
@@ -166,10 +199,7 @@ Result<std::string> WebSession::serve() {
                              max_bytes);
     };
   }
-  auto routes = std::make_shared<web::WebRoutes>(ro, [&s] {
-    std::lock_guard lock(s.mutex);
-    return s.json;
-  });
+  auto routes = std::make_shared<web::WebRoutes>(ro, [&s] { return *s.latest(); });
   s.server = web::make_http_server();
   auto port = s.server->start(s.flags.bind, s.flags.port,
                               [routes](const web::HttpRequest& r) { return routes->handle(r); });

@@ -46,6 +46,18 @@ TEST(TokenAccepted, MissingWrongOrMalformedTokensAreRefused) {
   EXPECT_FALSE(token_accepted(with_bearer("Bearer 0123456789abcdef0124"), t));
 }
 
+// RFC 7235 section 2.1: the auth-scheme is case-insensitive (issue #25, item 12).
+TEST(TokenAccepted, TheBearerSchemeInAnyCaseAndAfterSeveralSpaces) {
+  const std::string t = "0123456789abcdef0123";
+  EXPECT_TRUE(token_accepted(with_bearer("bearer " + t), t));
+  EXPECT_TRUE(token_accepted(with_bearer("BEARER " + t), t));
+  EXPECT_TRUE(token_accepted(with_bearer("BeArEr " + t), t));
+  EXPECT_TRUE(token_accepted(with_bearer("Bearer   " + t), t));
+  EXPECT_FALSE(token_accepted(with_bearer("Bearer" + t), t)) << "no space after the scheme";
+  EXPECT_FALSE(token_accepted(with_bearer("bearers " + t), t));
+  EXPECT_FALSE(token_accepted(with_bearer("bearer " + t + " "), t)) << "the token is exact";
+}
+
 TEST(GenerateToken, SixtyFourHexDigitsAndNeverTheSameTwice) {
   auto a = generate_token(), b = generate_token();
   ASSERT_TRUE(a.ok() && b.ok());
