@@ -33,6 +33,15 @@ Result<BrokerLocation> recorded_location(const std::string& recorded,
   return *loc;
 }
 
+// The server of a masked URL, without the user and password ("redis://u:***@h:1/0" ->
+// "redis://h:1/0"): one server reached as another ACL user is still the study's broker.
+std::string server_of(const std::string& url) {
+  const auto start = url.find("://");
+  const auto at = url.rfind('@');
+  if (start == std::string::npos || at == std::string::npos || at < start) return url;
+  return url.substr(0, start + 3) + url.substr(at + 1);
+}
+
 }  // namespace
 
 Result<StatusSource> open_status_source(const std::string& workspace, const RunRecord& record,
@@ -42,7 +51,7 @@ Result<StatusSource> open_status_source(const std::string& workspace, const RunR
   const std::string now = configured.display();
   const std::string& was = record.broker_at;
   StatusSource out;
-  if (was.empty() || was == now) {
+  if (was.empty() || server_of(was) == server_of(now)) {
     auto b = open(configured);
     if (!b) return b.error();
     auto known = knows_study(**b, key);

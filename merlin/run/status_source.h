@@ -3,7 +3,8 @@
 /// broker configured now (app.yaml, MERLIN_BROKER_URL, --broker) may not be the one the study
 /// was queued on (run.env's `broker_at=`, recorded masked): `merlin server start` rewrote
 /// app.yaml, or another URL was exported. In order:
-///  1. the recorded broker is the configured one, and it knows the study: read it there;
+///  1. the recorded broker is the configured one (the same server, whichever ACL user), and it
+///     knows the study: read it there;
 ///  2. else the recorded broker, when it can be reached with what run.env keeps (a URL without
 ///     a password) and knows the study: read it there;
 ///  3. else, for a study run.env marks finished (`finished=1`): the workspace's task journals,

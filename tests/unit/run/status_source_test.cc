@@ -119,6 +119,18 @@ TEST_F(StatusSourceTest, TheRecordedBrokerIsUsedWhenItIsTheConfiguredOne) {
   EXPECT_TRUE(s->note.empty());
 }
 
+TEST_F(StatusSourceTest, TheSameServerAsAnotherAclUserIsTheRecordedBroker) {
+  RunRecord r = record();
+  r.broker_at = "redis://submit:***@127.0.0.1:6431/0";
+  auto worker = parse_broker_url("redis://worker:pw@127.0.0.1:6431/0");
+  ASSERT_TRUE(worker.ok());
+  auto s = open_status_source(workspace_, r, *worker, opener());
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_NE(s->backend, nullptr);
+  EXPECT_TRUE(s->note.empty()) << "the configured broker, with its own credentials";
+  EXPECT_EQ(s->loc.username, "worker");
+}
+
 TEST_F(StatusSourceTest, TheRecordedBrokerIsReadWhenAnotherIsConfiguredAndItCanBeReached) {
   auto s = open_status_source(workspace_, record(), b_loc_, opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
