@@ -94,10 +94,22 @@ Result<std::string> app_password(const std::string& file, const std::string& key
     if (!text) return text.error();
     return trimmed(text->substr(0, text->find('\n')));  // Merlin reads its first line
   }
-  log::warn(
-      "{}{} names no file, so its value is used as the password itself (as Merlin does); "
-      "better put the password in a file only you can read (chmod 600) and name that file",
-      at(file, v), key);
+  // The password is in app.yaml itself: say so, and how far it is exposed there.
+  struct stat own {};
+  if (::stat(file.c_str(), &own) == 0 && (own.st_mode & (S_IRGRP | S_IROTH))) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(own.st_mode & 07777));
+    log::warn(
+        "{}{} names no file, so its value is used as the password itself (as Merlin does), "
+        "and {} is mode {}, readable by {}: run chmod 600 {}, or better put the password in a "
+        "file only you can read and name that file",
+        at(file, v), key, file, mode, own.st_mode & S_IROTH ? "everyone" : "its group", file);
+  } else {
+    log::warn(
+        "{}{} names no file, so its value is used as the password itself (as Merlin does); "
+        "better put the password in a file only you can read (chmod 600) and name that file",
+        at(file, v), key);
+  }
   return url_unquoted(trimmed(*written));
 }
 

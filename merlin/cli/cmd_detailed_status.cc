@@ -7,11 +7,11 @@
 #include <optional>
 #include <set>
 
-#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
+#include "merlin/cli/status_broker.h"
 #include "merlin/plan/plan.h"
 #include "merlin/report/format.h"
 #include "merlin/report/text_writer.h"
@@ -123,14 +123,20 @@ int detailed_status(const DetailedArgs& a) {
     wanted[i.id.v] = (steps->empty() || steps->count(graph.step(i.step).name)) &&
                      (queues->empty() || queues->count(plan.queue_of(i.id)));
 
+  // A broker study: the broker it was queued on decides what is done, or its journals once
+  // it finished (status_source.h); a local run: its journal.
+  StatusSource source;  // outlives `store`, which its backend serves
   std::unique_ptr<StateStore> store;
   bool live = true;
   if (is_broker_workspace(ws)) {
-    auto loc = resolve_broker(a.broker);
-    if (!loc) return report_error(loc.error());
-    auto backend = open_backend(*loc);
-    if (!backend) return report_error(backend.error());
-    store = (*backend)->store(study_key_of(ws));
+    auto src = open_status_source_of(ws, a.broker);
+    if (!src) return report_error(src.error());
+    source = std::move(*src);
+    if (!source.note.empty()) std::fprintf(stderr, "merlin: note: %s\n", source.note.c_str());
+    if (source.backend)
+      store = source.backend->store(study_key_of(ws));
+    else
+      live = false;  // finished: nothing runs it any more
   } else {
     live = !live_running(s).empty();
   }

@@ -28,7 +28,9 @@ int info(const BrokerFlags& flags) {
   auto v = (*backend)->server_version();
   if (!v) {
     std::printf("connection:  FAILED: %s\n", v.error().message.c_str());
-    return kExitFailed;
+    // A setting refused before connecting (a key file others can read) is bad input, as for
+    // every other command; a server that refused or cannot be reached is 1.
+    return exit_code_of(v.error());
   }
   std::printf("connection:  ok (%s)\n", v->c_str());
   return kExitOk;

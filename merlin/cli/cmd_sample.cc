@@ -1,18 +1,24 @@
 #include <CLI/CLI.hpp>
 
+#include <signal.h>
+
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
+#include "merlin/run/stop_control.h"
+#include "merlin/sampling/output_room.h"
 #include "merlin/sampling/sample_writer.h"
+#include "merlin/util/disk_space.h"
 
 namespace merlin::cli {
 namespace {
 
 struct SampleArgs {
-  std::uint64_t rows = 0;
+  std::string rows;  ///< -n as written: parse_rows reads it signed, so -5 is not 2^64-5
   std::string method = "uniform";
   std::vector<std::string> columns;
   int dims = 0;
@@ -22,7 +28,8 @@ struct SampleArgs {
 };
 
 // A dataset `samples` (rows x columns, float64) with a `column_labels` attribute, streamed.
-Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::string& path) {
+Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::string& path,
+                                 const sampling::StopCheck& stopped) {
   if (auto c = sampling::check_design(d); !c) return c.error();
   std::vector<std::string> labels;
   for (std::size_t c = 0; c < d.columns.size(); ++c)
@@ -31,8 +38,10 @@ Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::str
   if (!format) return Error::bad_input(no_hdf5_message(path));
   auto sink = format->create_matrix(path, "samples", labels);
   if (!sink) return sink.error();
+  // On an error (an interrupt too) the sink is dropped, and with it its temporary file.
   auto n = sampling::write_sample_rows(
-      d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); });
+      d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); }, stopped,
+      path);
   if (!n) return n.error();
   if (auto c = (*sink)->commit(); !c) return c.error();
   return *n;
@@ -43,7 +52,9 @@ int sample(const SampleArgs& a) {
   auto m = sampling::parse_method(a.method);
   if (!m) return report_error(m.error());
   d.method = *m;
-  d.rows = a.rows;
+  auto rows = sampling::parse_rows(a.rows);
+  if (!rows) return report_error(rows.error());
+  d.rows = *rows;
   d.seed = a.seed;
   d.scramble = !a.no_scramble;
   for (const auto& text : a.columns) {
@@ -56,9 +67,21 @@ int sample(const SampleArgs& a) {
                                          std::to_string(d.columns.size()) + " --column given"));
   if (d.columns.empty())
     for (int i = 0; i < a.dims; ++i) d.columns.push_back({"x" + std::to_string(i), 0, 1, false});
+  if (auto c = sampling::check_design(d); !c) return report_error(c.error());
+  // Refused before a byte is written when the file system cannot hold it (an unknown free
+  // space, e.g. a missing directory, is left to the write to report).
+  const std::string dir = std::filesystem::path(a.output).parent_path().string();
+  if (auto avail = free_space(dir.empty() ? "." : dir); avail) {
+    auto room = sampling::check_room(a.output, sampling::estimated_bytes(d, a.output), *avail);
+    if (!room) return report_error(room.error());
+  }
+  // SIGINT and SIGTERM stop the writing between blocks; the temporary file is then removed.
+  run::Interrupts::install({SIGINT, SIGTERM});
+  const sampling::StopCheck stopped = [] { return run::Interrupts::count() > 0; };
   const auto start = std::chrono::steady_clock::now();
-  auto n = is_hdf5_path(a.output) ? write_hdf5(d, a.output)
-                                  : sampling::write_samples(d, a.output, {a.header});
+  auto n = is_hdf5_path(a.output) ? write_hdf5(d, a.output, stopped)
+                                  : sampling::write_samples(d, a.output, {a.header, stopped});
+  run::Interrupts::uninstall({SIGINT, SIGTERM});
   if (!n) return report_error(n.error());
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -76,7 +99,8 @@ Command sample_command() {
           "hypercube, Sobol, Halton, full grid or normal rows",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<SampleArgs>();
-            sub.add_option("-n,--rows", a->rows, "Rows to write (grid: the most; k^d of them)")
+            sub.add_option("-n,--rows", a->rows,
+                           "Rows to write, 1 to 10^12 (grid: the most; k^d of them)")
                 ->required();
             sub.add_option(
                    "-o,--output", a->output,

@@ -4,14 +4,15 @@
 #include <filesystem>
 #include <optional>
 
-#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
+#include "merlin/cli/status_broker.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
+#include "merlin/run/status_source.h"
 #include "merlin/util/files.h"
 
 namespace merlin::cli {
@@ -26,19 +27,6 @@ struct StatusArgs {
   bool cb_help = false;     ///< Merlin's colour-blind legend: here, what each column counts
   BrokerFlags broker;
 };
-
-// Progress of a study queued in the broker: its counters there, O(instances).
-Result<std::vector<InstanceProgress>> broker_progress(const std::string& ws, Backend& backend,
-                                                      const BrokerLocation& loc) {
-  auto key = study_key_of(ws);
-  auto p = backend.store(key)->progress();
-  if (!p) return p.error();
-  if (p->empty())
-    return Error::runtime("study " + key + " is not in the broker at " + loc.display() +
-                          " (another server, or the broker lost it); `merlin restart " + ws +
-                          "` queues its unfinished tasks there again");
-  return p;
-}
 
 int status(const StatusArgs& a) {
   auto parsed = report::parse_format(a.format);
@@ -55,25 +43,27 @@ int status(const StatusArgs& a) {
   if (!at) return report_error(at.error());
   const std::string& ws = at->workspace;
   auto s = &at->study;
-  bool queued = is_broker_workspace(ws);
-  BrokerLocation loc;
-  std::unique_ptr<Backend> backend;
+  // A broker study: from the broker it was queued on, or from its journals once finished
+  // (status_source.h); a local run: from its journal.
+  StatusSource source;
+  const bool queued = is_broker_workspace(ws);
   if (queued) {
-    auto l = resolve_broker(a.broker);
-    if (!l) return report_error(l.error());
-    loc = *l;
-    auto b = open_backend(loc);
-    if (!b) return report_error(b.error());
-    backend = std::move(*b);
+    auto src = open_status_source_of(ws, a.broker);
+    if (!src) return report_error(src.error());
+    source = std::move(*src);
+    if (!source.note.empty()) std::fprintf(stderr, "merlin: note: %s\n", source.note.c_str());
   }
-  auto progress = queued ? broker_progress(ws, *backend, loc) : journal_progress(**s);
+  Backend* backend = source.backend.get();
+  auto progress = backend  ? backend->store(study_key_of(ws))->progress()
+                  : queued ? task_journals_progress(**s)
+                           : journal_progress(**s);
   if (!progress) return report_error(progress.error());
   std::vector<std::uint32_t> running;
-  if (queued) {
+  if (backend) {
     // Tasks in flight, from the broker; a status without them is still a status.
     auto r = backend->studies().running(study_key_of(ws), (*s)->graph->instances().size());
     if (r) running = std::move(*r);
-  } else {
+  } else if (!queued) {
     running = live_running(**s);
   }
   auto rows = step_status(*(*s)->graph, *progress, running);

@@ -81,22 +81,30 @@ Result<void> open_samples(const PrepareOptions& o, PreparedStudy& s, bool* creat
                                  process_environment());
   if (path.empty()) return ok();
   if (fs::path(path).is_relative()) path = (fs::path(o.cwd) / path).lexically_normal().string();
-  if (!files::exists(path) && o.samples_file.empty() && spec.samples &&
-      !spec.samples->generate_cmd.empty()) {
+  // `*created`: the workspace was made here (so its removal on error is ours); `generated`:
+  // generate.cmd ran just now. Only the second explains a missing file by the command.
+  bool generated = false;
+  const bool has_generate = spec.samples && !spec.samples->generate_cmd.empty();
+  if (!files::exists(path) && o.samples_file.empty() && has_generate) {
     auto d = files::make_dirs(s.tokens.info_dir);
     if (!d) return d;
     *created = true;
+    generated = true;
     auto g = generate_samples(s, s.tokens.substitute(spec.samples->generate_cmd));
     if (!g) return g;
   }
   if (!files::exists(path)) {
     std::string why;
-    if (*created) {
+    if (generated) {
       const std::string out = output_tail(s.tokens.info_dir + "/cmd.out");
       const std::string err = output_tail(s.tokens.info_dir + "/cmd.err");
       why = " (generate.cmd ran, exit code 0, but did not create it" +
             (out.empty() ? std::string() : "; the end of its stdout:" + out) +
             (err.empty() ? std::string() : "\nthe end of its stderr:" + err) + ")";
+    } else if (o.samples_file.empty() && !has_generate) {
+      why =
+          " (the spec has no merlin.samples.generate.cmd to make it: create the file, or give "
+          "one with --samplesfile)";
     }
     return Error::bad_input("samples file not found: " + path + why);
   }

@@ -6,6 +6,7 @@
 #include <ctime>
 
 #include "merlin/run/local_run.h"
+#include "merlin/run/status_source.h"
 #include "merlin/workspace/task_journals.h"
 
 namespace merlin::run {
@@ -190,7 +191,7 @@ Result<std::vector<TaskRow>> list_tasks(const PreparedStudy& study, const Plan& 
   bool any_unknown = false;
   for (const auto& i : graph.instances()) any_unknown |= graph.unknown_at_start(i.id);
   if (any_unknown) {
-    auto progress = store ? store->progress() : journal_progress(study);
+    auto progress = store ? store->progress() : task_journals_progress(study);
     if (!progress) return progress.error();
     for (const auto& i : graph.instances()) {
       if (!graph.unknown_at_start(i.id)) continue;

@@ -68,8 +68,21 @@ Result<Column> parse_column(std::string_view text) {
   return c;
 }
 
+Result<std::uint64_t> parse_rows(std::string_view text) {
+  long long v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc() && end == text.data() + text.size() && v >= 1 &&
+      static_cast<std::uint64_t>(v) <= kMaxRows)
+    return static_cast<std::uint64_t>(v);
+  return Error::bad_input("-n/--rows: " + std::string(text) + " is not a row count from 1 to " +
+                          std::to_string(kMaxRows));
+}
+
 Result<void> check_design(const SampleDesign& d) {
   if (d.rows == 0) return Error::bad_input("-n: at least one row");
+  if (d.rows > kMaxRows)
+    return Error::bad_input("-n/--rows: at most " + std::to_string(kMaxRows) + " rows, got " +
+                            std::to_string(d.rows));
   if (d.columns.empty()) return Error::bad_input("no columns: give --dims D or --column NAME=LO:HI");
   if (d.method == Method::kSobol && d.columns.size() > kSobolMaxDims)
     return Error::bad_input("--method sobol: at most " + std::to_string(kSobolMaxDims) +

@@ -34,11 +34,20 @@ struct SampleDesign {
   bool scramble = true;  ///< Sobol: random digital shift; Halton: random digit permutations
 };
 
+/// The most rows `merlin sample` writes: 10^12 (8 TB a column as float64). More is a mistake
+/// (a count that wrapped, a missing exponent), refused before anything is written.
+inline constexpr std::uint64_t kMaxRows = 1'000'000'000'000;
+
+/// `-n` as written: a whole number from 1 to kMaxRows, read as signed so that "-5" is refused
+/// as -5 rather than wrapped to 2^64-5. kBadInput "-n/--rows: -5 is not a row count from 1 to
+/// 1000000000000" otherwise.
+Result<std::uint64_t> parse_rows(std::string_view text);
+
 /// Halton's columns: one prime base each (sample_rows.cc's table).
 inline constexpr std::size_t kHaltonMaxDims = 30;
 
-/// Checks a design as a whole (rows > 0, at least one column, the method's limits: Sobol's
-/// and Halton's columns); kBadInput.
+/// Checks a design as a whole (rows from 1 to kMaxRows, at least one column, the method's limits:
+/// Sobol's and Halton's columns); kBadInput.
 Result<void> check_design(const SampleDesign& d);
 
 /// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.

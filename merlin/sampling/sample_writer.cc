@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "merlin/sampling/sample_rows.h"
+#include "merlin/util/io_error.h"
 
 namespace merlin::sampling {
 namespace {
@@ -57,12 +58,18 @@ SampleDesign sized(const SampleDesign& design) {
 
 }  // namespace
 
-Result<std::uint64_t> write_sample_rows(const SampleDesign& design, const RowBlockSink& sink) {
+Error interrupted_error(const std::string& path) {
+  return Error::runtime("interrupted: nothing written to " + path);
+}
+
+Result<std::uint64_t> write_sample_rows(const SampleDesign& design, const RowBlockSink& sink,
+                                        const StopCheck& stopped, const std::string& path) {
   if (auto c = check_design(design); !c) return c.error();
   const SampleDesign d = sized(design);
   const std::size_t cols = d.columns.size();
   std::vector<double> block(kBlockRows * cols);
   for (std::uint64_t first = 0; first < d.rows; first += kBlockRows) {
+    if (stopped && stopped()) return interrupted_error(path);
     const std::uint64_t n = std::min(kBlockRows, d.rows - first);
     fill_rows(d, first, n, block.data());
     if (auto r = sink(block.data(), n); !r) return r.error();
@@ -87,8 +94,11 @@ Result<std::uint64_t> write_samples(const SampleDesign& design, const std::strin
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::unique_ptr<std::FILE, FileCloser> f(std::fopen(tmp.c_str(), "wb"));
   auto failed = [&](const char* what) {
-    Error e =
-        Error::runtime("cannot " + std::string(what) + " " + path + ": " + std::strerror(errno));
+    const int err = errno;
+    // A write cut short by the interrupt's signal is the interrupt, not an I/O error.
+    Error e = options.stopped && options.stopped()
+                  ? interrupted_error(path)
+                  : io_error("cannot " + std::string(what), path, err);
     f.reset();
     ::unlink(tmp.c_str());
     return e;
@@ -108,6 +118,11 @@ Result<std::uint64_t> write_samples(const SampleDesign& design, const std::strin
   std::vector<double> block(kBlockRows * cols);
   std::string text;
   for (std::uint64_t first = 0; first < d.rows; first += kBlockRows) {
+    if (options.stopped && options.stopped()) {
+      f.reset();
+      ::unlink(tmp.c_str());
+      return interrupted_error(path);
+    }
     const std::uint64_t n = std::min(kBlockRows, d.rows - first);
     fill_rows(d, first, n, block.data());
     if (npy) {

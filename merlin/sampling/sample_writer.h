@@ -14,12 +14,21 @@
 
 namespace merlin::sampling {
 
+/// Asked between blocks of rows: true stops the writing (an interrupt), which then fails with
+/// "interrupted" and leaves no file, temporary or final.
+using StopCheck = std::function<bool()>;
+
 struct WriteOptions {
   bool header = false;  ///< csv/tab: a first line with the column names
+  StopCheck stopped;    ///< none: never stopped
 };
 
+/// The error of a writing stopped by `stopped`: kRuntime "interrupted: nothing written to PATH".
+Error interrupted_error(const std::string& path);
+
 /// The rows written (for a grid, grid_side(rows)^columns). kBadInput for an unknown extension,
-/// kRuntime for a file that cannot be written (naming it and the system's words).
+/// kRuntime for a file that cannot be written (naming it and the system's words; kNoSpace for
+/// a full disk). Stopped by `options.stopped`: interrupted_error, the temporary file removed.
 /// `.h5`/`.hdf5` are kBadInput here: the CLI writes them through write_sample_rows.
 Result<std::uint64_t> write_samples(const SampleDesign& d, const std::string& path,
                                     const WriteOptions& options = {});
@@ -29,7 +38,11 @@ using RowBlockSink = std::function<Result<void>(const double* values, std::uint6
 
 /// Computes the design's rows block by block (memory flat in the row count) and hands each
 /// block to `sink`, in order. Returns the rows handed (for a grid, grid_side(rows)^columns).
-/// kBadInput for a design check_design refuses; the sink's error otherwise.
-Result<std::uint64_t> write_sample_rows(const SampleDesign& d, const RowBlockSink& sink);
+/// kBadInput for a design check_design refuses; the sink's error otherwise; `stopped` is asked
+/// before each block (an interrupt): true ends it with interrupted_error(`path`), the sink
+/// holding a part of the rows (its owner drops it).
+Result<std::uint64_t> write_sample_rows(const SampleDesign& d, const RowBlockSink& sink,
+                                        const StopCheck& stopped = {},
+                                        const std::string& path = "");
 
 }  // namespace merlin::sampling

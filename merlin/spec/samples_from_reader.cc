@@ -60,7 +60,13 @@ void read_loop(const YamlEntry& entry, const std::string& context, StepRun& run,
   } else {
     diags.error(node.where, "missing required key 'back_to' in " + what);
   }
-  if (const YamlEntry* m = node.find("max_iterations")) {
+  if (const YamlEntry* m = node.find("max_iterations"); m && m->value.is_null()) {
+    // `max_iterations:` left empty (or `~`) is no bound at all, not "the default".
+    diags.error(m->key_where, what +
+                                  " has no bound: 'max_iterations' is empty; give it a whole "
+                                  "number of at least 1 (a loop runs at most that many times "
+                                  "in all)");
+  } else if (m) {
     if (auto v = read_int(m->value, "'max_iterations' of " + what, 1, diags))
       loop.max_iterations = *v;
   } else {

@@ -74,6 +74,15 @@ expect_refused "ragged csv names the line" "ragged.csv:2" run --local --samplesf
 no_workspace ok
 
 expect_refused "missing samples file" "missing.csv" run --local --samplesfile missing.csv ok.yaml
+# Issue #25: a spec without generate.cmd whose samples file is missing was told "generate.cmd
+# ran, exit code 0, but did not create it".
+sed 's/samples.csv/absent.csv/' ok.yaml >absent.yaml
+expect_refused "missing merlin.samples.file without generate: says the spec cannot make it" \
+  "samples file not found: $WORK/absent.csv (the spec has no merlin.samples.generate.cmd to make it: create the file, or give one with --samplesfile)" \
+  run --local --no-progress absent.yaml
+check "missing merlin.samples.file without generate: no word of a command that ran" \
+  bash -c "! grep -q 'generate.cmd ran' err.txt"
+no_workspace absent
 mkdir notws
 expect_refused "status of a directory that is no workspace" "not a merlin workspace" status notws
 expect_refused "restart of a directory that is no workspace" "not a merlin workspace" restart notws

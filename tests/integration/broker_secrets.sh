@@ -26,6 +26,17 @@ check "inline password: the connection is checked" grep -q "connection:  ok" o.o
 check "inline password: a warning says it is taken as the password" \
   grep -q "broker.password names no file, so its value is used as the password itself" o.err
 check "inline password: shown nowhere" no_secret o.out o.err
+# Issue #25: a world-readable app.yaml holding the password: the warning names its mode and
+# the command that fixes it; once it is 0600 the warning no longer speaks of a mode.
+chmod 644 "$HOME/.merlin/app.yaml"
+run info
+check "inline password in a 0644 app.yaml: the warning names the mode and the chmod" \
+  grep -qF "$HOME/.merlin/app.yaml is mode 0644, readable by everyone: run chmod 600 $HOME/.merlin/app.yaml" o.err
+chmod 600 "$HOME/.merlin/app.yaml"
+run info
+check "inline password in a 0600 app.yaml: no mode to fix" bash -c "! grep -q 'is mode 0' o.err"
+check "inline password in a 0600 app.yaml: still the warning that it is the password itself" \
+  grep -q "names no file, so its value is used as the password itself" o.err
 
 cat >one.yaml <<'Y'
 description: {name: one, description: one step}

@@ -96,6 +96,17 @@ check "--disable-logs reaches the worker jobs: --log-level error in their comman
   grep -q "run-workers .* --log-level error" echo.txt
 "$MERLIN" run-workers slurmy.yaml --echo >echo.txt 2>&1
 check "... and no --log-level in them without it" bash -c "! grep -q -- --log-level echo.txt"
+# Issue #25: the bundled hello_samples' worker args (-l INFO --concurrency=2) were reported as
+# ignored Celery flags. Celery's common flags are accepted silently; one warning names a flag
+# that would change a worker's behaviour.
+"$MERLIN" run-workers "$SRC/examples/hello_samples/hello_samples.yaml" --echo >hs.txt 2>&1
+check "hello_samples' worker args: no warning of ignored Celery flags" \
+  bash -c "! grep -q 'Celery flags' hs.txt"
+sed 's/--concurrency=2/--concurrency=2 -Q other/' "$SRC/examples/hello_samples/hello_samples.yaml" >hsq.yaml
+"$MERLIN" run-workers hsq.yaml --echo >hsq.txt 2>&1
+expect_eq "a -Q in worker args: one warning naming it" \
+  "worker=demo_worker Celery flags in args are ignored: -Q other" \
+  "$(grep 'Celery flags' hsq.txt | sed 's/^\[[^]]*\] warning //')"
 sed 's/^study:/batch: {type: pbs, walltime: "10:00"}\nstudy:/' forms.yaml >pbs.yaml
 "$MERLIN" run-workers pbs.yaml --echo >pbs.txt 2>&1
 expect_eq "run-workers of a pbs study: exit 0" 0 $?

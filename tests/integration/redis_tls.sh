@@ -252,8 +252,14 @@ chmod 644 pki/client.key
 set +e
 "$MERLIN" queue-info psf.yaml >key.out 2>key.err
 rc=$?
+"$MERLIN" info >keyinfo.out 2>keyinfo.err
+info_rc=$?
 set -e
 chmod 600 pki/client.key
+# Issue #25: `info` agreed with nothing: it exited 1 where every other command exits 2.
+expect_eq "a key readable by everyone: info exits 2 too, as run and queue-info do" 2 "$info_rc"
+check "a key readable by everyone: info says why" \
+  grep -qF "ssl_keyfile $WORK/pki/client.key is readable by everyone (mode 0644); run: chmod 600" keyinfo.out
 expect_eq "a key readable by everyone: exit 2" 2 "$rc"
 expect_eq "a key readable by everyone: refused as a password file is" \
   "merlin: redis rediss://localhost:$TLS_PORT: TLS: ssl_keyfile $WORK/pki/client.key is readable by everyone (mode 0644); run: chmod 600 $WORK/pki/client.key" \

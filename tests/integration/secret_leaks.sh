@@ -204,6 +204,10 @@ round file ""
 export MERLIN_BROKER_RETRY=0
 sed -i "s/port: $REDIS_PORT/port: 1/" "$HOME/.merlin/app.yaml"
 m "file wrong host" status leak.yaml
+# Issue #25: the study finished, so with another broker configured (here a port where nothing
+# listens) status answers from its task journals, with a note naming both brokers (masked).
+expect_eq "file: status of the finished study, another host configured: from its journals" 0 "$RC"
+m "file wrong host (queue-info)" queue-info leak.yaml
 expect_eq "file: wrong host exits 1" 1 "$RC"
 sed -i "s/port: 1\$/port: $REDIS_PORT/" "$HOME/.merlin/app.yaml"
 printf 'x%s\n' "$SECRET" >"$PASSFILE"
@@ -218,6 +222,8 @@ round url yes
 export MERLIN_BROKER_RETRY=0
 export MERLIN_BROKER_URL="redis://leak:$SECRET@127.0.0.1:1/0"
 m "url wrong host" status leak.yaml
+expect_eq "url: status of the finished study, another host configured: from its journals" 0 "$RC"
+m "url wrong host (queue-info)" queue-info leak.yaml
 expect_eq "url: wrong host exits 1" 1 "$RC"
 export MERLIN_BROKER_URL="redis://leak:x$SECRET@127.0.0.1:$REDIS_PORT/0"
 m "url wrong password" status leak.yaml
