@@ -301,7 +301,7 @@ class Hdf5Dataset final : public data::DatasetSink {
     layout_.step = *step;
     layout_.files = *files;
     rows_ = *committed;
-    auto rewritten = read_u64_attr(f, "rows_rewritten");  // absent in files of merlin < 1.3
+    auto rewritten = read_u64_attr(f, "rows_rewritten");  // absent in files made before it existed
     rewritten_ = rewritten ? *rewritten : 0;
     ids_ = Hid(H5Dopen2(f, "sample_ids", H5P_DEFAULT));
     status_ = Hid(H5Dopen2(f, "status", H5P_DEFAULT));
@@ -327,7 +327,7 @@ class Hdf5Dataset final : public data::DatasetSink {
     return check_header();
   }
 
-  // The header's checksum, when the file has one (files of merlin < 1.3 have none).
+  // The header's checksum, when the file has one (files made before it existed have none).
   Result<void> check_header() {
     const hid_t f = file_.get();
     if (H5Aexists(f, "header_crc32c") <= 0) return ok();
