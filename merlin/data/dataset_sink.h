@@ -6,7 +6,8 @@
 /// `/inputs` (the sample's row of the study's samples) and one dataset per field under
 /// `/fields/`. The rows committed are those up to the file's `rows_committed` attribute,
 /// which is updated last, after the data is flushed: rows beyond it (an interrupted append)
-/// are dropped when the file is opened again.
+/// are dropped when the file is opened again. A row that is not ok is rewritten in place when
+/// a later collect reads the sample with another status (a sample repaired by a restart).
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -74,12 +75,22 @@ class DatasetSink {
   virtual const DatasetLayout& layout() const = 0;
   /// Rows committed so far.
   virtual std::uint64_t rows() const = 0;
-  /// Calls `each` with every committed row's sample id, in row order (read in chunks).
-  virtual Result<void> for_each_id(const std::function<void(std::uint64_t)>& each) = 0;
+  /// Calls `each` with every committed row's index, sample id and status, in row order (read
+  /// in chunks).
+  virtual Result<void> for_each_row(const std::function<void(std::uint64_t row, std::uint64_t id,
+                                                             SampleStatus status)>& each) = 0;
+  /// Rows rewritten in place over the file's life (its `rows_rewritten` attribute).
+  virtual std::uint64_t rows_rewritten() const = 0;
   /// Appends the batch, flushes, then moves `rows_committed` (and the `updated` time) on. A new
   /// file appears under its name at its first append (built under a temporary name before).
   /// Errors (kRuntime) name the file.
   virtual Result<void> append(const RowBatch& batch) = 0;
+  /// Rewrites committed rows in place: batch row i goes to file row `rows[i]` (< rows(); its
+  /// id and inputs are the row's already and are not written). The fields are written and
+  /// flushed first, the status last, then `rows_rewritten` grows by the count and `updated`
+  /// moves on: a rewrite cut short leaves a row whose status is still the old one (not ok),
+  /// which the next collect rewrites again. Errors (kRuntime) name the file.
+  virtual Result<void> rewrite(const std::vector<std::uint64_t>& rows, const RowBatch& batch) = 0;
 };
 
 /// A streamed N × C float64 matrix (`merlin sample -o x.h5`): appended block by block, then

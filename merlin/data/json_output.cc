@@ -11,6 +11,33 @@ namespace {
 
 using Json = nlohmann::json;
 
+// The deepest nesting of arrays and objects read: far beyond any real output, and what keeps
+// the DOM and read_numbers' recursion shallow (30,000 nested brackets crashed the reader).
+constexpr std::size_t kMaxDepth = 64;
+
+// True when `text` nests arrays and objects deeper than kMaxDepth (brackets outside strings;
+// a malformed text is left for the parser to refuse). One pass, no allocation.
+bool too_deep(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) return true;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return false;
+}
+
 // Reads a number or a rectangular nested array of numbers into `f`; `depth` is the array
 // nesting being read. Errors say where ("key[2][0]").
 Result<void> read_numbers(const Json& j, Field& f, std::size_t depth, const std::string& where) {
@@ -64,6 +91,10 @@ Result<void> read_value(const Json& j, const std::string& name, SampleFields& ou
 }  // namespace
 
 Result<void> parse_json_output(const std::string& stem, std::string_view text, SampleFields& out) {
+  if (too_deep(text))
+    return Error::bad_input("nested more than " + std::to_string(kMaxDepth) +
+                            " levels deep (arrays and objects); merlin collect reads at most " +
+                            std::to_string(kMaxDepth));
   Json j = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return Error::bad_input("not valid JSON");
   return read_value(j, stem, out);

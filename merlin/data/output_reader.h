@@ -3,7 +3,8 @@
 ///  - `.json`: a number, a (nested, rectangular) array of numbers, or an object. An object's
 ///    keys become fields `<stem>/<key>` (nested objects: `<stem>/<key>/<subkey>`); a number or
 ///    array at the top is the field `<stem>`. true/false are 1/0, null is NaN. Strings,
-///    ragged arrays and empty objects are malformed.
+///    ragged arrays, empty objects and nesting deeper than 64 arrays and objects are
+///    malformed (the depth is checked before anything is built, so any text is safe).
 ///  - `.npy`: the array is the field `<stem>` (bool, int, uint, float dtypes; C or Fortran
 ///    order, read into C order).
 ///  - `.csv`: a header line and one row: a field `<stem>/<column>` per column (a scalar).

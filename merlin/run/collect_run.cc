@@ -1,7 +1,5 @@
 #include "merlin/run/collect_run.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,6 +10,7 @@
 #include <filesystem>
 #include <limits>
 #include <thread>
+#include <unordered_map>
 
 #include "merlin/data/output_reader.h"
 #include "merlin/run/bounded_queue.h"
@@ -33,29 +32,6 @@ namespace {
 
 constexpr std::uint64_t kClaim = 64;  // samples a reader takes at a time
 constexpr std::chrono::seconds kGoneAfter{5};
-
-// The whole file at `path` into `out`: 0, or the errno (ENOENT: no such file).
-int read_whole(const std::string& path, std::string& out) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno;
-  struct stat st {};
-  out.clear();
-  if (::fstat(fd, &st) == 0 && st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));
-  char buf[65536];
-  for (;;) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int e = errno;
-      ::close(fd);
-      return e;
-    }
-    if (n == 0) break;
-    out.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return 0;
-}
 
 struct OutputFile {
   std::string name;  ///< as given
@@ -153,7 +129,8 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
 
 // One sample's files, read and parsed (a reader thread's work). A failed sample's files are
 // not read; the first file missing or malformed decides the sample's status.
-SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint64_t id) {
+SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint64_t id,
+                       std::uint64_t max_bytes) {
   SampleRead r;
   r.id = id;
   if (!outcomes.succeeded[id]) {
@@ -164,9 +141,10 @@ SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint
   const std::string dir = s.study->renderer->task_dir(s.instance, id) + "/";
   std::string text;
   for (const auto& f : s.files) {
-    if (int err = read_whole(dir + f.name, text); err) {
-      r.status = err == ENOENT ? SampleStatus::kMissing : SampleStatus::kMalformed;
-      r.problem = f.name + ": " + (err == ENOENT ? "no such file" : std::strerror(err));
+    if (auto got = data::read_output_file(dir + f.name, max_bytes, text);
+        got.status != SampleStatus::kOk) {
+      r.status = got.status;
+      r.problem = f.name + ": " + got.problem;
       r.fields.clear();
       return r;
     }
@@ -210,8 +188,16 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   sum.samples = s.count;
 
   // Samples in the file or handed to the writer (which may hold some back until a first
-  // sample gives a new file its fields): never read twice.
+  // sample gives a new file its fields): never read twice, but for rows to redo.
   std::vector<bool> taken(s.count, false);
+  // The file's rows that are not ok, by sample id: read again, rewritten if their status
+  // changed (a sample repaired by a restart). Missing and malformed rows are read again in the
+  // first round; failed rows whenever their journal shows a success.
+  struct Redo {
+    std::uint64_t row;
+    SampleStatus was;
+  };
+  std::unordered_map<std::uint64_t, Redo> redo;
   std::unique_ptr<data::DatasetSink> sink;
   std::error_code ec;
   if (fs::exists(o.output, ec)) {
@@ -220,8 +206,13 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     if (auto why = layout_mismatch((*opened)->layout(), s.base); !why.empty())
       return Error::bad_input(o.output + ": " + why +
                               "; give another -o (the file is left as it is)");
-    auto r = (*opened)->for_each_id([&](std::uint64_t id) {
-      if (id < s.count) taken[id] = true;
+    auto r = (*opened)->for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus st) {
+      if (id >= s.count) return;
+      taken[id] = true;
+      if (st != SampleStatus::kOk)
+        redo[id] = {row, st};
+      else
+        redo.erase(id);
     });
     if (!r) return r.error();
     sum.already = (*opened)->rows();
@@ -258,7 +249,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   std::uint64_t last_finished = ~std::uint64_t{0};
   auto alive_at = std::chrono::steady_clock::now();
   std::uint64_t seen = 0;  // samples handed to the writer by this collect
-  for (;;) {
+  for (bool first_round = true;; first_round = false) {
     auto outcomes = read_sample_outcomes(s.study->tokens.info_dir, instances, s.instance, s.count);
     if (!outcomes) return outcomes.error();
     std::vector<bool> todo(s.count, false);
@@ -268,7 +259,21 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
         todo[i] = true;
         n_todo++;
       }
+    for (const auto& [id, r] : redo)
+      if (r.was == SampleStatus::kFailed ? bool(outcomes->succeeded[id])
+                                         : first_round && outcomes->finished[id]) {
+        todo[id] = true;
+        n_todo++;
+      }
     sum.unfinished = s.count - outcomes->finished_count;
+
+    // A new file's fields: those of the lowest sample id whose files all read (never those of
+    // whichever reader thread comes first). Reading stops at the first: usually sample 0.
+    for (std::uint64_t id = 0; id < s.count && !writer.has_layout(); ++id) {
+      if (!todo[id] || !outcomes->succeeded[id]) continue;
+      auto made = writer.adopt_layout(read_sample(s, *outcomes, id, o.max_output_bytes));
+      if (!made) return made.error();
+    }
 
     // Readers take ranges of sample ids and hand each sample's outputs to this thread.
     BoundedQueue<SampleRead> queue(o.queue_items);
@@ -282,7 +287,7 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
           if (lo >= s.count) break;
           bool open = true;
           for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
-            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id));
+            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id, o.max_output_bytes));
           if (!open) break;
         }
         if (--active == 0) queue.close();
@@ -292,8 +297,14 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     const std::uint64_t round_total = seen + n_todo + (o.follow ? sum.unfinished : 0);
     while (auto r = queue.pop()) {
       if (!failed) continue;  // drain: the readers stop at the closed queue
-      taken[r->id] = true;
-      failed = writer.add(std::move(*r));
+      if (auto again = redo.find(r->id); again != redo.end() && taken[r->id]) {
+        const Redo was = again->second;
+        if (r->status != SampleStatus::kFailed) redo.erase(again);  // read: not again
+        failed = writer.rewrite(was.row, was.was, std::move(*r));
+      } else {
+        taken[r->id] = true;
+        failed = writer.add(std::move(*r));
+      }
       if (!failed) queue.close();
       ++seen;
       if (progress && progress->due()) progress->update(seen, round_total);
@@ -329,6 +340,8 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   sum.written = writer.written();
   sum.unwritten = writer.waiting();
   sum.rows = writer.sink() ? writer.sink()->rows() : 0;
+  sum.rewritten = writer.rewritten();
+  sum.rewritten_ok = writer.rewritten_counts()[static_cast<int>(SampleStatus::kOk)];
   return sum;
 }
 
@@ -339,6 +352,9 @@ std::string collect_summary_text(const CollectSummary& s) {
                   " missing output); " + std::to_string(s.rows) + " rows in the file, " +
                   std::to_string(s.samples) + " samples in the step";
   if (s.unfinished) t += ", " + std::to_string(s.unfinished) + " not finished yet";
+  if (s.rewritten)
+    t += "; " + std::to_string(s.rewritten) + " rows rewritten (" + std::to_string(s.rewritten_ok) +
+         " ok now)";
   if (s.unwritten)
     t += "; " + std::to_string(s.unwritten) +
          " finished samples not written: none has readable outputs yet, and a new file takes "

@@ -7,13 +7,20 @@
 /// flushed before the file's committed row count moves on.
 ///
 /// Idempotent: samples already in the file are skipped, so running it again (or after an
-/// interruption) appends only what is new.
+/// interruption) appends only what is new. Rows that are not ok are read again (a failed row
+/// once its journal shows a success) and rewritten in place when their status changed: a
+/// sample repaired by `merlin restart` gets its values.
+///
+/// The fields of a new file come from the lowest sample id (of those finished) whose files all
+/// read, found before the reader threads start: the same inputs give the same file whatever
+/// the thread count.
 #include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "merlin/data/dataset_sink.h"
+#include "merlin/data/output_file.h"
 #include "merlin/util/result.h"
 
 namespace merlin::run {
@@ -30,6 +37,8 @@ struct CollectOptions {
   std::size_t queue_items = 1024;        ///< samples read ahead of the writer, at most
   bool progress = true;                  ///< a progress line on stderr
   std::size_t max_warnings = 20;         ///< per-sample warnings shown; the rest are counted
+  /// A larger output file makes its sample malformed (--max-output-size).
+  std::uint64_t max_output_bytes = data::kDefaultMaxOutputBytes;
 };
 
 struct CollectSummary {
@@ -38,9 +47,11 @@ struct CollectSummary {
   std::uint64_t already = 0;                                     ///< rows in the file before
   std::uint64_t written = 0;                                     ///< rows appended now
   std::uint64_t ok = 0, missing = 0, failed = 0, malformed = 0;  ///< of the rows appended now
-  std::uint64_t unfinished = 0;  ///< samples not finished when collect ended
-  std::uint64_t unwritten = 0;   ///< finished, but no sample's outputs read yet: no layout
-  std::uint64_t rows = 0;        ///< in the file now
+  std::uint64_t unfinished = 0;    ///< samples not finished when collect ended
+  std::uint64_t unwritten = 0;     ///< finished, but no sample's outputs read yet: no layout
+  std::uint64_t rows = 0;          ///< in the file now
+  std::uint64_t rewritten = 0;     ///< rows of the file rewritten now (their status changed)
+  std::uint64_t rewritten_ok = 0;  ///< of those, ok now
 };
 
 /// Collects. Errors: kBadInput (exit 2) for a workspace, step, file name or output that cannot
@@ -51,7 +62,8 @@ struct CollectSummary {
 Result<CollectSummary> collect_outputs(const CollectOptions& options, data::DatasetFormat& format,
                                        const std::string& cwd);
 
-/// "wrote 95 rows to out.h5 (93 ok, 1 failed, 1 malformed, 0 missing output); ..."
+/// "collect: 95 rows appended to out.h5 (93 ok, 1 failed, 1 malformed, 0 missing output); ...",
+/// and "; 2 rows rewritten (2 ok)" when rows were.
 std::string collect_summary_text(const CollectSummary& s);
 
 }  // namespace merlin::run

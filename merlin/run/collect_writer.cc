@@ -14,7 +14,10 @@ CollectWriter::CollectWriter(std::unique_ptr<data::DatasetSink> sink, data::Data
       inputs_(std::move(inputs)),
       warn_(std::move(warn)),
       batch_rows_(batch_rows ? batch_rows : 1) {
-  if (sink_) batch_.fields.resize(sink_->layout().fields.size());
+  if (sink_) {
+    batch_.fields.resize(sink_->layout().fields.size());
+    redo_.fields.resize(sink_->layout().fields.size());
+  }
 }
 
 std::string CollectWriter::misfit(const data::SampleFields& fields) const {
@@ -36,13 +39,14 @@ std::string CollectWriter::misfit(const data::SampleFields& fields) const {
   return "";
 }
 
-void CollectWriter::push_row(std::uint64_t id, SampleStatus st, const data::SampleFields* fields) {
-  batch_.ids.push_back(id);
-  batch_.status.push_back(static_cast<std::uint8_t>(st));
-  inputs_(id, batch_.inputs);
+void CollectWriter::push_row(data::RowBatch& batch, std::uint64_t id, SampleStatus st,
+                             const data::SampleFields* fields, bool with_inputs) {
+  batch.ids.push_back(id);
+  batch.status.push_back(static_cast<std::uint8_t>(st));
+  if (with_inputs) inputs_(id, batch.inputs);
   const auto& lf = sink_->layout().fields;
   for (std::size_t i = 0; i < lf.size(); ++i) {
-    auto& col = batch_.fields[i];
+    auto& col = batch.fields[i];
     if (fields)
       col.insert(col.end(), (*fields)[i].values.begin(), (*fields)[i].values.end());
     else
@@ -50,48 +54,78 @@ void CollectWriter::push_row(std::uint64_t id, SampleStatus st, const data::Samp
   }
 }
 
+void CollectWriter::check_fit(SampleRead& s) const {
+  if (s.status != SampleStatus::kOk) return;
+  if (auto why = misfit(s.fields); !why.empty()) {
+    s.status = SampleStatus::kMalformed;
+    s.problem = std::move(why);
+  }
+}
+
+Result<bool> CollectWriter::adopt_layout(const SampleRead& s) {
+  if (sink_ || s.status != SampleStatus::kOk) return false;
+  for (const auto& f : s.fields)
+    if (f.size() == 0) return false;  // an empty field sets no layout (its sample is malformed)
+  data::DatasetLayout layout = base_;
+  for (const auto& f : s.fields) layout.fields.push_back({f.name, f.shape});
+  auto made = create_(layout);
+  if (!made) return made.error();
+  sink_ = std::move(*made);
+  batch_.fields.resize(sink_->layout().fields.size());
+  redo_.fields.resize(sink_->layout().fields.size());
+  for (const auto& [id, st] : pending_) {
+    push_row(batch_, id, st, nullptr, true);
+    if (batch_.rows() >= batch_rows_)
+      if (auto r = flush(); !r) return r.error();
+  }
+  pending_.clear();
+  pending_.shrink_to_fit();
+  return true;
+}
+
 Result<void> CollectWriter::add(SampleRead s) {
-  if (s.status == SampleStatus::kOk && !sink_) {
-    // The first sample whose outputs all read sets the fields of a new file.
+  if (s.status == SampleStatus::kOk)
     for (const auto& f : s.fields)
       if (f.size() == 0) {
         s.status = SampleStatus::kMalformed;
         s.problem = "field " + f.name + " is empty (shape " + data::shape_text(f.shape) + ")";
       }
-    if (s.status == SampleStatus::kOk) {
-      data::DatasetLayout layout = base_;
-      for (const auto& f : s.fields) layout.fields.push_back({f.name, f.shape});
-      auto made = create_(layout);
-      if (!made) return made.error();
-      sink_ = std::move(*made);
-      batch_.fields.resize(sink_->layout().fields.size());
-      for (const auto& [id, st] : pending_) {
-        push_row(id, st, nullptr);
-        if (batch_.rows() >= batch_rows_)
-          if (auto r = flush(); !r) return r;
-      }
-      pending_.clear();
-      pending_.shrink_to_fit();
-    }
-  }
-  if (s.status == SampleStatus::kOk && sink_) {
-    if (auto why = misfit(s.fields); !why.empty()) {
-      s.status = SampleStatus::kMalformed;
-      s.problem = std::move(why);
-    }
-  }
+  // Without a layout, an ok sample makes one: collect_run calls adopt_layout first, so this
+  // happens only for a file that became readable after its scan.
+  if (!sink_ && s.status == SampleStatus::kOk)
+    if (auto made = adopt_layout(s); !made) return made.error();
+  if (sink_) check_fit(s);
   if (s.status != SampleStatus::kOk) warn_(s);
   if (!sink_) {
     pending_.emplace_back(s.id, s.status);
     return ok();
   }
-  push_row(s.id, s.status, s.status == SampleStatus::kOk ? &s.fields : nullptr);
+  push_row(batch_, s.id, s.status, s.status == SampleStatus::kOk ? &s.fields : nullptr, true);
   if (batch_.rows() >= batch_rows_) return flush();
   return ok();
 }
 
+Result<void> CollectWriter::rewrite(std::uint64_t row, SampleStatus was, SampleRead s) {
+  if (!sink_) return Error::runtime("collect: a row to rewrite in a file not open");
+  check_fit(s);
+  if (s.status == was) return ok();  // still what the file says: nothing to write
+  if (s.status != SampleStatus::kOk) warn_(s);
+  redo_rows_.push_back(row);
+  push_row(redo_, s.id, s.status, s.status == SampleStatus::kOk ? &s.fields : nullptr, false);
+  if (redo_.rows() >= batch_rows_) return flush();
+  return ok();
+}
+
 Result<void> CollectWriter::flush() {
-  if (!sink_ || batch_.rows() == 0) return ok();
+  if (!sink_) return ok();
+  if (redo_.rows() > 0) {
+    if (auto r = sink_->rewrite(redo_rows_, redo_); !r) return r;
+    for (std::size_t i = 0; i < redo_.rows(); ++i) rewritten_counts_[redo_.status[i]]++;
+    rewritten_ += redo_.rows();
+    redo_.clear();
+    redo_rows_.clear();
+  }
+  if (batch_.rows() == 0) return ok();
   if (auto r = sink_->append(batch_); !r) return r;
   for (std::size_t i = 0; i < batch_.rows(); ++i) {
     counts_[batch_.status[i]]++;

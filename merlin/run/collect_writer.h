@@ -1,7 +1,9 @@
 #pragma once
 /// The writer side of `merlin collect` (collect_run.h): takes each sample's read outputs,
-/// checks them against the dataset's layout (the file's, or for a new file the first sample
-/// whose outputs all read), gathers rows into batches and appends them. One thread uses it.
+/// checks them against the dataset's layout (the file's, or for a new file the one
+/// `adopt_layout` was given: collect_run gives it the lowest sample id whose outputs all read,
+/// so the layout never depends on which reader thread came first), gathers rows into batches
+/// and appends them, or rewrites rows of the file whose status changed. One thread uses it.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,14 +38,27 @@ class CollectWriter {
   CollectWriter(std::unique_ptr<data::DatasetSink> sink, data::DatasetLayout base, Create create,
                 Inputs inputs, Warn warn, std::size_t batch_rows);
 
-  /// Takes one sample's row (a copy of its values goes into the batch). Errors: the file's.
+  /// A new file's fields from `s` (its fields and shapes), made now through `create`; false
+  /// (nothing made) when `s` is not ok or has an empty field. Only without a file yet.
+  Result<bool> adopt_layout(const SampleRead& s);
+  bool has_layout() const { return sink_ != nullptr; }
+
+  /// Takes one sample's row (a copy of its values goes into the batch). Without a layout yet
+  /// the row waits (its status only) until adopt_layout. Errors: the file's.
   Result<void> add(SampleRead s);
-  /// Appends the rows batched so far.
+  /// `s` read again for the file's row `row`, whose status is `was` (not ok): the row is
+  /// rewritten when the sample's status is now another (a failed sample repaired by a
+  /// restart), and left as it is otherwise. Needs a layout. Errors: the file's.
+  Result<void> rewrite(std::uint64_t row, data::SampleStatus was, SampleRead s);
+  /// Appends the rows batched so far, and rewrites those batched for rewriting.
   Result<void> flush();
 
   /// Rows appended so far, by status (index = SampleStatus).
   const std::uint64_t* counts() const { return counts_; }
   std::uint64_t written() const { return written_; }
+  /// Rows rewritten so far, by their new status (index = SampleStatus).
+  const std::uint64_t* rewritten_counts() const { return rewritten_counts_; }
+  std::uint64_t rewritten() const { return rewritten_; }
   /// Samples waiting for a layout (no sample's outputs have read yet); not written.
   std::uint64_t waiting() const { return pending_.size(); }
   /// Called with each sample id once its row is committed.
@@ -53,7 +68,10 @@ class CollectWriter {
  private:
   // Why `fields` do not fit the layout; "" when they do.
   std::string misfit(const data::SampleFields& fields) const;
-  void push_row(std::uint64_t id, data::SampleStatus st, const data::SampleFields* fields);
+  // A kOk `s` that does not fit the layout becomes kMalformed, saying why.
+  void check_fit(SampleRead& s) const;
+  void push_row(data::RowBatch& batch, std::uint64_t id, data::SampleStatus st,
+                const data::SampleFields* fields, bool with_inputs);
 
   std::unique_ptr<data::DatasetSink> sink_;
   data::DatasetLayout base_;
@@ -62,9 +80,13 @@ class CollectWriter {
   Warn warn_;
   std::size_t batch_rows_;
   data::RowBatch batch_;
+  data::RowBatch redo_;                   ///< rows to rewrite (ids and status, fields; no inputs)
+  std::vector<std::uint64_t> redo_rows_;  ///< their rows in the file
   std::vector<std::pair<std::uint64_t, data::SampleStatus>> pending_;
   std::uint64_t counts_[4] = {0, 0, 0, 0};
+  std::uint64_t rewritten_counts_[4] = {0, 0, 0, 0};
   std::uint64_t written_ = 0;
+  std::uint64_t rewritten_ = 0;
 };
 
 }  // namespace merlin::run

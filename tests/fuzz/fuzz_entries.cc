@@ -7,6 +7,7 @@
 #include "merlin/broker/broker_location.h"
 #include "merlin/broker/task_message.h"
 #include "merlin/cli/app_broker.h"
+#include "merlin/data/output_reader.h"
 #include "merlin/samples/mapped_file.h"
 #include "merlin/samples/npy_table.h"
 #include "merlin/samples/sample_table.h"
@@ -45,6 +46,22 @@ void exercise(const samples::SampleTable& table) {
 
 void table_of(Result<std::unique_ptr<samples::SampleTable>> table) {
   if (table) exercise(**table);
+}
+
+// What merlin collect does with a sample's fields: every value of every shape is there, and the
+// shapes print (the writer's messages).
+void exercise(const data::SampleFields& fields) {
+  for (const auto& f : fields) {
+    check(!f.name.empty());
+    check(f.values.size() == f.size());
+    (void)data::shape_text(f.shape);
+  }
+}
+
+// One output kind, as collect_run's readers parse it.
+void output_of(data::OutputKind kind, const char* stem, std::string_view bytes) {
+  data::SampleFields fields;
+  if (data::parse_output(kind, stem, bytes, fields)) exercise(fields);
 }
 
 }  // namespace
@@ -100,11 +117,18 @@ void app_yaml(std::string_view bytes) {
   (void)cli::unused_keys_note(unused);
 }
 
+void json_output(std::string_view bytes) { output_of(data::OutputKind::kJson, "result", bytes); }
+
+void npy_output(std::string_view bytes) { output_of(data::OutputKind::kNpy, "field", bytes); }
+
+void csv_output(std::string_view bytes) { output_of(data::OutputKind::kCsv, "table", bytes); }
+
 const std::vector<Target>& targets() {
   static const std::vector<Target> all = {
       {"spec_loader", spec_loader}, {"npy_reader", npy_reader},     {"csv_reader", csv_reader},
       {"tab_reader", tab_reader},   {"task_message", task_message}, {"broker_url", broker_url},
-      {"app_yaml", app_yaml},
+      {"app_yaml", app_yaml},       {"json_output", json_output},   {"npy_output", npy_output},
+      {"csv_output", csv_output},
   };
   return all;
 }

@@ -16,6 +16,9 @@ void tab_reader(std::string_view bytes);    ///< samples::read_text_table(kTab)
 void task_message(std::string_view bytes);  ///< decode, and encode ∘ decode round trip
 void broker_url(std::string_view bytes);    ///< parse_broker_url, display, url_unquoted
 void app_yaml(std::string_view bytes);      ///< spec::parse_app_config, cli::app_broker
+void json_output(std::string_view bytes);   ///< data::parse_json_output (merlin collect)
+void npy_output(std::string_view bytes);    ///< data::parse_npy_output (merlin collect)
+void csv_output(std::string_view bytes);    ///< data::parse_csv_output (merlin collect)
 
 struct Target {
   const char* name;  ///< also the folder of its corpus and regressions

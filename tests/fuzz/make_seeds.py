@@ -7,6 +7,9 @@ Usage: make_seeds.py ROOT OUT  -- writes OUT/<target>/<name> for every target:
   csv_reader    the repository's .csv sample files and a few quoting cases
   tab_reader    the same rows whitespace-separated
   broker_url    every URL literal in the unit tests
+  json_output   per-sample result.json shapes merlin collect reads (objects, nested arrays)
+  npy_output    the npy_reader seeds (merlin collect reads the same files as one field)
+  csv_output    a header and one row, and the csv_reader seeds
 Standard library only: no numpy (the .npy format is a short header before raw bytes).
 The checked-in seeds (task messages, app.yaml) are in tests/fuzz/corpus/<target>/.
 """
@@ -94,12 +97,29 @@ def url_seeds(root, out):
                     put(out, "broker_url", m.group(1))
 
 
+def output_seeds(out):
+    for text in ['{"energy": 1.5, "traj": [1, 2, 3], "flag": true, "none": null}',
+                 '{"m": [[1, 2, 3], [4, 5, 6]], "sub": {"a": 7, "b": {"c": [0.5]}}}',
+                 '[0.25, 0.5]', '42', '[[[1], [2]], [[3], [4]]]', '{"a": [[1, 2], [3]]}',
+                 '{"a": [1, [2]]}', '{"a": "text"}', '{}', '[]', '[[], []]', '{"a": 1e400}',
+                 '{"e": -0, "k": 9007199254740993}']:
+        put(out, "json_output", text)
+    for name in os.listdir(os.path.join(out, "npy_reader")):
+        put(out, "npy_output", open(os.path.join(out, "npy_reader", name), "rb").read(), name)
+    for text in ['energy,id\n1.5,3\n', 'a, "b" ,c\r\n1,nan,\r\n', 'a\n1\n2\n', 'a,b\n1\n',
+                 ',b\n1,2\n', 'x\nnot-a-number\n']:
+        put(out, "csv_output", text)
+    for name in os.listdir(os.path.join(out, "csv_reader")):
+        put(out, "csv_output", open(os.path.join(out, "csv_reader", name), "rb").read(), name)
+
+
 def main():
     root, out = sys.argv[1], sys.argv[2]
     npy_seeds(out)
     text_seeds(root, out)
     spec_seeds(root, out)
     url_seeds(root, out)
+    output_seeds(out)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@
 #   --parallel     run the targets at the same time (one core each) instead of one by one
 #   --build-dir    where to configure and build (default ./build-fuzz; $MERLIN_FUZZ_BUILD_DIR)
 #   TARGET         spec_loader npy_reader csv_reader tab_reader task_message broker_url app_yaml
-#                  (default: all)
+#                  json_output npy_output csv_output (default: all)
 # Each target's corpus grows in <build-dir>/corpus/<target>, seeded from tests/fuzz/corpus/,
 # the inputs make_seeds.py makes from the repository, and tests/fuzz/regressions/; a crash, leak,
 # UB report or hang (-timeout=10) is written to <build-dir>/artifacts/<target>/ and makes the
@@ -18,14 +18,15 @@ build=${MERLIN_FUZZ_BUILD_DIR:-$root/build-fuzz}
 do_build=1
 parallel=0
 targets=()
-all=(spec_loader npy_reader csv_reader tab_reader task_message broker_url app_yaml)
+all=(spec_loader npy_reader csv_reader tab_reader task_message broker_url app_yaml json_output
+  npy_output csv_output)
 while [ $# -gt 0 ]; do
   case "$1" in
     --seconds) seconds=${2:-}; shift 2 ;;
     --build-dir) build=${2:-}; shift 2 ;;
     --no-build) do_build=0; shift ;;
     --parallel) parallel=1; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "run.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
@@ -41,10 +42,14 @@ max_len_of() {
   case "$1" in
     spec_loader) echo 16384 ;; npy_reader) echo 4096 ;; csv_reader|tab_reader) echo 4096 ;;
     task_message) echo 128 ;; broker_url) echo 512 ;; app_yaml) echo 4096 ;;
+    json_output) echo 65536 ;; npy_output) echo 4096 ;; csv_output) echo 4096 ;;
   esac
 }
 dict_of() {
-  case "$1" in csv_reader|tab_reader) echo text_table ;; *) echo "$1" ;; esac
+  case "$1" in
+    csv_reader|tab_reader|csv_output) echo text_table ;; npy_output) echo npy_reader ;;
+    *) echo "$1" ;;
+  esac
 }
 
 if [ "$do_build" = 1 ]; then

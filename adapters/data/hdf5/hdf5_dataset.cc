@@ -10,6 +10,8 @@
 #include <limits>
 
 #include "adapters/data/hdf5/hdf5_handle.h"
+#include "merlin/util/crc32c.h"
+#include "merlin/util/isolated_call.h"
 #include "merlin/util/version.h"
 
 namespace merlin::hdf5 {
@@ -20,6 +22,20 @@ constexpr std::uint64_t kFormatVersion = 1;
 constexpr std::uint64_t kIdChunk = 1 << 16;
 
 std::string field_path(const std::string& name) { return "fields/" + name; }
+
+// What a file says of itself and never changes after it is made, as they are written: the
+// `header_crc32c` attribute holds the CRC32C of this text, so damage to any of it is found
+// before it is trusted (each value is preceded by its length, so no two headers collide).
+std::string header_text(const std::vector<std::pair<const char*, std::vector<std::string>>>& a) {
+  std::string t;
+  for (const auto& [name, values] : a) {
+    t += name;
+    t += '\0';
+    for (const auto& v : values) t += std::to_string(v.size()) + ":" + v;
+    t += '\0';
+  }
+  return t;
+}
 
 class Hdf5Dataset final : public data::DatasetSink {
  public:
@@ -36,6 +52,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   // A new file under its temporary name, with every dataset and attribute.
   Result<void> create(const data::DatasetOrigin& origin) {
     tmp_.clear();
+    created_ = utc_now();
     auto created = create_temp_beside(path_, tmp_);
     if (!created) return created.error();
     file_ = std::move(*created);
@@ -49,9 +66,10 @@ class Hdf5Dataset final : public data::DatasetSink {
           write_string_attr(f, "step", layout_.step), write_strings_attr(f, "files", layout_.files),
           fields_attr(), write_string_attr(f, "merlin_version", merlin_version()),
           write_string_attr(f, "hdf5_version", hdf5_version()),
-          write_string_attr(f, "created", utc_now()), write_string_attr(f, "updated", utc_now()),
-          write_u64_attr(f, "rows_committed", 0)})
+          write_string_attr(f, "created", created_), write_string_attr(f, "updated", created_),
+          write_u64_attr(f, "rows_committed", 0), write_u64_attr(f, "rows_rewritten", 0)})
       if (!r) return named(r.error());
+    origin_ = origin;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const std::uint64_t no_id = std::numeric_limits<std::uint64_t>::max();
     const std::uint8_t missing = 0;
@@ -68,6 +86,7 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (auto r = write_strings_attr(inputs_.get(), "columns", layout_.input_columns); !r)
         return named(r.error());
     }
+    if (auto r = write_u64_attr(f, "header_crc32c", crc32c(header())); !r) return named(r.error());
     for (const auto& fl : layout_.fields) {
       auto d = create_rows_dataset(f, field_path(fl.name), H5T_IEEE_F64LE, fl.shape, &nan);
       if (!d) return named(d.error());
@@ -84,24 +103,110 @@ class Hdf5Dataset final : public data::DatasetSink {
                               ": not an HDF5 file (merlin collect appends only to files "
                               "it made; give another -o)");
     file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
-    if (!file_.valid()) return Error::runtime("cannot open " + path_ + " (HDF5)");
+    if (!file_.valid())
+      return Error::bad_input(path_ + ": HDF5 cannot open it (damaged?); give another -o");
     read_only_ = true;
     return read_layout();
   }
 
-  Result<void> for_each_id(const std::function<void(std::uint64_t)>& each) override {
-    std::vector<std::uint64_t> buf;
-    for (std::uint64_t first = 0; first < rows_; first += kIdChunk) {
-      const hsize_t start = first, count = std::min(kIdChunk, rows_ - first);
-      buf.resize(count);
-      Hid fspace(H5Dget_space(ids_.get()));
-      H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr);
-      Hid mspace(H5Screate_simple(1, &count, nullptr));
-      if (H5Dread(ids_.get(), H5T_NATIVE_UINT64, mspace.get(), fspace.get(), H5P_DEFAULT,
-                  buf.data()) < 0)
-        return Error::runtime(path_ + ": cannot read /sample_ids");
-      for (auto id : buf) each(id);
+  // Everything open() and a first append read of the file, read once: the rows' ids and
+  // status, the last committed row and the chunk index of every dataset.
+  Result<void> read_everything() {
+    if (auto r = open(); !r) return r;
+    if (auto r = for_each_row([](std::uint64_t, std::uint64_t, data::SampleStatus) {}); !r)
+      return r;
+    std::vector<hid_t> all = {ids_.get(), status_.get()};
+    if (inputs_.valid()) all.push_back(inputs_.get());
+    for (const auto& d : fields_) all.push_back(d.get());
+    for (hid_t d : all) {
+      std::uint64_t width = 1;
+      auto dims = dataset_dims(d);
+      for (std::size_t i = 1; i < dims.size(); ++i) width *= dims[i];
+      if (rows_ > 0 && width <= (1u << 24)) {
+        std::vector<double> last(width);
+        if (auto r = read_rows(d, H5T_NATIVE_DOUBLE, rows_ - 1, 1, last.data()); !r)
+          return damaged("its last committed row cannot be read");
+      }
+      hsize_t chunks = 0;
+      Hid space(H5Dget_space(d));  // HDF5 1.10 takes no H5S_ALL here
+      if (H5Dget_num_chunks(d, space.get(), &chunks) < 0)
+        return damaged("its chunk index cannot be read");
+      std::vector<hsize_t> offset(dims.size());
+      for (hsize_t c = 0; c < chunks; ++c) {
+        unsigned mask = 0;
+        haddr_t addr = 0;
+        hsize_t size = 0;
+        if (H5Dget_chunk_info(d, space.get(), c, offset.data(), &mask, &addr, &size) < 0)
+          return damaged("its chunk index cannot be read");
+      }
     }
+    return ok();
+  }
+
+  Result<void> for_each_row(
+      const std::function<void(std::uint64_t, std::uint64_t, data::SampleStatus)>& each) override {
+    std::vector<std::uint64_t> ids;
+    std::vector<std::uint8_t> status;
+    for (std::uint64_t first = 0; first < rows_; first += kIdChunk) {
+      const std::uint64_t count = std::min(kIdChunk, rows_ - first);
+      ids.resize(count);
+      status.resize(count);
+      if (!read_rows(ids_.get(), H5T_NATIVE_UINT64, first, count, ids.data()))
+        return damaged("/sample_ids cannot be read");
+      if (!read_rows(status_.get(), H5T_NATIVE_UINT8, first, count, status.data()))
+        return damaged("/status cannot be read");
+      for (std::uint64_t i = 0; i < count; ++i) {
+        if (status[i] > static_cast<std::uint8_t>(data::SampleStatus::kMalformed))
+          return damaged("row " + std::to_string(first + i) + " has status " +
+                         std::to_string(status[i]) + ", not one of 0 to 3");
+        each(first + i, ids[i], static_cast<data::SampleStatus>(status[i]));
+      }
+    }
+    return ok();
+  }
+
+  std::uint64_t rows_rewritten() const override { return rewritten_; }
+
+  Result<void> rewrite(const std::vector<std::uint64_t>& rows, const data::RowBatch& b) override {
+    if (read_only_)
+      if (auto r = reopen_for_writing(); !r) return r;
+    const std::uint64_t n = rows.size();
+    if (b.status.size() != n || b.fields.size() != layout_.fields.size())
+      return named(Error::runtime("a rewrite not of the dataset's layout"));
+    for (std::size_t i = 0; i < fields_.size(); ++i)
+      if (b.fields[i].size() != n * layout_.fields[i].size())
+        return named(Error::runtime("a rewrite not of the dataset's layout"));
+    for (auto row : rows)
+      if (row >= rows_) return named(Error::runtime("a rewrite past the committed rows"));
+    // Runs of consecutive rows are written at once: the fields first, the status last.
+    auto each_run = [&](const std::function<Result<void>(std::uint64_t, std::uint64_t)>& run) {
+      for (std::uint64_t i = 0; i < n;) {
+        std::uint64_t k = 1;
+        while (i + k < n && rows[i + k] == rows[i] + k) ++k;
+        if (auto r = run(i, k); !r) return r;
+        i += k;
+      }
+      return Result<void>(ok());
+    };
+    Result<void> r = ok();
+    for (std::size_t f = 0; r && f < fields_.size(); ++f) {
+      const std::uint64_t w = layout_.fields[f].size();
+      r = each_run([&](std::uint64_t i, std::uint64_t k) {
+        return overwrite_rows(fields_[f].get(), H5T_NATIVE_DOUBLE, rows[i], k,
+                              b.fields[f].data() + i * w);
+      });
+    }
+    if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
+    if (r)
+      r = each_run([&](std::uint64_t i, std::uint64_t k) {
+        return overwrite_rows(status_.get(), H5T_NATIVE_UINT8, rows[i], k, b.status.data() + i);
+      });
+    if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
+    if (r) r = write_u64_attr(file_.get(), "rows_rewritten", rewritten_ + n);
+    if (r) r = write_string_attr(file_.get(), "updated", utc_now());
+    if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
+    if (!r) return named(r.error());
+    rewritten_ += n;
     return ok();
   }
 
@@ -144,6 +249,33 @@ class Hdf5Dataset final : public data::DatasetSink {
     return e;
   }
 
+  Error damaged(const std::string& why) const {
+    return Error::bad_input(path_ + ": damaged (" + why +
+                            "); merlin collect does not append to it: give another -o, or "
+                            "move the file away to collect anew");
+  }
+
+  // The text header_crc32c covers: the attributes that never change after the file is made.
+  std::string header() const {
+    return header_text({{"format", {kFormat}},
+                        {"format_version", {std::to_string(kFormatVersion)}},
+                        {"study", {origin_.study}},
+                        {"spec", {origin_.spec_text}},
+                        {"vars", {origin_.vars}},
+                        {"workspace", {origin_.workspace}},
+                        {"step", {layout_.step}},
+                        {"files", layout_.files},
+                        {"fields", field_names()},
+                        {"input_columns", layout_.input_columns},
+                        {"created", {created_}}});
+  }
+
+  std::vector<std::string> field_names() const {
+    std::vector<std::string> names;
+    for (const auto& f : layout_.fields) names.push_back(f.name);
+    return names;
+  }
+
   Result<void> fields_attr() {
     std::vector<std::string> names;
     for (const auto& f : layout_.fields) names.push_back(f.name);
@@ -169,6 +301,8 @@ class Hdf5Dataset final : public data::DatasetSink {
     layout_.step = *step;
     layout_.files = *files;
     rows_ = *committed;
+    auto rewritten = read_u64_attr(f, "rows_rewritten");  // absent in files made before it existed
+    rewritten_ = rewritten ? *rewritten : 0;
     ids_ = Hid(H5Dopen2(f, "sample_ids", H5P_DEFAULT));
     status_ = Hid(H5Dopen2(f, "status", H5P_DEFAULT));
     if (!ids_.valid() || !status_.valid()) return not_ours("no /sample_ids or /status");
@@ -190,6 +324,25 @@ class Hdf5Dataset final : public data::DatasetSink {
       layout_.fields.push_back({name, {dims.begin() + 1, dims.end()}});
       fields_.push_back(std::move(d));
     }
+    return check_header();
+  }
+
+  // The header's checksum, when the file has one (files made before it existed have none).
+  Result<void> check_header() {
+    const hid_t f = file_.get();
+    if (H5Aexists(f, "header_crc32c") <= 0) return ok();
+    auto want = read_u64_attr(f, "header_crc32c");
+    auto study = read_string_attr(f, "study");
+    auto spec = read_string_attr(f, "spec");
+    auto vars = read_string_attr(f, "vars");
+    auto workspace = read_string_attr(f, "workspace");
+    auto created = read_string_attr(f, "created");
+    if (!want || !study || !spec || !vars || !workspace || !created)
+      return damaged("its header attributes cannot be read");
+    origin_ = {*study, *spec, *vars, *workspace};
+    created_ = *created;
+    if (crc32c(header()) != *want)
+      return damaged("its header attributes do not match their checksum header_crc32c");
     return ok();
   }
 
@@ -233,15 +386,54 @@ class Hdf5Dataset final : public data::DatasetSink {
   bool read_only_ = false;  ///< opened, not appended to yet
   std::string path_, tmp_;
   data::DatasetLayout layout_;
+  data::DatasetOrigin origin_;
+  std::string created_;
   std::uint64_t rows_ = 0;
+  std::uint64_t rewritten_ = 0;
   Hid file_, ids_, status_, inputs_;
   std::vector<Hid> fields_;
 };
+
+// Reads the file as open() and a first append will, in a child process: a damaged file can
+// make libhdf5 crash (H5HG_read on a mangled global heap) or loop, and it is only trusted in
+// this process once that child came through. The limit grows with the file's size.
+Result<void> probe_in_child(const std::string& path) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  const auto limit = std::chrono::seconds(60) + std::chrono::seconds(ec ? 0 : size >> 23);
+  auto out = isolated_call(
+      [&](std::string& message) {
+        Hdf5Dataset d(path, data::DatasetLayout{});
+        auto r = d.read_everything();
+        if (r) return 0;
+        message = r.error().message;
+        return r.error().code == ErrorCode::kBadInput ? 2 : 1;
+      },
+      limit);
+  using How = IsolatedOutcome::How;
+  const std::string advice = "; give another -o, or move the file away to collect anew";
+  switch (out.how) {
+    case How::kExited:
+      if (out.code == 0) return ok();
+      if (out.code == 2) return Error::bad_input(out.message);
+      return Error::runtime(out.message.empty() ? path + ": cannot be read" : out.message);
+    case How::kSignaled:
+      return Error::bad_input(path + ": damaged: the HDF5 library crashed reading it (signal " +
+                              std::to_string(out.code) + ")" + advice);
+    case How::kTimedOut:
+      return Error::bad_input(path + ": damaged: the HDF5 library did not finish reading it in " +
+                              std::to_string(limit.count()) + " s" + advice);
+    case How::kNotRun:
+      break;
+  }
+  return Error::runtime(path + ": cannot check the file in a child process: " + out.message);
+}
 
 }  // namespace
 
 Result<std::unique_ptr<data::DatasetSink>> open_dataset(const std::string& path) {
   hdf5_quiet();
+  if (auto r = probe_in_child(path); !r) return r.error();
   auto d = std::make_unique<Hdf5Dataset>(path, data::DatasetLayout{});
   if (auto r = d->open(); !r) return r.error();
   return std::unique_ptr<data::DatasetSink>(std::move(d));

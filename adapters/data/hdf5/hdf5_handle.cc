@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <mutex>
 
+#include "merlin/util/log.h"
+
 namespace merlin::hdf5 {
 namespace {
 
@@ -43,7 +45,11 @@ Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
   std::string name =
       (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid())))
           .string();
-  Hid file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  // The 1.8 file format: object headers and the superblock carry checksums, so damage to
+  // them is an error when the file is read again, not a wild read (HDF5 >= 1.8 reads it).
+  Hid fapl(H5Pcreate(H5P_FILE_ACCESS));
+  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  Hid file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
   if (!file.valid()) return Error::runtime("cannot create " + path + ": " + std::strerror(errno));
   tmp = std::move(name);
   return file;
@@ -51,7 +57,10 @@ Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
 
 void hdf5_quiet() {
   static std::once_flag once;
-  std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+  // --log-level debug keeps HDF5's own error stack (printed on stderr where it fails).
+  std::call_once(once, [] {
+    if (log::level() != log::Level::kDebug) H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  });
 }
 
 std::string hdf5_version() {
@@ -178,6 +187,24 @@ std::vector<std::uint64_t> dataset_dims(hid_t dataset) {
   return {dims.begin(), dims.end()};
 }
 
+namespace {
+
+// The file and memory dataspaces of rows [first, first + rows) of `dataset`.
+std::pair<Hid, Hid> row_spaces(hid_t dataset, std::uint64_t first, std::uint64_t rows) {
+  Hid fspace(H5Dget_space(dataset));
+  const int rank = H5Sget_simple_extent_ndims(fspace.get());
+  std::vector<hsize_t> dims(rank > 0 ? rank : 1, 0);
+  if (rank > 0) H5Sget_simple_extent_dims(fspace.get(), dims.data(), nullptr);
+  std::vector<hsize_t> start(dims.size(), 0), count(dims.begin(), dims.end());
+  start[0] = first;
+  count[0] = rows;
+  H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
+  Hid mspace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr));
+  return {std::move(fspace), std::move(mspace)};
+}
+
+}  // namespace
+
 Result<void> write_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
                         const void* data) {
   auto dims = dataset_dims(dataset);
@@ -185,14 +212,24 @@ Result<void> write_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std:
   size[0] = first + rows;
   if (H5Dset_extent(dataset, size.data()) < 0) return Error::runtime("HDF5: cannot extend");
   if (rows == 0) return ok();
-  Hid fspace(H5Dget_space(dataset));
-  std::vector<hsize_t> start(size.size(), 0), count(size.begin(), size.end());
-  start[0] = first;
-  count[0] = rows;
-  H5Sselect_hyperslab(fspace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(), nullptr);
-  Hid mspace(H5Screate_simple(static_cast<int>(count.size()), count.data(), nullptr));
+  return overwrite_rows(dataset, mem_type, first, rows, data);
+}
+
+Result<void> overwrite_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                            const void* data) {
+  if (rows == 0) return ok();
+  auto [fspace, mspace] = row_spaces(dataset, first, rows);
   if (H5Dwrite(dataset, mem_type, mspace.get(), fspace.get(), H5P_DEFAULT, data) < 0)
     return Error::runtime("HDF5: cannot write rows");
+  return ok();
+}
+
+Result<void> read_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                       void* data) {
+  if (rows == 0) return ok();
+  auto [fspace, mspace] = row_spaces(dataset, first, rows);
+  if (H5Dread(dataset, mem_type, mspace.get(), fspace.get(), H5P_DEFAULT, data) < 0)
+    return Error::runtime("HDF5: cannot read rows");
   return ok();
 }
 

@@ -41,7 +41,8 @@ class Hid {
   hid_t id_ = -1;
 };
 
-/// Turns off HDF5's printing of its error stack (once per process).
+/// Turns off HDF5's printing of its error stack (once per process), unless the log level is
+/// debug (`--log-level debug`).
 void hdf5_quiet();
 
 /// "1.10.8": the library's version.
@@ -74,6 +75,12 @@ std::vector<std::uint64_t> dataset_dims(hid_t dataset);
 /// dataset to first + rows rows.
 Result<void> write_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
                         const void* data);
+/// Writes `rows` rows at row `first` over what is there (first + rows <= the dataset's rows).
+Result<void> overwrite_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                            const void* data);
+/// Reads `rows` rows from row `first` into `data` (rows × the row's elements of `mem_type`).
+Result<void> read_rows(hid_t dataset, hid_t mem_type, std::uint64_t first, std::uint64_t rows,
+                       void* data);
 
 /// The current time as "2026-11-24T10:15:02Z".
 std::string utc_now();

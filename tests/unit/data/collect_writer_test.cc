@@ -1,5 +1,6 @@
-// CollectWriter: the layout from the first readable sample, rows that do not fit marked
-// malformed, failed samples kept until a layout exists, batches.
+// CollectWriter: the layout from the sample it is given (or the first readable one), rows that
+// do not fit marked malformed, failed samples kept until a layout exists, batches, rewrites of
+// rows whose status changed.
 #include "merlin/run/collect_writer.h"
 
 #include <cmath>
@@ -21,10 +22,27 @@ class RecordingSink : public data::DatasetSink {
   explicit RecordingSink(data::DatasetLayout l) : layout_(std::move(l)) {}
   const data::DatasetLayout& layout() const override { return layout_; }
   std::uint64_t rows() const override { return ids.size(); }
-  Result<void> for_each_id(const std::function<void(std::uint64_t)>& each) override {
-    for (auto id : ids) each(id);
+  Result<void> for_each_row(
+      const std::function<void(std::uint64_t, std::uint64_t, SampleStatus)>& each) override {
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      each(i, ids[i], static_cast<SampleStatus>(status[i]));
     return ok();
   }
+  std::uint64_t rows_rewritten() const override { return rewritten; }
+  Result<void> rewrite(const std::vector<std::uint64_t>& rows, const data::RowBatch& b) override {
+    rewrites++;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      status.at(rows[i]) = b.status[i];
+      for (std::size_t f = 0; f < b.fields.size(); ++f) {
+        const std::size_t w = layout_.fields[f].size();
+        for (std::size_t k = 0; k < w; ++k) fields[f].at(rows[i] * w + k) = b.fields[f][i * w + k];
+      }
+    }
+    rewritten += rows.size();
+    return ok();
+  }
+  std::uint64_t rewritten = 0;
+  int rewrites = 0;
   Result<void> append(const data::RowBatch& b) override {
     appends++;
     ids.insert(ids.end(), b.ids.begin(), b.ids.end());
@@ -139,6 +157,57 @@ TEST(CollectWriter, AnEmptyFirstFieldSetsNoLayout) {
   ASSERT_TRUE(w.add(s).ok());
   EXPECT_EQ(fx.creates, 0);
   EXPECT_EQ(w.waiting(), 1u);
+}
+
+TEST(CollectWriter, AdoptLayoutTakesTheSampleItIsGivenWhateverComesFirstAfter) {
+  Fixture fx;
+  auto w = fx.make(100);
+  ASSERT_FALSE(*w.adopt_layout(bad(0, SampleStatus::kMalformed)));
+  ASSERT_FALSE(*w.adopt_layout(ok_sample(1, {})));  // an empty field: no layout
+  EXPECT_FALSE(w.has_layout());
+  ASSERT_TRUE(*w.adopt_layout(ok_sample(2, {1, 2, 3})));  // the lowest id that reads
+  ASSERT_TRUE(w.add(ok_sample(9, {1, 2})).ok());          // came first from a reader thread
+  ASSERT_TRUE(w.add(ok_sample(2, {1, 2, 3})).ok());
+  ASSERT_TRUE(w.flush().ok());
+  EXPECT_EQ(fx.creates, 1);
+  EXPECT_EQ(fx.sink->layout().fields[1].shape, std::vector<std::uint64_t>{3});
+  EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{3, 1}));
+}
+
+TEST(CollectWriter, ARowWhoseStatusChangedIsRewrittenInPlaceAndCounted) {
+  Fixture fx;
+  auto w = fx.make(100);
+  ASSERT_TRUE(w.add(ok_sample(0, {1, 2})).ok());
+  ASSERT_TRUE(w.add(bad(1, SampleStatus::kFailed)).ok());
+  ASSERT_TRUE(w.add(bad(2, SampleStatus::kMalformed)).ok());
+  ASSERT_TRUE(w.flush().ok());
+  ASSERT_TRUE(std::isnan(fx.sink->fields[0][1]));
+  // Sample 1 repaired by a restart; sample 2 read again, still malformed.
+  ASSERT_TRUE(w.rewrite(1, SampleStatus::kFailed, ok_sample(1, {7, 8})).ok());
+  ASSERT_TRUE(w.rewrite(2, SampleStatus::kMalformed, bad(2, SampleStatus::kMalformed)).ok());
+  ASSERT_TRUE(w.flush().ok());
+  EXPECT_EQ(fx.sink->ids, (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{1, 1, 3}));
+  EXPECT_EQ(fx.sink->fields[0][1], 1);
+  EXPECT_EQ(fx.sink->fields[1][2], 7);
+  EXPECT_EQ(fx.sink->fields[1][3], 8);
+  EXPECT_EQ(fx.sink->rewritten, 1u);
+  EXPECT_EQ(w.rewritten(), 1u);
+  EXPECT_EQ(w.rewritten_counts()[1], 1u);
+  EXPECT_EQ(w.written(), 3u);
+}
+
+TEST(CollectWriter, ARepairedRowOfAnotherShapeIsRewrittenAsMalformed) {
+  Fixture fx;
+  auto w = fx.make(100);
+  ASSERT_TRUE(w.add(ok_sample(0, {1, 2})).ok());
+  ASSERT_TRUE(w.add(bad(1, SampleStatus::kFailed)).ok());
+  ASSERT_TRUE(w.flush().ok());
+  ASSERT_TRUE(w.rewrite(1, SampleStatus::kFailed, ok_sample(1, {7, 8, 9})).ok());
+  ASSERT_TRUE(w.flush().ok());
+  EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{1, 3}));
+  EXPECT_TRUE(std::isnan(fx.sink->fields[1][2]));
+  EXPECT_EQ(w.rewritten_counts()[3], 1u);
 }
 
 TEST(CollectQueue, BoundedQueuePassesEveryItemOnceAtEachThreadCount) {

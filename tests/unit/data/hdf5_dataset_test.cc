@@ -77,7 +77,11 @@ TEST(CollectHdf5Dataset, AppendsRowsAndReopensWithLayoutAndIds) {
   EXPECT_EQ(l.fields[1].name, "result/v");
   EXPECT_EQ(l.fields[1].shape, std::vector<std::uint64_t>{3});
   std::vector<std::uint64_t> ids;
-  ASSERT_TRUE((*sink)->for_each_id([&](std::uint64_t id) { ids.push_back(id); }).ok());
+  ASSERT_TRUE((*sink)
+                  ->for_each_row([&](std::uint64_t, std::uint64_t id, data::SampleStatus) {
+                    ids.push_back(id);
+                  })
+                  .ok());
   EXPECT_EQ(ids, (std::vector<std::uint64_t>{4, 2, 7}));
   ASSERT_TRUE((*sink)->append(batch({9})).ok());
   sink->reset();
@@ -106,7 +110,11 @@ TEST(CollectHdf5Dataset, RowsPastRowsCommittedAreDropped) {
   ASSERT_TRUE(sink.ok());
   EXPECT_EQ((*sink)->rows(), 2u);
   std::vector<std::uint64_t> ids;
-  ASSERT_TRUE((*sink)->for_each_id([&](std::uint64_t id) { ids.push_back(id); }).ok());
+  ASSERT_TRUE((*sink)
+                  ->for_each_row([&](std::uint64_t, std::uint64_t id, data::SampleStatus) {
+                    ids.push_back(id);
+                  })
+                  .ok());
   EXPECT_EQ(ids, (std::vector<std::uint64_t>{1, 2}));
   ASSERT_TRUE((*sink)->append(batch({5})).ok());
   sink->reset();
@@ -116,6 +124,60 @@ TEST(CollectHdf5Dataset, RowsPastRowsCommittedAreDropped) {
   std::uint64_t got[3];
   H5Dread(d.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, got);
   EXPECT_EQ(got[2], 5u);
+}
+
+TEST(CollectHdf5Dataset, RewriteReplacesRowsInPlaceAndCountsThemInTheFile) {
+  ScratchDir dir;
+  const auto path = dir.file("out.h5");
+  auto format = hdf5_format();
+  {
+    auto sink = format->create(path, layout(), {"study", "spec", "", "/ws"});
+    auto b = batch({0, 1, 2, 3});
+    b.status = {1, 2, 2, 3};
+    ASSERT_TRUE((*sink)->append(b).ok());
+  }
+  auto sink = format->open(path);
+  ASSERT_TRUE(sink.ok()) << sink.error().message;
+  std::vector<std::pair<std::uint64_t, int>> rows;
+  ASSERT_TRUE((*sink)
+                  ->for_each_row([&](std::uint64_t row, std::uint64_t, data::SampleStatus st) {
+                    rows.push_back({row, int(st)});
+                  })
+                  .ok());
+  EXPECT_EQ(rows, (std::vector<std::pair<std::uint64_t, int>>{{0, 1}, {1, 2}, {2, 2}, {3, 3}}));
+  EXPECT_EQ((*sink)->rows_rewritten(), 0u);
+  auto fix = batch({10, 30});  // rows 1 and 3: new values, ok
+  ASSERT_TRUE((*sink)->rewrite({1, 3}, fix).ok());
+  EXPECT_EQ((*sink)->rows_rewritten(), 2u);
+  sink->reset();
+  EXPECT_EQ(read_doubles(path, "status"), (std::vector<double>{1, 1, 2, 1}));
+  EXPECT_EQ(read_doubles(path, "sample_ids"), (std::vector<double>{0, 1, 2, 3}));
+  EXPECT_EQ(read_doubles(path, "fields/result/e"), (std::vector<double>{0.5, 10.5, 2.5, 30.5}));
+  auto again = format->open(path);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ((*again)->rows_rewritten(), 2u);
+  EXPECT_EQ((*again)->rows(), 4u);
+}
+
+TEST(CollectHdf5Dataset, AChangedHeaderAttributeIsADamagedFileNamedAndLeftAsItIs) {
+  ScratchDir dir;
+  const auto path = dir.file("out.h5");
+  auto format = hdf5_format();
+  {
+    auto sink = format->create(path, layout(), {"study", "spec", "", "/ws"});
+    ASSERT_TRUE((*sink)->append(batch({1})).ok());
+  }
+  {
+    Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    ASSERT_TRUE(write_string_attr(f.get(), "study", "stuDy").ok());
+  }
+  const auto before = bytes_of(path);
+  auto r = format->open(path);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
+  EXPECT_EQ(r.error().message.rfind(path + ": damaged (", 0), 0u) << r.error().message;
+  EXPECT_NE(r.error().message.find("header_crc32c"), std::string::npos);
+  EXPECT_EQ(bytes_of(path), before);
 }
 
 TEST(CollectHdf5Dataset, ForeignFilesAreBadInputAndLeftUntouched) {

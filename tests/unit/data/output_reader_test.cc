@@ -68,6 +68,23 @@ TEST(CollectOutputReader, JsonMalformedSaysWhy) {
   EXPECT_NE(json_error("{}").find("empty object"), std::string::npos);
 }
 
+// Issue #25: 30,000 nested brackets (60 KB) crashed the reader (recursion); 64 levels read.
+TEST(CollectOutputReader, JsonNestedDeeperThan64LevelsIsMalformedNotACrash) {
+  const std::string deep = std::string(30000, '[') + std::string(30000, ']');
+  EXPECT_NE(json_error(deep).find("nested more than 64 levels deep"), std::string::npos);
+  std::string objects;
+  for (int i = 0; i < 30000; ++i) objects += "{\"a\":";
+  objects += "1" + std::string(30000, '}');
+  EXPECT_NE(json_error(objects).find("nested more than 64 levels deep"), std::string::npos);
+  const std::string ok64 = std::string(64, '[') + "1" + std::string(64, ']');
+  auto f = json(ok64, "r");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].shape, std::vector<std::uint64_t>(64, 1));
+  // Brackets inside strings are not nesting.
+  EXPECT_NE(json_error("{\"k\": \"" + deep + "\"}").find("string is not a number"),
+            std::string::npos);
+}
+
 TEST(CollectOutputReader, NpyFloatCOrder) {
   std::string bytes = npy_header("<f8", false, "(2, 3)") + raw_bytes<double>({1, 2, 3, 4, 5, 6});
   SampleFields f;
