@@ -84,13 +84,14 @@ Result<void> record_broker(const std::string& workspace, const std::string& brok
     auto end = text->find('\n', at);
     if (end == std::string::npos) end = text->size();
     std::string_view line(text->data() + at, end - at);
+    // A study queued (again) is not finished: status must not answer from its journals.
     if (!line.starts_with("broker=") && !line.starts_with("study_key=") &&
-        !line.starts_with("broker_at="))
+        !line.starts_with("broker_at=") && !line.starts_with("finished="))
       kept.append(line).push_back('\n');
     at = end + 1;
   }
-  return files::write_atomic(path, kept + "broker=" + broker + "\nstudy_key=" + study_key_of(workspace) +
-                                       "\nbroker_at=" + broker_at + "\n");
+  return files::write_atomic(path, kept + "broker=" + broker + "\nstudy_key=" +
+                                       study_key_of(workspace) + "\nbroker_at=" + broker_at + "\n");
 }
 
 bool is_broker_workspace(const std::string& workspace) {

@@ -36,7 +36,8 @@ Result<void> write_run_record(const std::string& info_dir, const RunRecord& r);
 Result<RunRecord> read_run_record(const std::string& workspace);
 
 /// Records that the workspace is queued on a broker of kind `broker` at `broker_at` (replacing
-/// an earlier such record), atomically.
+/// an earlier such record, and dropping `finished=1`: a study queued again is not finished),
+/// atomically.
 Result<void> record_broker(const std::string& workspace, const std::string& broker,
                            const std::string& broker_at);
 

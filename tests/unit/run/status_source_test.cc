@@ -161,6 +161,14 @@ TEST_F(StatusSourceTest, AFinishedStudyOnAnUnreachableBrokerIsReadFromItsJournal
   EXPECT_EQ((*p)[0].done, 4u) << "every commit is in the worker's journal";
 }
 
+TEST_F(StatusSourceTest, AStudyQueuedAgainAfterItFinishedIsNoLongerRecordedFinished) {
+  ASSERT_TRUE(mark_study_finished(workspace_).ok());
+  ASSERT_TRUE(record().finished);
+  ASSERT_TRUE(record_broker(workspace_, "redis", b_loc_.display()).ok());  // a restart on B
+  EXPECT_FALSE(record().finished) << "its journals no longer tell the whole study";
+  EXPECT_EQ(record().broker_at, b_loc_.display());
+}
+
 TEST_F(StatusSourceTest, AnUnfinishedStudyOnAnUnreachableBrokerIsRefusedNamingBoth) {
   a_up_ = false;
   auto s = open_status_source(workspace_, record(), b_loc_, opener());
