@@ -6,7 +6,9 @@
 #
 # Usage: tests/bench/guard_overhead.sh BEFORE_MERLIN AFTER_MERLIN [DIR...]
 #   DIR: where the workspaces go, one series per DIR (e.g. /dev/shm for tmpfs, /var/tmp for
-#   disk); default $TMPDIR or /tmp. Knobs: BENCH_N (10000), BENCH_JOBS (2), BENCH_REPEAT (2).
+#   disk); default $TMPDIR or /tmp. Knobs: BENCH_N (10000), BENCH_JOBS (2), BENCH_REPEAT (2),
+#   BENCH_SCRATCH=1 (the step runs in scratch under DIR, `scratch: auto`, and stages out.txt
+#   back: the per-task cost of preparing, checking and cleaning a scratch dir).
 # Prints one `RESULT` line per run; exits non-zero only when a run fails.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BEFORE_MERLIN AFTER_MERLIN [DIR...]" >&2; exit 2; }
@@ -19,15 +21,19 @@ n=${BENCH_N:-10000} jobs=${BENCH_JOBS:-2} repeat=${BENCH_REPEAT:-2}
 for dir in "${dirs[@]}"; do
   work=$(mktemp -d "$dir/guard_bench.XXXXXX")
   trap 'rm -rf "$work"' EXIT
-  cat >"$work/spec.yaml" <<'Y'
+  staging=""
+  [ "${BENCH_SCRATCH:-0}" = 1 ] && staging='      scratch: auto
+      stage_out: [out.txt]'
+  cat >"$work/spec.yaml" <<Y
 description: {name: bench, description: one-step sampled study whose step is trivial}
 study:
   - name: step
     run:
-      cmd: echo $(X) > out.txt
+      cmd: echo \$(X) > out.txt
+$staging
 merlin:
   samples:
-    file: $(SPECROOT)/samples.csv
+    file: \$(SPECROOT)/samples.csv
     column_labels: [X]
 Y
   seq 1 "$n" >"$work/samples.csv"
@@ -41,13 +47,14 @@ Y
       mkdir "$run_dir"
       cp "$work/spec.yaml" "$work/samples.csv" "$run_dir/"
       sync
-      read -r wall user sys < <(cd "$run_dir" && /usr/bin/time -f '%e %U %S' \
+      mkdir "$run_dir/scratch"
+      read -r wall user sys < <(cd "$run_dir" && MERLIN_SCRATCH="$run_dir/scratch" /usr/bin/time -f '%e %U %S' \
         "$bin" run --local --no-progress -j "$jobs" spec.yaml 2>&1 >/dev/null | tail -1)
       done_n=$(find "$run_dir"/bench_*/step -name out.txt | wc -l)
       [ "$done_n" -eq "$n" ] || { echo "error: $which ran $done_n of $n tasks" >&2; exit 1; }
-      awk -v d="$dir" -v w="$which" -v r="$round" -v n="$n" -v wall="$wall" -v u="$user" -v s="$sys" \
-        'BEGIN { printf "RESULT dir=%s binary=%s round=%s tasks=%d wall_s=%.2f tasks_per_s=%.0f cpu_ms_per_task=%.3f\n",
-                 d, w, r, n, wall, n / wall, 1000 * (u + s) / n }'
+      awk -v d="$dir" -v sc="${BENCH_SCRATCH:-0}" -v w="$which" -v r="$round" -v n="$n" -v wall="$wall" -v u="$user" -v s="$sys" \
+        'BEGIN { printf "RESULT dir=%s scratch=%s binary=%s round=%s tasks=%d wall_s=%.2f tasks_per_s=%.0f cpu_ms_per_task=%.3f\n",
+                 d, sc, w, r, n, wall, n / wall, 1000 * (u + s) / n }'
     done
   done
   rm -rf "$work"
