@@ -9,14 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 set +e
 
-PY=""
-for p in python3 /usr/bin/python3; do
-  if command -v "$p" >/dev/null && "$p" -c 'import h5py, numpy' 2>/dev/null; then PY=$(command -v "$p"); break; fi
-done
-if [ -z "$PY" ]; then
-  echo "SKIP: no python3 with h5py and numpy here (apt-get install python3-h5py python3-numpy)"
-  exit 77
-fi
+need_python h5py numpy  # sets PY, or skips
 ulimit -f 100000  # KB
 
 seq 0 6 >samples.csv
