@@ -59,6 +59,9 @@ class Scheduler {
   /// The environment variable that is set (non-empty) inside one of its allocations, holding
   /// the job id; "" for none.
   virtual const char* allocation_variable() const = 0;
+  /// The environment variable holding the job id inside one of its allocations (what a worker
+  /// reports as its job); the allocation variable unless that holds something else.
+  virtual const char* job_id_variable() const { return allocation_variable(); }
   /// The command that prints how long allocation `job_id` has left ({}: it cannot tell), and
   /// the reading of its output as seconds (nullopt: no limit, or unreadable).
   virtual std::vector<std::string> time_left_command(const std::string& job_id) const {

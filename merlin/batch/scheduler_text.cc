@@ -4,7 +4,7 @@
 
 #include "merlin/batch/scheduler.h"
 
-#include "merlin/spec/field_checks.h"
+#include "merlin/batch/walltime.h"
 
 namespace merlin::batch {
 namespace {
@@ -89,9 +89,9 @@ std::optional<std::string> pbs_job_id(std::string_view out) {
 std::optional<long> pbs_time_left(std::string_view text) {
   auto remaining = qstat_value(text, "Walltime.Remaining");
   if (all_digits(remaining) && remaining.size() < 12) return std::stol(std::string(remaining));
-  auto limit = spec::walltime_seconds(qstat_value(text, "Resource_List.walltime"));
+  auto limit = walltime_seconds(qstat_value(text, "Resource_List.walltime"));
   if (!limit) return std::nullopt;
-  auto used = spec::walltime_seconds(qstat_value(text, "resources_used.walltime"));
+  auto used = walltime_seconds(qstat_value(text, "resources_used.walltime"));
   long left = *limit - used.value_or(0);
   return left > 0 ? left : 0;
 }
@@ -99,7 +99,7 @@ std::optional<long> pbs_time_left(std::string_view text) {
 std::optional<long> slurm_time_left(std::string_view text) {
   text = trim(text);
   auto dash = text.find('-');
-  if (dash == std::string_view::npos) return spec::walltime_seconds(text);  // [[h:]m:]s
+  if (dash == std::string_view::npos) return walltime_seconds(text);  // [[h:]m:]s
   // days-hours[:minutes[:seconds]]
   auto d = text.substr(0, dash);
   if (!all_digits(d) || d.size() > 6) return std::nullopt;

@@ -4,7 +4,7 @@
 
 #include "merlin/batch/scheduler.h"
 
-#include "merlin/spec/field_checks.h"
+#include "merlin/batch/walltime.h"
 
 namespace merlin::batch {
 namespace {
@@ -45,7 +45,7 @@ Result<std::string> render_job_script(const WorkerJob& job) {
                             "' has no batch jobs (use " + job_types() + ")");
   std::optional<long> wall;
   if (!b.walltime.empty()) {
-    wall = spec::walltime_seconds(b.walltime);
+    wall = walltime_seconds(b.walltime);
     if (!wall)
       return Error::bad_input("worker '" + job.worker + "': batch walltime '" + b.walltime +
                               "' is not HH:MM:SS, MM:SS or seconds");

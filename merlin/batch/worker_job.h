@@ -8,20 +8,20 @@
 #include <string>
 #include <string_view>
 
-#include "merlin/spec/study_spec.h"
+#include "merlin/batch/batch_spec.h"
 #include "merlin/util/result.h"
 
 namespace merlin::batch {
 
 /// One worker of `merlin.resources.workers` as a batch job.
 struct WorkerJob {
-  std::string worker;     ///< the worker's name
-  std::string job_name;   ///< e.g. "merlin_<study name>_<worker>"
-  spec::BatchSpec batch;  ///< the worker's own `batch:` or else the study's
-  int nodes = 1;          ///< worker `nodes:`, else batch `nodes:`, else 1
-  std::string command;    ///< what each node runs: a `merlin run-workers ... --here` line
-  std::string log_dir;    ///< where the job's output file goes
-  int array = 0;          ///< > 1: a job array of that many copies (a fleet of allocations)
+  std::string worker;    ///< the worker's name
+  std::string job_name;  ///< e.g. "merlin_<study name>_<worker>"
+  BatchSpec batch;       ///< the worker's own `batch:` or else the study's
+  int nodes = 1;         ///< worker `nodes:`, else batch `nodes:`, else 1
+  std::string command;   ///< what each node runs: a `merlin run-workers ... --here` line
+  std::string log_dir;   ///< where the job's output file goes
+  int array = 0;         ///< > 1: a job array of that many copies (a fleet of allocations)
 };
 
 /// The line that starts one `command` per node inside an allocation, Merlin's way: the

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <thread>
 
+#include "merlin/batch/scheduler.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/progress.h"
 #include "merlin/run/status_report.h"
@@ -28,8 +29,9 @@
 namespace merlin::run {
 
 std::string batch_job_id() {
-  for (const char* name : {"SLURM_JOB_ID", "FLUX_JOB_ID", "LSB_JOBID", "PBS_JOBID"})
-    if (const char* v = std::getenv(name); v && *v) return v;
+  for (const auto* s : batch::schedulers())
+    if (const char* v = std::getenv(s->job_id_variable()); *s->job_id_variable() && v && *v)
+      return v;
   return "";
 }
 

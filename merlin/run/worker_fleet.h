@@ -45,7 +45,8 @@ struct FleetOptions {
 
 /// This machine's name, for worker ids and heartbeats.
 std::string host_name();
-/// The batch job this process runs in (SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID, PBS_JOBID), or "".
+/// The batch job this process runs in (the first scheduler's job id variable that is set:
+/// SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID, PBS_JOBID), or "".
 std::string batch_job_id();
 
 /// Serves the studies named `spec_name` in `backend` (the broker at `loc`) until stopped, or

@@ -65,9 +65,11 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
       char* end = nullptr;
       long n = std::strtol(nodes.c_str(), &end, 10);
       if (end == nodes.c_str() || *end != '\0' || n < 1 || n > 1'000'000)
-        return Error::bad_input(where(spec, w->nodes.empty() ? b.where : w->where) + ": worker '" +
-                                p.name + "': nodes must be a positive whole number, got '" + nodes +
-                                "'");
+        return Error::bad_input(where(spec, w->nodes.empty()
+                                                ? (w->batch ? w->batch_where : spec.batch_where)
+                                                : w->where) +
+                                ": worker '" + p.name +
+                                "': nodes must be a positive whole number, got '" + nodes + "'");
       j.nodes = static_cast<int>(n);
     }
     std::string cmd = shell_quote(here.exe) + " run-workers " + shell_quote(here.spec) +

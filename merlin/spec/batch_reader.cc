@@ -26,7 +26,6 @@ void read_batch(const YamlNode& node, const std::string& context, BatchSpec& out
                 DiagnosticList& diags) {
   if (!expect_map(node, context, diags)) return;
   check_keys(node, kBatchKeys, context, diags);
-  out.where = node.where;
   auto what = [&](const std::string& key) { return "'" + key + "' in " + context; };
   for (const auto& e : node.entries) {
     const std::string& k = e.key;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "merlin/batch/scheduler.h"
+#include "merlin/batch/walltime.h"
 #include "merlin/spec/token.h"
 
 namespace merlin::spec {
@@ -18,21 +20,23 @@ long to_long(std::string_view s) {
   return v;
 }
 
-bool is_minutes_or_seconds(std::string_view s) {
-  return s.size() == 2 && all_digits(s) && to_long(s) < 60;
-}
-
 }  // namespace
 
-const std::vector<std::string>& batch_types() {
-  static const std::vector<std::string> kTypes = {"local", "slurm",    "flux",
-                                                  "lsf",   "lsf-srun", "pbs"};
-  return kTypes;
+std::vector<std::string> batch_types() {
+  std::vector<std::string> out;
+  for (const auto* s : batch::schedulers()) out.emplace_back(s->type());
+  return out;
 }
 
-bool is_batch_type(std::string_view type) {
-  const auto& t = batch_types();
-  return std::find(t.begin(), t.end(), type) != t.end();
+bool is_batch_type(std::string_view type) { return batch::find_scheduler(type) != nullptr; }
+
+std::vector<std::string> launcher_flag_keys() {
+  std::vector<std::string> out;
+  for (const auto* s : batch::schedulers()) {
+    std::string key(s->flags_key());
+    if (s->has_jobs() && std::find(out.begin(), out.end(), key) == out.end()) out.push_back(key);
+  }
+  return out;
 }
 
 bool is_single_token(std::string_view text) {
@@ -45,36 +49,8 @@ bool is_count(std::string_view text, long min_value) {
   return all_digits(text) && to_long(text) >= min_value;
 }
 
-namespace {
-bool walltime_part(std::string_view s) {
-  if (s.empty() || s.size() > 9) return false;
-  for (char c : s)
-    if (c < '0' || c > '9') return false;
-  return true;
-}
-}  // namespace
-
 bool is_walltime(std::string_view text) {
-  return is_single_token(text) || walltime_seconds(text).has_value();
-}
-
-std::optional<long> walltime_seconds(std::string_view text) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  while (true) {
-    auto colon = text.find(':', start);
-    parts.push_back(text.substr(start, colon == std::string_view::npos ? colon : colon - start));
-    if (colon == std::string_view::npos) break;
-    start = colon + 1;
-  }
-  if (parts.size() > 3) return std::nullopt;
-  long total = 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i == 0 ? !walltime_part(parts[i]) : !is_minutes_or_seconds(parts[i])) return std::nullopt;
-    long v = std::stol(std::string(parts[i]));
-    total = total * 60 + v;
-  }
-  return total;
+  return is_single_token(text) || batch::walltime_seconds(text).has_value();
 }
 
 std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes) {

@@ -8,9 +8,13 @@
 
 namespace merlin::spec {
 
-/// The batch types a spec may name: local, slurm, flux, lsf, lsf-srun, pbs.
-const std::vector<std::string>& batch_types();
+/// The batch types a spec may name: those of the scheduler table (merlin/batch/scheduler.h),
+/// `local` first.
+std::vector<std::string> batch_types();
 bool is_batch_type(std::string_view type);
+/// The step keys that hold a scheduler's extra `$(LAUNCHER)` flags (`slurm:`, `flux:`, `lsf:`,
+/// `pbs:`): each scheduler's flags key, once, in the table's order.
+std::vector<std::string> launcher_flag_keys();
 
 /// Exactly one `$(NAME)` token and nothing else, e.g. "$(N_NODES)" (resolved later).
 bool is_single_token(std::string_view text);
@@ -21,8 +25,6 @@ bool is_count(std::string_view text, long min_value);
 /// HH:MM:SS, MM:SS (MM and SS below 60; hours unbounded), a number of seconds, or a single
 /// `$(NAME)` token.
 bool is_walltime(std::string_view text);
-/// "HH:MM:SS", "MM:SS" or seconds → seconds; nullopt if malformed (or still a token).
-std::optional<long> walltime_seconds(std::string_view text);
 
 /// The longest study name: the workspace directory `<name>_YYYYMMDD-HHMMSS` must fit in
 /// NAME_MAX (255 bytes).

@@ -39,6 +39,7 @@ void read_worker(const YamlEntry& e, StudySpec& spec, DiagnosticList& diags) {
       BatchSpec batch = spec.batch;  // a worker's batch keys override the study's
       read_batch(b->value, "'batch' of " + context, batch, diags);
       w.batch = batch;
+      w.batch_where = b->value.where;
     }
     if (const YamlEntry* m = node.find("machines")) {
       if (auto v = read_scalar_list(m->value, "'machines' of " + context, diags))

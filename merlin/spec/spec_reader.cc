@@ -69,7 +69,10 @@ void read_spec(const YamlNode& root, StudySpec& spec, DiagnosticList& diags) {
     diags.error({}, "missing required block 'description'");
   }
   if (const YamlEntry* e = root.find("env")) read_env(e->value, spec, diags);
-  if (const YamlEntry* b = root.find("batch")) read_batch(b->value, "'batch'", spec.batch, diags);
+  if (const YamlEntry* b = root.find("batch")) {
+    read_batch(b->value, "'batch'", spec.batch, diags);
+    spec.batch_where = b->value.where;
+  }
   if (const YamlEntry* s = root.find("study")) {
     if (s->value.is_null() || (s->value.is_sequence() && s->value.items.empty()))
       diags.error(s->key_where, "'study' has no steps");

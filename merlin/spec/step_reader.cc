@@ -9,11 +9,11 @@
 namespace merlin::spec {
 namespace {
 
+// The `run:` keys but the schedulers' flag keys (launcher_flag_keys(), added by run_keys()).
 const std::vector<std::string> kRunKeys = {
     "cmd", "restart", "depends", "task_queue", "shell", "max_retries", "retry_delay", "nodes",
     "procs", "gpus", "cores per task", "gpus per task", "walltime", "reservation", "exclusive",
-    "priority", "qos", "bind", "launch_distribution", "exit_on_error", "slurm", "flux", "lsf",
-    "batch",
+    "priority", "qos", "bind", "launch_distribution", "exit_on_error", "batch",
     // Further Merlin/Maestro keys, kept raw in StepRun::other.
     "pre", "post", "num resource set", "launch distribution", "tasks per rs", "rs per node",
     "cpus per rs", "bind gpus", "nested", "use_broker",
@@ -23,6 +23,20 @@ const std::vector<std::string> kRunKeys = {
     "samples_from", "loop",
     // Extension: the step keeps the broker's credentials in its environment (docs/security.md).
     "pass_broker"};
+
+const std::vector<std::string>& run_keys() {
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = kRunKeys;
+    for (auto& flags : launcher_flag_keys()) k.push_back(std::move(flags));
+    return k;
+  }();
+  return keys;
+}
+
+bool is_flags_key(const std::string& key) {
+  static const std::vector<std::string> keys = launcher_flag_keys();
+  return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
 
 // Why a stage_out pattern cannot be used, or "" when it can: it is relative to the task's
 // scratch dir and names files copied into the workspace task dir, so it may not leave either.
@@ -162,7 +176,7 @@ void read_run_value(const YamlEntry& e, const std::string& context, StepRun& run
     run.walltime = *v;
     return;
   }
-  if (k == "slurm" || k == "flux" || k == "lsf") {
+  if (is_flags_key(k)) {
     run.launcher_flags[k] = *v;
     return;
   }
@@ -181,7 +195,7 @@ void read_run_value(const YamlEntry& e, const std::string& context, StepRun& run
 
 void read_run(const YamlNode& node, const std::string& context, StepRun& run,
               DiagnosticList& diags) {
-  check_keys(node, kRunKeys, context, diags);
+  check_keys(node, run_keys(), context, diags);
   if (const YamlEntry* c = node.find("cmd")) {
     if (auto t = read_text(c->value, "'cmd' in " + context, diags)) run.cmd = *t;
     if (run.cmd.value.find_first_not_of(" \t\r\n") == std::string::npos)
@@ -203,7 +217,7 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
       read_loop(e, context, run, diags);
     } else if (e.key == "scratch" || e.key == "stage_out" || e.key == "stage_in") {
       continue;  // read_staging
-    } else if (std::find(kRunKeys.begin(), kRunKeys.end(), e.key) != kRunKeys.end()) {
+    } else if (std::find(run_keys().begin(), run_keys().end(), e.key) != run_keys().end()) {
       read_run_value(e, context, run, diags);
     }
   }

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/batch/batch_spec.h"
 #include "merlin/spec/source_location.h"
 
 namespace merlin::spec {
@@ -27,22 +28,8 @@ struct Variable {
   SourceLocation where;
 };
 
-/// `batch:` block (study level) or a worker's / step's `batch:`.
-struct BatchSpec {
-  std::string type = "local";  ///< local, slurm, flux, lsf, lsf-srun, pbs
-  std::string bank, queue;
-  std::string shell = "/bin/bash";
-  std::string nodes;     ///< as written; validated as a positive integer when set
-  std::string walltime;  ///< HH:MM:SS, MM:SS or seconds
-  bool dry_run = false;
-  std::string launch_pre, launch_args, worker_launch;
-  std::string flux_path, flux_start_opts, flux_exec, flux_exec_workers;
-  std::map<std::string, std::string> other;  ///< any further known key, raw
-  /// `bb:` (an extension): burst-buffer lines for a Slurm worker job, each emitted verbatim
-  /// after the `#SBATCH` lines, prefixed `#BB ` unless it already starts with `#` (`#DW ...`).
-  std::vector<std::string> bb;
-  SourceLocation where;
-};
+/// `batch:` block (study level) or a worker's / step's `batch:`: the schedulers' own type.
+using BatchSpec = batch::BatchSpec;
 
 /// One `depends:` entry read: the step it names and whether it is a funnel (Maestro's `name_*`
 /// or `name*`: after every parameter combination of `name`).
@@ -90,7 +77,8 @@ struct StepRun {
   /// variables that carry the broker's credentials (MERLIN_BROKER_URL, ...), which every other
   /// step is spawned without: a step that runs `merlin run` again asks for them here.
   bool pass_broker = false;
-  std::map<std::string, std::string> launcher_flags;  ///< `slurm`/`flux`/`lsf` extra flags by type
+  std::map<std::string, std::string>
+      launcher_flags;  ///< extra `$(LAUNCHER)` flags by scheduler flags key (`slurm:`, `pbs:`, ...)
   std::string batch_type;  ///< per-step `batch: {type}`; empty = the study's
   /// Node-local scratch (an extension, docs/staging.md): `auto` or a path whose `$VAR` /
   /// `${VAR}` are expanded on the worker's node at run time. Unset: the step runs in its
@@ -134,6 +122,7 @@ struct WorkerSpec {
   std::vector<std::string> steps;  ///< `[all]` is expanded to every step by the loader
   std::string nodes;
   std::optional<BatchSpec> batch;
+  SourceLocation batch_where;  ///< where its `batch:` block is
   std::vector<std::string> machines;
   SourceLocation where;
 };
@@ -169,6 +158,7 @@ struct StudySpec {
   std::vector<Variable> labels;     ///< `env.labels`, in file order
   std::vector<std::string> sources;
   BatchSpec batch;
+  SourceLocation batch_where;  ///< where the `batch:` block is
   std::vector<Step> steps;
   std::vector<Parameter> parameters;  ///< after defaults: zipped lists (a grid is expanded)
   ParameterCombination combine_parameters = ParameterCombination::kZip;

@@ -24,15 +24,16 @@ std::string render_launcher(const LaunchResources& r) {
   int nodes = r.nodes > 0 ? r.nodes : 1;
   int procs = r.procs > 0 ? r.procs : nodes;
   int cores = r.cores_per_task > 0 ? r.cores_per_task : 1;
-  if (r.batch_type == "local" && procs <= 1) return {};
+  // One process where workers run needs no launcher; a scheduler's step always has one.
+  if (!scheduler_of(r).has_jobs() && procs <= 1) return {};
   batch::LaunchCounts c{std::to_string(nodes), std::to_string(procs), std::to_string(cores),
                         std::to_string(r.gpus), std::to_string((procs + nodes - 1) / nodes)};
   return with_flags(scheduler_of(r).step_launcher(r, c), r.extra_flags);
 }
 
 std::string render_vlauncher(const LaunchResources& r) {
-  batch::LaunchCounts c{"${MERLIN_NODES}", "${MERLIN_PROCS}", "${MERLIN_CORES}",
-                        "${MERLIN_GPUS}", "${MERLIN_PROCS}"};
+  batch::LaunchCounts c{"${MERLIN_NODES}", "${MERLIN_PROCS}", "${MERLIN_CORES}", "${MERLIN_GPUS}",
+                        "${MERLIN_PROCS}"};
   return with_flags(scheduler_of(r).step_launcher(r, c), r.extra_flags);
 }
 

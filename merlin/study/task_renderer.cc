@@ -1,5 +1,6 @@
 #include "merlin/study/task_renderer.h"
 #include "merlin/batch/scheduler.h"
+#include "merlin/batch/walltime.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -30,7 +31,7 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
   r.gpus = to_int(tokens, run.gpus);
   r.gpus_per_task = to_int(tokens, run.gpus_per_task);
   if (!run.walltime.empty())
-    r.walltime_seconds = spec::walltime_seconds(tokens.substitute(run.walltime)).value_or(0);
+    r.walltime_seconds = batch::walltime_seconds(tokens.substitute(run.walltime)).value_or(0);
   const auto* sched = batch::find_scheduler(node.batch_type);
   auto it = run.launcher_flags.find(sched ? std::string(sched->flags_key()) : node.batch_type);
   if (it != run.launcher_flags.end()) r.extra_flags = tokens.substitute(it->second);
@@ -203,7 +204,8 @@ std::string TaskRenderer::script_name(const Instance& inst, TaskKind kind) const
   std::string name = inst.base_name;
   if (kind == TaskKind::kRestart) name += ".restart";
   // Merlin names every script of a scheduler-typed study "<step>.slurm.sh" (observed in 1.13).
-  if (node.batch_type != "local") name += ".slurm";
+  const auto* sched = batch::find_scheduler(node.batch_type);
+  if (!sched || sched->has_jobs()) name += ".slurm";
   return name + ".sh";
 }
 

@@ -39,6 +39,7 @@ class Flux : public Scheduler {
     return flux_job_id(out);
   }
   const char* allocation_variable() const override { return "FLUX_URI"; }
+  const char* job_id_variable() const override { return "FLUX_JOB_ID"; }
 };
 
 }  // namespace

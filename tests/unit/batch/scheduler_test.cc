@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include "merlin/batch/scheduler_text.h"
-#include "merlin/spec/field_checks.h"
 #include "merlin/study/launcher.h"
 
 namespace merlin::batch {
@@ -14,7 +13,7 @@ namespace {
 TEST(Scheduler, TheTableHoldsEveryBatchTypeASpecMayName) {
   std::vector<std::string> types;
   for (const auto* s : schedulers()) types.push_back(std::string(s->type()));
-  EXPECT_EQ(types, spec::batch_types());
+  EXPECT_EQ(types, (std::vector<std::string>{"local", "slurm", "flux", "lsf", "lsf-srun", "pbs"}));
   EXPECT_EQ(find_scheduler("pbs")->type(), "pbs");
   EXPECT_EQ(find_scheduler("moab"), nullptr);
   for (const auto* s : schedulers()) {
@@ -25,6 +24,16 @@ TEST(Scheduler, TheTableHoldsEveryBatchTypeASpecMayName) {
   }
   EXPECT_EQ(find_scheduler("lsf-srun")->name(), "lsf");
   EXPECT_EQ(find_scheduler("lsf-srun")->flags_key(), "slurm");
+}
+
+TEST(Scheduler, EachSchedulerNamesTheVariableThatHoldsItsJobId) {
+  EXPECT_STREQ(find_scheduler("slurm")->job_id_variable(), "SLURM_JOB_ID");
+  EXPECT_STREQ(find_scheduler("lsf-srun")->job_id_variable(), "SLURM_JOB_ID");
+  EXPECT_STREQ(find_scheduler("flux")->job_id_variable(), "FLUX_JOB_ID");
+  EXPECT_STREQ(find_scheduler("flux")->allocation_variable(), "FLUX_URI");
+  EXPECT_STREQ(find_scheduler("lsf")->job_id_variable(), "LSB_JOBID");
+  EXPECT_STREQ(find_scheduler("pbs")->job_id_variable(), "PBS_JOBID");
+  EXPECT_STREQ(find_scheduler("local")->job_id_variable(), "");
 }
 
 WorkerJob pbs_job() {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/spec/field_checks.h"
+#include "merlin/batch/walltime.h"
 
 namespace merlin::batch {
 namespace {
@@ -173,14 +173,14 @@ TEST(WorkerJob, BadTypeAndWalltimeAreBadInput) {
 }
 
 TEST(WorkerJob, WalltimeForms) {
-  EXPECT_EQ(spec::walltime_seconds("90"), 90);
-  EXPECT_EQ(spec::walltime_seconds("10:00"), 600);
-  EXPECT_EQ(spec::walltime_seconds("2:03:04"), 7384);
-  EXPECT_EQ(spec::walltime_seconds("1:60"), std::nullopt);
-  EXPECT_EQ(spec::walltime_seconds(""), std::nullopt);
-  EXPECT_EQ(spec::walltime_seconds("1:2:3:4"), std::nullopt);
-  EXPECT_EQ(spec::walltime_seconds("1:2:03"), std::nullopt) << "minutes and seconds: 2 digits";
-  EXPECT_EQ(spec::walltime_seconds("1h"), std::nullopt);
+  EXPECT_EQ(walltime_seconds("90"), 90);
+  EXPECT_EQ(walltime_seconds("10:00"), 600);
+  EXPECT_EQ(walltime_seconds("2:03:04"), 7384);
+  EXPECT_EQ(walltime_seconds("1:60"), std::nullopt);
+  EXPECT_EQ(walltime_seconds(""), std::nullopt);
+  EXPECT_EQ(walltime_seconds("1:2:3:4"), std::nullopt);
+  EXPECT_EQ(walltime_seconds("1:2:03"), std::nullopt) << "minutes and seconds: 2 digits";
+  EXPECT_EQ(walltime_seconds("1h"), std::nullopt);
 }
 
 TEST(WorkerJob, SubmitCommands) {

@@ -19,6 +19,17 @@ study:
             "spec.yaml:7:7: unknown key 'procs_per_task' in step 'sim' (did you mean 'procs'?)");
 }
 
+// A step's launcher flags are read under the key of every scheduler of the table (`pbs:` was
+// refused as unknown), and a near miss of one is still an unknown key with a suggestion.
+TEST(SpecErrors, EverySchedulersFlagsKeyIsAStepKey) {
+  EXPECT_EQ(
+      errors_of("description: {name: s}\nbatch: {type: pbs}\n"
+                "study: [{name: a, run: {cmd: x, pbs: -V, slurm: -x, flux: -o a, lsf: -b}}]\n"),
+      "");
+  EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: a, run: {cmd: x, pbss: -V}}]\n"),
+            "spec.yaml:2:33: unknown key 'pbss' in step 'a' (did you mean 'pbs'?)");
+}
+
 TEST(SpecErrors, UnknownTopLevelBlockSuggestsTheNearBlock) {
   EXPECT_EQ(errors_of("description: {name: s}\nstudy: [{name: a, run: {cmd: x}}]\nenvv: {}\n"),
             "spec.yaml:3:1: unknown top-level block 'envv' (did you mean 'env'?)");

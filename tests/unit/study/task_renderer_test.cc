@@ -330,6 +330,20 @@ TEST(TaskRenderer, SlurmFlagsOfTheStepFollowTheLauncher) {
             "srun -n 2 -N 1 --exclusive ./app");
 }
 
+// The step key of every scheduler is read (a `pbs:` key was refused as unknown although the
+// PBS launcher looks its flags up), and each scheduler takes the flags of its own key only.
+TEST(TaskRenderer, EveryTypesStepFlagsFollowItsLauncher) {
+  EXPECT_EQ(rendered_cmd(launcher_spec("pbs",
+                                       "      nodes: 2\n      procs: 4\n"
+                                       "      pbs: -genv OMP_NUM_THREADS 2\n")),
+            "mpiexec -n 4 -ppn 2 -genv OMP_NUM_THREADS 2 ./app");
+  EXPECT_EQ(rendered_cmd(launcher_spec("flux",
+                                       "      nodes: 1\n      procs: 2\n"
+                                       "      flux: -o cpu-affinity=per-task\n"
+                                       "      slurm: --exclusive\n")),
+            "flux run -n 2 -N 1 -c 1 -o cpu-affinity=per-task ./app");
+}
+
 TEST(TaskRenderer, ResourceFieldsTakeTheStudysVariables) {
   std::string yaml = launcher_spec("slurm",
                                    "      nodes: $(N)\n      procs: $(P)\n"
@@ -494,8 +508,7 @@ TEST(TaskRenderer, OtherWorkspaceFollowsMaestrosRulesInEveryCombination) {
   ASSERT_TRUE(s);
   EXPECT_EQ(body_of(*s, "uses", 1), "echo /ws/plain /ws/param/X.2 /ws/sampled /ws/psampled/X.2");
   const auto sampled = s->renderer->render(s->instance("uses_sampled", 1), 3, TaskKind::kCmd);
-  EXPECT_NE(sampled.script_text.find("echo A3 /ws/psampled/X.2 /ws/sampled\n"),
-            std::string::npos)
+  EXPECT_NE(sampled.script_text.find("echo A3 /ws/psampled/X.2 /ws/sampled\n"), std::string::npos)
       << sampled.script_text;
   // Merlin's feature_demo: a funnel step that uses X itself still gets the parents' tops, to
   // glob `$(hello.workspace)/X2.$(X2)/$(MERLIN_GLOB_PATH)` below.
