@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "adapters/broker/redis/redis_connection.h"
+#include "adapters/broker/redis/redis_error.h"
 #include "adapters/broker/redis/redis_lua.h"
 #include "adapters/broker/redis/redis_purge.h"
 #include "adapters/broker/redis/redis_script.h"
@@ -56,7 +57,7 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
   if (!r) {
     Error e = r.error();
     // The script's own refusal (redis_lua.cc kEnqueue): a study of that key is registered.
-    if (e.message.find("is queued already") != std::string::npos) e.code = ErrorCode::kExists;
+    if (r.redis_code() == RedisErrorCode::kExists) e.code = ErrorCode::kExists;
     return e;
   }
   return ok();
@@ -175,7 +176,7 @@ Result<std::vector<std::uint32_t>> RedisStudies::running(const std::string& stud
     const std::string stream = keys.queue(q.text());
     auto pending = (*c)->command({"XPENDING", stream, kRedisGroup, "-", "+", "10000"});
     if (!pending) {
-      if (pending.error().message.find("NOGROUP") != std::string::npos) continue;
+      if (pending.redis_code() == RedisErrorCode::kNoGroup) continue;
       return pending.error();
     }
     std::vector<RedisCommand> reads;
