@@ -34,7 +34,9 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
                                 std::to_string(rec.created)};
   args.push_back(std::to_string(st.counts.size()));
   // A fan-out instance's count is unknown until its release (kSetCount): 'u'.
-  auto text = [](std::uint64_t n) { return n == kCountUnknown ? "u" : std::to_string(n); };
+  auto text = [](std::uint64_t n) {
+    return n == kCountUnknown ? std::string(redis_lua::kUnknownCount) : std::to_string(n);
+  };
   for (auto n : st.counts) args.push_back(text(n));
   for (std::size_t i = 0; i < st.counts.size(); ++i)
     args.push_back(text(i < st.remaining.size() ? st.remaining[i] : st.counts[i]));
