@@ -37,8 +37,8 @@ class [[nodiscard]] RedisResult : public Result<T> {
   RedisResult(Error e, RedisErrorCode code = RedisErrorCode::kNone)  // NOLINT
       : Result<T>(std::move(e)), code_(code) {}
   template <typename U>
-    requires(!std::is_void_v<T> && std::is_convertible_v<U &&, T>)
-  RedisResult(U&& v) : Result<T>(T(std::forward<U>(v))) {}  // NOLINT
+  requires(!std::is_void_v<T> && std::is_convertible_v<U&&, T>) RedisResult(U&& v)
+      : Result<T>(T(std::forward<U>(v))) {}  // NOLINT
 
   RedisErrorCode redis_code() const { return code_; }
 

@@ -400,9 +400,10 @@ return out
 // (both 'u' for a fan-out instance: its total stays 'u' and it has no remaining until
 // kSetCount),
 // n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
-// then (queue, width bucket, message) triples. Fails with the error code EXISTS, changing nothing,
-// if the study is registered already for another workspace; returns 0, changing nothing, if it is registered for this one
-// (this very call, resent after its reply was lost). A new study has remaining = counts and no
+// then (queue, width bucket, message) triples. Fails with the error code EXISTS, changing
+// nothing, if the study is registered already for another workspace; returns 0, changing
+// nothing, if it is registered for this one (this very call, resent after its reply was lost).
+// A new study has remaining = counts and no
 // bitmaps; a study rebuilt from its workspace's markers (restart after the broker lost it)
 // brings what was done.
 const std::string kEnqueue = with_lib(R"lua(
