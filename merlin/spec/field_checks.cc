@@ -53,23 +53,28 @@ bool is_walltime(std::string_view text) {
   return is_single_token(text) || batch::walltime_seconds(text).has_value();
 }
 
-std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes) {
-  if (name.empty()) return "it is empty";
-  if (name.find('/') != std::string_view::npos) return "it contains '/'";
-  if (name.find('\0') != std::string_view::npos) return "it contains a NUL byte";
+DirNameProblem dir_name_problem(std::string_view name, std::size_t max_bytes) {
+  using Kind = DirNameProblem::Kind;
+  if (name.empty()) return {Kind::kEmpty, "it is empty"};
+  if (name.find('/') != std::string_view::npos) return {Kind::kSlash, "it contains '/'"};
+  if (name.find('\0') != std::string_view::npos) return {Kind::kNul, "it contains a NUL byte"};
   for (char c : name) {
     const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
                        c == '_' || c == '-' || c == '.';
     if (!plain)
-      return "it contains '" + std::string(1, c) +
-             "' (only letters, digits, '_', '-' and '.' are allowed)";
+      return {Kind::kCharacter, "it contains '" + std::string(1, c) +
+                                    "' (only letters, digits, '_', '-' and '.' are allowed)"};
   }
   if (name.front() == '.' || name.front() == '-')
-    return "it starts with '" + std::string(1, name.front()) + "'";
+    return {Kind::kLeading, "it starts with '" + std::string(1, name.front()) + "'"};
   if (name.size() > max_bytes)
-    return "it is " + std::to_string(name.size()) + " bytes long, more than " +
-           std::to_string(max_bytes);
-  return "";
+    return {Kind::kTooLong, "it is " + std::to_string(name.size()) + " bytes long, more than " +
+                                std::to_string(max_bytes)};
+  return {};
+}
+
+std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes) {
+  return dir_name_problem(name, max_bytes).reason;
 }
 
 }  // namespace merlin::spec

@@ -33,12 +33,30 @@ inline constexpr std::size_t kMaxStudyNameBytes = 255 - 16;
 /// NAME_MAX.
 inline constexpr std::size_t kMaxStepNameBytes = 255 - 17;
 
-/// Why `name` cannot name a study's or step's directory ("" when it can). A name is safe as
+/// Why a name cannot name a directory: the kind, to decide on, and the reason, to print.
+struct DirNameProblem {
+  enum class Kind {
+    kNone,  ///< the name is safe; `reason` is ""
+    kEmpty,
+    kSlash,      ///< it contains '/'
+    kNul,        ///< it contains a NUL byte
+    kCharacter,  ///< it contains a character other than letters, digits, '_', '-', '.'
+    kLeading,    ///< it starts with '.' or '-'
+    kTooLong,    ///< it has more than the allowed bytes
+  };
+  Kind kind = Kind::kNone;
+  std::string reason;
+};
+
+/// Why `name` cannot name a study's or step's directory (kNone when it can). A name is safe as
 /// a directory and as shell text (it reaches commands through $(MERLIN_WORKSPACE)): it holds
 /// only letters, digits, '_', '-' and '.', does not start with '.' or '-', and has at most
 /// `max_bytes` bytes. Reasons read "it contains '/'", "it starts with '-'", "it is 300 bytes
 /// long, more than 239"... (no fix; the caller says what the name is for). The offending
 /// character is quoted raw: pass the message through visible_text() before printing it.
+DirNameProblem dir_name_problem(std::string_view name, std::size_t max_bytes);
+
+/// dir_name_problem()'s reason alone ("" when the name is safe).
 std::string unsafe_dir_name_reason(std::string_view name, std::size_t max_bytes);
 
 }  // namespace merlin::spec

@@ -142,9 +142,10 @@ void check_study_name(const StudySpec& spec, std::string_view source, Diagnostic
     last = t.offset + t.length;
   }
   checked += expanded.substr(std::min(last, expanded.size()));
-  std::string why = unsafe_dir_name_reason(checked, kMaxStudyNameBytes);
-  if (why.empty()) return;
-  if (why.find("bytes long") != std::string::npos)
+  const DirNameProblem problem = dir_name_problem(checked, kMaxStudyNameBytes);
+  if (problem.kind == DirNameProblem::Kind::kNone) return;
+  std::string why = problem.reason;
+  if (problem.kind == DirNameProblem::Kind::kTooLong)
     why += " (the workspace directory '<name>_YYYYMMDD-HHMMSS' must fit in 255 bytes)";
   if (used_variables) {
     diags.error(spec.name_where, "study name '" + spec.name + "' expands to '" + expanded +

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "adapters/broker/redis/redis_error.h"
 #include "adapters/broker/redis/redis_lua.h"
 #include "merlin/util/log.h"
 
@@ -179,7 +180,7 @@ Result<std::optional<RedisBroker::Taken>> RedisBroker::take_blocking(
   auto r = c.command(argv, block);
   if (!r) {
     // A group vanished (purge) under us: the take script recreates it on the next round.
-    if (r.error().message.find("NOGROUP") != std::string::npos) return std::optional<Taken>();
+    if (r.redis_code() == RedisErrorCode::kNoGroup) return std::optional<Taken>();
     return r.error();
   }
   std::vector<std::pair<std::size_t, Taken>> got;  // (position in `streams`, message)
@@ -341,7 +342,7 @@ Result<void> RedisBroker::extend_lease(const Delivery& d) {
   auto c = pool_.acquire();
   if (!c) return c.error();
   auto r = (*c)->command({"XCLAIM", stream, kRedisGroup, settings().consumer, "0", id, "JUSTID"});
-  if (!r && r.error().message.find("NOGROUP") == std::string::npos) return r.error();
+  if (!r && r.redis_code() != RedisErrorCode::kNoGroup) return r.error();
   return ok();
 }
 

@@ -41,6 +41,7 @@ RedisReply convert(const redisReply* r) {
     case REDIS_REPLY_ERROR:
       out.type = RedisReply::Type::kError;
       out.str.assign(r->str, r->len);
+      out.error_code = redis_error_code_of(out.str);
       break;
     case REDIS_REPLY_ARRAY:
       out.type = RedisReply::Type::kArray;
@@ -113,9 +114,9 @@ Result<std::unique_ptr<RedisConnection>> RedisConnection::open(const RedisSettin
     return c;
   }
   auto r = c->retrying<bool>(
-      [&]() -> Result<bool> {
+      [&]() -> RedisResult<bool> {
         auto once = c->connect_once();
-        if (!once) return once.error();
+        if (!once) return {once.error(), once.redis_code()};
         return true;
       },
       [](bool) { return false; });
@@ -123,7 +124,7 @@ Result<std::unique_ptr<RedisConnection>> RedisConnection::open(const RedisSettin
   return c;
 }
 
-Result<void> RedisConnection::connect_once() {
+RedisResult<void> RedisConnection::connect_once() {
   if (settings_.tls) return connect_tls();
   if (ctx_) {
     redisFree(ctx_);
@@ -150,7 +151,7 @@ Result<void> RedisConnection::connect_once() {
   return log_in();
 }
 
-Result<void> RedisConnection::connect_tls() {
+RedisResult<void> RedisConnection::connect_tls() {
   drop_tls();
   const TlsVerify verify = tls_verify_mode(settings_.tls_settings.cert_reqs);
   if (verify == TlsVerify::kOff) {
@@ -180,7 +181,7 @@ Result<void> RedisConnection::connect_tls() {
   return log_in();
 }
 
-Result<void> RedisConnection::log_in() {
+RedisResult<void> RedisConnection::log_in() {
   std::vector<RedisCommand> hello;
   if (!settings_.password.empty()) {
     if (settings_.username.empty())
@@ -198,9 +199,10 @@ Result<void> RedisConnection::log_in() {
     ctx_ = nullptr;
     drop_tls();
     // A refused AUTH names the ACL user (never the password); it is not retried.
-    return Error::runtime(describe(reply.str) + (settings_.username.empty()
-                                                     ? std::string()
-                                                     : " (user '" + settings_.username + "')"));
+    return {Error::runtime(describe(reply.str) + (settings_.username.empty()
+                                                      ? std::string()
+                                                      : " (user '" + settings_.username + "')")),
+            reply.error_code};
   }
   return ok();
 }
@@ -261,11 +263,12 @@ Result<std::vector<RedisReply>> RedisConnection::send(const std::vector<RedisCom
   for (std::size_t i = 0; i < cmds.size(); ++i) {
     void* raw = nullptr;
     if (redisGetReply(ctx_, &raw) != REDIS_OK || !raw) {
+      const int read_errno = errno;  // hiredis keeps only its text (errstr)
       auto e = Error::unavailable(
           describe(ctx_->err ? lower_first(ctx_->errstr) : std::string("no reply")));
       // What a TLS port does to a plain client: accept, then close (or reset) without a word.
-      if (!answered_ && (ctx_->err == REDIS_ERR_EOF ||
-                         std::string(ctx_->errstr) == std::strerror(ECONNRESET)))
+      if (!answered_ &&
+          (ctx_->err == REDIS_ERR_EOF || (ctx_->err == REDIS_ERR_IO && read_errno == ECONNRESET)))
         e.message += " before its first reply (if it is a TLS port, use rediss://)";
       // The stream is out of step now: drop the connection, the next call reconnects.
       redisFree(ctx_);
@@ -284,10 +287,13 @@ namespace {
 
 // A restarted server answers LOADING until its AOF is read back: nothing ran, so wait and
 // send again.
-bool is_loading(const std::string& error_text) { return error_text.rfind("LOADING", 0) == 0; }
+bool is_loading(const RedisReply& reply) {
+  return reply.is_error() && reply.error_code == RedisErrorCode::kLoading;
+}
 
-bool worth_retrying(const Error& e) {
-  return e.code == ErrorCode::kUnavailable || e.message.find(": LOADING") != std::string::npos;
+template <typename T>
+bool worth_retrying(const RedisResult<T>& r) {
+  return r.error().code == ErrorCode::kUnavailable || r.redis_code() == RedisErrorCode::kLoading;
 }
 
 std::string seconds_text(std::chrono::steady_clock::duration d) {
@@ -299,13 +305,13 @@ std::string seconds_text(std::chrono::steady_clock::duration d) {
 }  // namespace
 
 template <typename T, typename Attempt, typename Busy>
-Result<T> RedisConnection::retrying(Attempt attempt, Busy busy) {
+RedisResult<T> RedisConnection::retrying(Attempt attempt, Busy busy) {
   using namespace std::chrono;
   std::optional<steady_clock::time_point> first_failure;
   auto delay = milliseconds(50);
   while (true) {
-    Result<T> r = attempt();
-    if (r ? !busy(*r) : !worth_retrying(r.error())) return r;
+    RedisResult<T> r = attempt();
+    if (r ? !busy(*r) : !worth_retrying(r)) return r;
     auto now = steady_clock::now();
     if (!first_failure) first_failure = now;
     if (now + delay > *first_failure + settings_.reconnect_budget) {
@@ -314,46 +320,45 @@ Result<T> RedisConnection::retrying(Attempt attempt, Busy busy) {
       e.message += "; gave up after retrying for " + seconds_text(now - *first_failure) +
                    " s (the broker retry budget is " + seconds_text(settings_.reconnect_budget) +
                    " s)";
-      return e;
+      return {std::move(e), r.redis_code()};
     }
     std::this_thread::sleep_for(delay);
     delay = std::min(delay * 2, milliseconds(1000));
   }
 }
 
-Result<std::vector<RedisReply>> RedisConnection::send_connected(
+RedisResult<std::vector<RedisReply>> RedisConnection::send_connected(
     const std::vector<RedisCommand>& cmds, std::chrono::milliseconds extra) {
   if (settings_.tls ? !tls_ : !ctx_) {
     auto c = connect_once();
-    if (!c) return c.error();
+    if (!c) return {c.error(), c.redis_code()};
   }
   return send(cmds, extra);
 }
 
-Result<std::vector<RedisReply>> RedisConnection::pipeline(const std::vector<RedisCommand>& cmds) {
+RedisResult<std::vector<RedisReply>> RedisConnection::pipeline(
+    const std::vector<RedisCommand>& cmds) {
   if (cmds.empty()) return std::vector<RedisReply>{};
   return retrying<std::vector<RedisReply>>(
       [&] { return send_connected(cmds, std::chrono::milliseconds(0)); },
       [](const std::vector<RedisReply>& replies) {
         return std::any_of(replies.begin(), replies.end(),
-                           [](const RedisReply& x) { return x.is_error() && is_loading(x.str); });
+                           [](const RedisReply& x) { return is_loading(x); });
       });
 }
 
-Result<RedisReply> RedisConnection::command(const RedisCommand& argv,
-                                            std::chrono::milliseconds extra) {
-  auto r = retrying<std::vector<RedisReply>>([&] { return send_connected({argv}, extra); },
-                                             [](const std::vector<RedisReply>& replies) {
-                                               return replies.front().is_error() &&
-                                                      is_loading(replies.front().str);
-                                             });
-  if (!r) return r.error();
+RedisResult<RedisReply> RedisConnection::command(const RedisCommand& argv,
+                                                 std::chrono::milliseconds extra) {
+  auto r = retrying<std::vector<RedisReply>>(
+      [&] { return send_connected({argv}, extra); },
+      [](const std::vector<RedisReply>& replies) { return is_loading(replies.front()); });
+  if (!r) return {r.error(), r.redis_code()};
   auto& reply = r->front();
-  if (reply.is_error()) return Error::runtime(describe(reply.str));
+  if (reply.is_error()) return {Error::runtime(describe(reply.str)), reply.error_code};
   return std::move(reply);
 }
 
-Result<std::vector<RedisReply>> RedisConnection::transaction(
+RedisResult<std::vector<RedisReply>> RedisConnection::transaction(
     const std::vector<RedisCommand>& cmds) {
   std::vector<RedisCommand> all;
   all.reserve(cmds.size() + 2);
@@ -361,13 +366,13 @@ Result<std::vector<RedisReply>> RedisConnection::transaction(
   all.insert(all.end(), cmds.begin(), cmds.end());
   all.push_back({"EXEC"});
   auto r = pipeline(all);
-  if (!r) return r.error();
+  if (!r) return r;
   for (const auto& reply : *r)  // a queueing error (wrong arity) aborts EXEC: report it
-    if (reply.is_error()) return Error::runtime(describe(reply.str));
+    if (reply.is_error()) return {Error::runtime(describe(reply.str)), reply.error_code};
   auto& exec = r->back();
   if (!exec.is_array()) return Error::runtime(describe("transaction aborted"));
   for (const auto& reply : exec.elements)
-    if (reply.is_error()) return Error::runtime(describe(reply.str));
+    if (reply.is_error()) return {Error::runtime(describe(reply.str)), reply.error_code};
   return std::move(exec.elements);
 }
 

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/broker/redis/redis_error.h"
 #include "adapters/broker/redis/redis_reply.h"
 #include "adapters/broker/redis/redis_settings.h"
 #include "adapters/broker/redis/tls_stream.h"
@@ -50,15 +51,16 @@ class RedisConnection {
   RedisConnection& operator=(const RedisConnection&) = delete;
 
   /// Runs one command. An error reply becomes an Error (kRuntime) carrying the server's text
-  /// ("NOSCRIPT ...", "NOGROUP ..."); a broken connection is retried as described above.
+  /// ("NOSCRIPT ...", "NOGROUP ..."), with the reply's code in `redis_code()`; a broken
+  /// connection is retried as described above.
   /// `extra` lengthens the socket timeout (blocking reads).
-  Result<RedisReply> command(const RedisCommand& argv,
-                             std::chrono::milliseconds extra = std::chrono::milliseconds(0));
+  RedisResult<RedisReply> command(const RedisCommand& argv,
+                                  std::chrono::milliseconds extra = std::chrono::milliseconds(0));
   /// Sends `cmds` in one round trip; error replies stay in the returned values.
-  Result<std::vector<RedisReply>> pipeline(const std::vector<RedisCommand>& cmds);
+  RedisResult<std::vector<RedisReply>> pipeline(const std::vector<RedisCommand>& cmds);
   /// MULTI cmds EXEC: applied all together or (connection lost before EXEC) not at all.
-  /// Returns EXEC's replies; an error reply inside them fails the call.
-  Result<std::vector<RedisReply>> transaction(const std::vector<RedisCommand>& cmds);
+  /// Returns EXEC's replies; an error reply inside them fails the call (with its code).
+  RedisResult<std::vector<RedisReply>> transaction(const std::vector<RedisCommand>& cmds);
 
   const std::string& address() const { return address_; }
   /// "redis <address>: <what>"
@@ -66,22 +68,22 @@ class RedisConnection {
 
  private:
   explicit RedisConnection(const RedisSettings& settings);
-  Result<void> connect_once();
+  RedisResult<void> connect_once();
   /// Sends on the connection, connecting first if there is none (one attempt).
-  Result<std::vector<RedisReply>> send_connected(const std::vector<RedisCommand>& cmds,
-                                                 std::chrono::milliseconds extra);
+  RedisResult<std::vector<RedisReply>> send_connected(const std::vector<RedisCommand>& cmds,
+                                                      std::chrono::milliseconds extra);
   Result<std::vector<RedisReply>> send(const std::vector<RedisCommand>& cmds,
                                        std::chrono::milliseconds extra);
-  Result<void> connect_tls();
+  RedisResult<void> connect_tls();
   /// AUTH and SELECT on a new connection.
-  Result<void> log_in();
+  RedisResult<void> log_in();
   Result<std::vector<RedisReply>> send_tls(const std::vector<RedisCommand>& cmds,
                                            std::chrono::milliseconds extra);
   void drop_tls();
   /// Runs `attempt` until it succeeds with a result `busy` (LOADING) does not reject, fails
   /// otherwise than for want of the server, or the retry budget is spent.
   template <typename T, typename Attempt, typename Busy>
-  Result<T> retrying(Attempt attempt, Busy busy);
+  RedisResult<T> retrying(Attempt attempt, Busy busy);
 
   RedisSettings settings_;
   std::string address_;

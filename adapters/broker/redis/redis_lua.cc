@@ -400,16 +400,17 @@ return out
 // (both 'u' for a fan-out instance: its total stays 'u' and it has no remaining until
 // kSetCount),
 // n bitmaps, (instance, done bitmap) pairs..., n queues, queues..., n released, released...,
-// then (queue, width bucket, message) triples. Fails, changing nothing, if the study is registered
-// already for another workspace; returns 0, changing nothing, if it is registered for this one
-// (this very call, resent after its reply was lost). A new study has remaining = counts and no
+// then (queue, width bucket, message) triples. Fails with the error code EXISTS, changing
+// nothing, if the study is registered already for another workspace; returns 0, changing
+// nothing, if it is registered for this one (this very call, resent after its reply was lost).
+// A new study has remaining = counts and no
 // bitmaps; a study rebuilt from its workspace's markers (restart after the broker lost it)
 // brings what was done.
 const std::string kEnqueue = with_lib(R"lua(
 local prefix, key = ARGV[1], ARGV[2]
 if redis.call('ZSCORE', 'merlin:studies', key) then
   if redis.call('HGET', prefix .. 'meta', 'workspace') == ARGV[3] then return 0 end
-  return redis.error_reply('merlin: study ' .. key .. ' is queued already')
+  return redis.error_reply('EXISTS study ' .. key .. ' is queued already')
 end
 local i = 6
 local n = tonumber(ARGV[i])

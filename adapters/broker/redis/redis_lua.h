@@ -9,6 +9,7 @@
 /// every leaf of the study (Streams alone are FIFO: breadth first).
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace merlin::redis_lua {
 
@@ -19,6 +20,10 @@ inline int width_bucket(std::uint64_t width) {
   for (std::uint64_t p = 1; p < width; p *= 2) ++b;
   return b;
 }
+
+/// A count the scripts keep (an instance's total or remaining) that is not known yet: a
+/// fan-out instance before its release (docs/fanout.md). The scripts compare with the same 'u'.
+inline constexpr std::string_view kUnknownCount = "u";
 
 /// Moves due delayed messages to their Streams, then takes one message (XREADGROUP),
 /// creating missing groups. A message kReclaim queued again says how often it was delivered.

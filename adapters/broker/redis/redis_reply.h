@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/broker/redis/redis_error.h"
+
 namespace merlin {
 
 struct RedisReply {
@@ -12,6 +14,8 @@ struct RedisReply {
   Type type = Type::kNil;
   long long integer = 0;
   std::string str;  ///< kString, kStatus, kError
+  /// kError: the reply's code (its first word), read once as the reply is parsed.
+  RedisErrorCode error_code = RedisErrorCode::kNone;
   std::vector<RedisReply> elements;
 
   bool is_nil() const { return type == Type::kNil; }

@@ -2,8 +2,8 @@
 
 namespace merlin {
 
-Result<RedisReply> RedisScript::run(RedisConnection& c, const std::vector<std::string>& keys,
-                                    const std::vector<std::string>& args) {
+RedisResult<RedisReply> RedisScript::run(RedisConnection& c, const std::vector<std::string>& keys,
+                                         const std::vector<std::string>& args) {
   std::string sha;
   {
     std::lock_guard lock(mu_);
@@ -11,7 +11,7 @@ Result<RedisReply> RedisScript::run(RedisConnection& c, const std::vector<std::s
   }
   if (sha.empty()) {
     auto loaded = c.command({"SCRIPT", "LOAD", source_});
-    if (!loaded) return loaded.error();
+    if (!loaded) return loaded;
     sha = loaded->text();
     std::lock_guard lock(mu_);
     sha_ = sha;
@@ -20,7 +20,7 @@ Result<RedisReply> RedisScript::run(RedisConnection& c, const std::vector<std::s
   argv.insert(argv.end(), keys.begin(), keys.end());
   argv.insert(argv.end(), args.begin(), args.end());
   auto r = c.command(argv);
-  if (r || r.error().message.find("NOSCRIPT") == std::string::npos) return r;
+  if (r || r.redis_code() != RedisErrorCode::kNoScript) return r;
   argv[0] = "EVAL";  // EVAL also caches the script again, so EVALSHA works next time
   argv[1] = source_;
   return c.command(argv);

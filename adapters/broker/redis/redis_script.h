@@ -12,9 +12,10 @@ class RedisScript {
  public:
   explicit RedisScript(std::string source) : source_(std::move(source)) {}
 
-  /// Runs the script with `keys` and `args` on `c`; an error reply becomes an Error.
-  Result<RedisReply> run(RedisConnection& c, const std::vector<std::string>& keys,
-                         const std::vector<std::string>& args);
+  /// Runs the script with `keys` and `args` on `c`; an error reply becomes an Error, with the
+  /// reply's code in `redis_code()` (a script's own: `redis.error_reply("EXISTS ...")`).
+  RedisResult<RedisReply> run(RedisConnection& c, const std::vector<std::string>& keys,
+                              const std::vector<std::string>& args);
 
  private:
   std::string source_;

@@ -124,7 +124,7 @@ Result<std::vector<InstanceProgress>> RedisStateStore::progress() {
   std::vector<InstanceProgress> out;
   for_each_field((*r)[0], [&](std::uint32_t i, const std::string& v) {
     if (i >= out.size()) out.resize(i + 1);
-    if (v == "u") {  // a fan-out instance not released yet
+    if (v == redis_lua::kUnknownCount) {  // a fan-out instance not released yet
       out[i].count_known = false;
       return;
     }

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "adapters/broker/redis/redis_connection.h"
+#include "adapters/broker/redis/redis_error.h"
 #include "adapters/broker/redis/redis_lua.h"
 #include "adapters/broker/redis/redis_purge.h"
 #include "adapters/broker/redis/redis_script.h"
@@ -33,7 +34,9 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
                                 std::to_string(rec.created)};
   args.push_back(std::to_string(st.counts.size()));
   // A fan-out instance's count is unknown until its release (kSetCount): 'u'.
-  auto text = [](std::uint64_t n) { return n == kCountUnknown ? "u" : std::to_string(n); };
+  auto text = [](std::uint64_t n) {
+    return n == kCountUnknown ? std::string(redis_lua::kUnknownCount) : std::to_string(n);
+  };
   for (auto n : st.counts) args.push_back(text(n));
   for (std::size_t i = 0; i < st.counts.size(); ++i)
     args.push_back(text(i < st.remaining.size() ? st.remaining[i] : st.counts[i]));
@@ -56,7 +59,7 @@ Result<void> RedisStudies::enqueue(const StudyEnqueue& st) {
   if (!r) {
     Error e = r.error();
     // The script's own refusal (redis_lua.cc kEnqueue): a study of that key is registered.
-    if (e.message.find("is queued already") != std::string::npos) e.code = ErrorCode::kExists;
+    if (r.redis_code() == RedisErrorCode::kExists) e.code = ErrorCode::kExists;
     return e;
   }
   return ok();
@@ -175,7 +178,7 @@ Result<std::vector<std::uint32_t>> RedisStudies::running(const std::string& stud
     const std::string stream = keys.queue(q.text());
     auto pending = (*c)->command({"XPENDING", stream, kRedisGroup, "-", "+", "10000"});
     if (!pending) {
-      if (pending.error().message.find("NOGROUP") != std::string::npos) continue;
+      if (pending.redis_code() == RedisErrorCode::kNoGroup) continue;
       return pending.error();
     }
     std::vector<RedisCommand> reads;

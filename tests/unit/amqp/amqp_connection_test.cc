@@ -85,6 +85,7 @@ TEST_F(AmqpConnectionTest, APublishToNoQueueIsAnError) {
   ASSERT_TRUE(c);
   auto p = c->publish("q_nobody_declared", {"x"});
   ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kRuntime);
   EXPECT_NE(p.error().message.find("no queue q_nobody_declared took"), std::string::npos)
       << p.error().message;
 }

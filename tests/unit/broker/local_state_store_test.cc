@@ -87,6 +87,7 @@ TEST(LocalStateStore, SinkErrorFailsTheCommitAndLeavesTheSampleUndone) {
   });
   auto c = store.commit(kI0, 1, Outcome::kSuccess, 0);
   ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().code, ErrorCode::kRuntime);
   EXPECT_EQ(c.error().message, "disk full");
   EXPECT_FALSE(*store.is_done(kI0, 1));
 }

@@ -61,6 +61,7 @@ TEST(CeleryArgs, ConcurrencyAboveTheSlotLimitIsBadInput) {
   for (const char* args : {"--concurrency 4097", "-c100000", "--concurrency=99999999999999"}) {
     auto r = parse_celery_args(args);
     ASSERT_FALSE(r.ok()) << args;
+    EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
     EXPECT_NE(r.error().message.find("from 1 to 4096"), std::string::npos) << r.error().message;
   }
 }

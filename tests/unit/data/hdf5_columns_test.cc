@@ -102,6 +102,7 @@ TEST(Hdf5Columns, TargetsOfChosenRowsInTheOrderAsked) {
   EXPECT_EQ(*t, (std::vector<double>{9, -9, 9.5, 3, -3, 3.5, 7, -7, 7.5}));
   auto beyond = read_dataset_targets(path, {"v"}, {4});
   ASSERT_FALSE(beyond.ok());
+  EXPECT_EQ(beyond.error().code, ErrorCode::kBadInput);
   EXPECT_NE(beyond.error().message.find("row 4 is not committed"), std::string::npos);
 }
 

@@ -117,6 +117,7 @@ TEST(CollectOutputReader, NpyTruncatedOrTextIsMalformed) {
   std::string short_data = npy_header("<f8", false, "(4,)") + raw_bytes<double>({1, 2});
   auto r = parse_npy_output("x", short_data, f);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("truncated"), std::string::npos);
   EXPECT_FALSE(
       parse_npy_output("x", npy_header("<U3", false, "(1,)") + std::string(12, 'a'), f).ok());

@@ -89,6 +89,7 @@ TEST(TrainOptions, PredictModeNeedsModelAndInputs) {
   EXPECT_EQ(p.out, "p.csv");
   auto bad = parse({"predict", "--model", "m"});
   ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ErrorCode::kBadInput);
   EXPECT_NE(bad.error().message.find("--inputs is required"), std::string::npos);
 }
 

@@ -145,6 +145,7 @@ TEST(TrainingSet, FewerTrainingRowsThanRanksIsBadInput) {
   // Refused before any collective, so one rank alone can be asked.
   auto r = make_training_set(index_of(3), reader.fn(), o, comms.rank(0));
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("2 training rows for 4 ranks"), std::string::npos)
       << r.error().message;
 }
@@ -156,6 +157,7 @@ TEST(TrainingSet, ReaderErrorsComeBack) {
   };
   auto r = make_training_set(index_of(50), failing, options(), comm);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_EQ(r.error().message, "d.h5: cannot read /fields/y");
 }
 

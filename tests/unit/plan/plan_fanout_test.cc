@@ -181,6 +181,7 @@ TEST_F(PlanFanout, PlanWithoutASourceRefusesToReleaseAFanoutStep) {
   ASSERT_TRUE(c.ok());
   auto r = bare.after_commit(propose_, 0, *c, *store_);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("samples_from"), std::string::npos);
 }
 

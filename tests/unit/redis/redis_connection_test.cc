@@ -49,6 +49,7 @@ TEST_F(RedisConnectionTest, ErrorRepliesCarryTheServerText) {
   ASSERT_TRUE(c.ok()) << c.error().message;
   auto r = (*c)->command({"NOSUCHCOMMAND"});
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("redis 127.0.0.1:"), std::string::npos) << r.error().message;
   EXPECT_NE(r.error().message.find("unknown command"), std::string::npos) << r.error().message;
 }
@@ -62,6 +63,7 @@ TEST_F(RedisConnectionTest, AuthenticatesAndSelectsTheDatabase) {
   ASSERT_TRUE(anonymous.ok());
   auto denied = (*anonymous)->command({"SET", "k", "v"});
   ASSERT_FALSE(denied.ok());
+  EXPECT_EQ(denied.error().code, ErrorCode::kRuntime);
   EXPECT_NE(denied.error().message.find("NOAUTH"), std::string::npos);
 
   auto wrong = settings_;

@@ -72,6 +72,7 @@ TEST_F(RedisDurability, CommitToAnUninitialisedInstanceFails) {
   ASSERT_TRUE(init_progress(store.settings(), {3}).ok());
   auto c = store.commit(InstanceId{4}, 0, Outcome::kSuccess, 0);
   ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().code, ErrorCode::kRuntime);
   EXPECT_NE(c.error().message.find("instance 4 was not initialised"), std::string::npos)
       << c.error().message;
 }
@@ -104,6 +105,7 @@ TEST_F(RedisDurability, PublishToAStoppedServerFailsWithTheAddressAndQueuesNothi
   server_.stop();
   auto p = broker.publish("q", {sample_msg(1), sample_msg(2), sample_msg(3)});
   ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kUnavailable);
   EXPECT_NE(p.error().message.find("redis " + settings_.address()), std::string::npos)
       << p.error().message;
   ASSERT_EQ(server_.restart(), "");

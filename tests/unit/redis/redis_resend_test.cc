@@ -73,6 +73,7 @@ TEST_F(RedisResend, StudyEnqueueRunTwiceForOneWorkspaceQueuesOnce) {
   st.record.workspace = "/ws/other";
   auto other = studies.enqueue(st);
   ASSERT_FALSE(other.ok()) << "another workspace under the same key is still refused";
+  EXPECT_EQ(other.error().code, ErrorCode::kExists);
   EXPECT_NE(other.error().message.find("is queued already"), std::string::npos);
 }
 

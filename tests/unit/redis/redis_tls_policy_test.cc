@@ -161,6 +161,7 @@ TEST(TlsStream, NoHandshakeReplyIsBoundedByTheConnectTimeout) {
   o.connect_timeout = std::chrono::milliseconds(200);
   auto s = TlsStream::connect(o);
   ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kUnavailable);
   EXPECT_EQ(s.error().message,
             "TLS: no TLS handshake reply within 0.2 s: is this a plain Redis port? use redis:// "
             "for it");

@@ -183,6 +183,7 @@ TEST(Format, DumpFormatFromTheExtension) {
   EXPECT_EQ(dump_format("dir.v2/x.json").value(), Format::kJson);
   auto bad = dump_format("x.txt");
   ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ErrorCode::kBadInput);
   EXPECT_NE(bad.error().message.find("x.txt"), std::string::npos);
 }
 

@@ -188,6 +188,7 @@ TEST_F(StatusSourceTest, ARecordedPasswordIsNotThereSoItsBrokerIsNotTried) {
   r.broker_at = "redis://:***@127.0.0.1:6431/0";
   auto s = open_status_source(workspace_, r, b_loc_, opener());
   ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_NE(s.error().message.find("needs a password, which run.env does not keep"),
             std::string::npos)
       << s.error().message;
@@ -198,6 +199,7 @@ TEST_F(StatusSourceTest, TheConfiguredBrokerWithoutTheStudyIsNeverReadAsAllIniti
   r.broker_at = b_loc_.display();  // recorded as B, but B has no record of it
   auto s = open_status_source(workspace_, r, b_loc_, opener());
   ASSERT_FALSE(s.ok()) << "not finished: refused, with restart named";
+  EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_NE(s.error().message.find("is not in the broker at redis://127.0.0.1:6379/0"),
             std::string::npos);
   r.finished = true;

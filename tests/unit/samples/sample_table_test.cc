@@ -39,6 +39,7 @@ TEST(SampleTableOpen, UnknownExtensionListsSupportedOnes) {
 TEST(SampleTableOpen, NoExtensionIsReported) {
   auto t = open_sample_table("samples");
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
   EXPECT_NE(t.error().message.find("no extension"), std::string::npos) << t.error().message;
 }
 
@@ -57,6 +58,7 @@ TEST(SampleTableOpen, DirectoryIsNotASampleFile) {
   std::filesystem::create_directory(dir.file("d.csv"));
   auto t = open_sample_table(dir.file("d.csv"));
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
   EXPECT_NE(t.error().message.find("is a directory"), std::string::npos) << t.error().message;
 }
 
@@ -80,6 +82,7 @@ TEST(SampleTableOpen, CharacterDeviceIsRefused) {
   ASSERT_EQ(::symlink("/dev/zero", link.c_str()), 0);
   auto t = open_sample_table(link);
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
   EXPECT_NE(t.error().message.find("is a character device, expected a regular file"),
             std::string::npos)
       << t.error().message;

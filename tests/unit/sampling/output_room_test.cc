@@ -82,6 +82,7 @@ TEST(SampleWriter, AStoppedWritingLeavesNoFileTemporaryOrFinal) {
     const std::string path = (dir / name).string();
     auto r = write_samples(design(1 << 20, 2), path, o);
     ASSERT_FALSE(r.ok()) << name;
+    EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
     EXPECT_EQ(r.error().message, "interrupted: nothing written to " + path);
     EXPECT_TRUE(fs::is_empty(dir)) << name << ": " << fs::directory_iterator(dir)->path();
   }
@@ -94,6 +95,7 @@ TEST(SampleWriter, AStoppedWritingLeavesNoFileTemporaryOrFinal) {
       },
       [&] { return handed > 0; }, "s.h5");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_EQ(r.error().message, "interrupted: nothing written to s.h5");
   EXPECT_EQ(handed, 1u << 15) << "one block, then the stop";
   fs::remove_all(dir);

@@ -181,6 +181,7 @@ TEST_F(AppConfigTest, MissingFileIsEmptyNotAnError) {
 TEST_F(AppConfigTest, NotAMapIsBadInput) {
   auto c = read("- a\n- b\n");
   ASSERT_FALSE(c.ok());
+  EXPECT_EQ(c.error().code, ErrorCode::kBadInput);
   EXPECT_NE(c.error().message.find("must be a map"), std::string::npos);
 }
 
@@ -191,6 +192,7 @@ TEST_F(AppConfigTest, StagingScratchIsReadAndNotListedAsUnused) {
   for (const auto& k : keys(*c)) EXPECT_NE(k, "scratch");
   auto bad = read("scratch: [a, b]\n");
   ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().code, ErrorCode::kBadInput);
   EXPECT_NE(bad.error().message.find("'scratch' must be a path"), std::string::npos)
       << bad.error().message;
 }

@@ -29,6 +29,7 @@ TEST(LayoutKey, LeanWithFinishedMarkers) {
 TEST(LayoutKey, AnUnknownLayoutIsRefusedWithItsChoicesAndAHint) {
   auto r = parse_spec(spec_with("  layout: laen\n"), "s.yaml");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("'merlin.layout' is 'laen'"), std::string::npos)
       << r.error().message;
   EXPECT_NE(r.error().message.find("did you mean 'lean'"), std::string::npos);
@@ -37,12 +38,14 @@ TEST(LayoutKey, AnUnknownLayoutIsRefusedWithItsChoicesAndAHint) {
 TEST(LayoutKey, AMisspeltKeyGetsDidYouMean) {
   auto r = parse_spec(spec_with("  layuot: lean\n"), "s.yaml");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("layout"), std::string::npos) << r.error().message;
 }
 
 TEST(LayoutKey, FinishedMarkersMustBeABoolean) {
   auto r = parse_spec(spec_with("  layout: lean\n  finished_markers: sometimes\n"), "s.yaml");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("finished_markers"), std::string::npos);
 }
 

@@ -74,6 +74,7 @@ TEST(ParameterGrid, CartesianSpecLoadsAsSixZippedCombinations) {
 TEST(ParameterGrid, ZipStaysTheRuleAndRefusesUnequalLengths) {
   auto r = parse_spec(with("zip"), "grid.yaml");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_NE(r.error().message.find("must have the same length"), std::string::npos);
 }
 

@@ -128,9 +128,11 @@ TEST(SpecSafety, TooLargeFileIsRefusedBeforeReading) {
 TEST(SpecSafety, MissingFileAndDirectoryAreErrors) {
   auto r = load_spec("/nonexistent/merlin/spec.yaml");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
   EXPECT_EQ(r.error().message, "/nonexistent/merlin/spec.yaml: cannot read the spec: no such file");
   auto d = load_spec(std::filesystem::temp_directory_path().string());
   ASSERT_FALSE(d.ok());
+  EXPECT_EQ(d.error().code, ErrorCode::kBadInput);
   EXPECT_NE(d.error().message.find("not a regular file"), std::string::npos);
 }
 

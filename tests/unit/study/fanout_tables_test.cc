@@ -125,11 +125,13 @@ TEST_F(FanoutTablesTest, WrongColumnsAndUnsafeValuesAreRefused) {
   write_rows("a", 0, "1,2,3\n");
   auto cols = tables().expand(a_);
   ASSERT_FALSE(cols.ok());
+  EXPECT_EQ(cols.error().code, ErrorCode::kBadInput);
   EXPECT_NE(cols.error().message.find("rows have 3 columns but column_labels names 2"),
             std::string::npos);
   write_rows("b", 0, "1,$(reboot)\n");
   auto unsafe = tables().expand(b_);
   ASSERT_FALSE(unsafe.ok());
+  EXPECT_EQ(unsafe.error().code, ErrorCode::kBadInput);
   EXPECT_NE(unsafe.error().message.find("column 'WIDTH', has shell metacharacters"),
             std::string::npos)
       << unsafe.error().message;

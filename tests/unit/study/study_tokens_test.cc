@@ -171,6 +171,7 @@ TEST(StudyTokens, StudyNameMadeUnsafeByAVariableIsRefused) {
   s.variables.push_back({"SUB", "../escape", {}});
   auto t = resolve_study_tokens(s, kOptions);
   ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.error().code, ErrorCode::kBadInput);
   EXPECT_NE(t.error().message.find("../escape"), std::string::npos) << t.error().message;
 }
 

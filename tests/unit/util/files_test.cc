@@ -66,6 +66,7 @@ TEST(FilesCopy, MissingSourceIsAnErrorNamingIt) {
   ScratchDir dir;
   auto r = copy(dir.file("nope.csv"), dir.file("out.csv"));
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("nope.csv"), std::string::npos) << r.error().message;
 }
 
@@ -86,6 +87,7 @@ TEST(FilesWriteNewPrivate, RefusesAnExistingFileOrSymlinkAndKeepsIt) {
   write_file(dir.file("there"), "theirs");
   auto r = write_new_private(dir.file("there"), "mine");
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("there"), std::string::npos) << r.error().message;
   EXPECT_EQ(read(dir.file("there")).value(), "theirs");
 

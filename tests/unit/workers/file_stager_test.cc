@@ -121,6 +121,7 @@ TEST_F(StagerFiles, APatternMatchingNothingIsAnErrorNamingIt) {
   spit(t.scratch_dir + "/result.json", "{}");
   auto r = stager_.stage_out(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("'*.npy'"), std::string::npos) << r.error().message;
   EXPECT_NE(r.error().message.find(t.scratch_dir), std::string::npos) << r.error().message;
   EXPECT_FALSE(fs::exists(stager_.manifest_path(t.step_dir)));
@@ -131,6 +132,7 @@ TEST_F(StagerFiles, AnUnusableScratchIsAnErrorNamingThePath) {
   spit(root_ / "scratch", "a file where the scratch root should be");
   auto r = stager_.prepare(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
   EXPECT_NE(r.error().message.find(root_.string() + "/scratch"), std::string::npos)
       << r.error().message;
 }
@@ -202,6 +204,7 @@ TEST_F(StagerFiles, AMissingStageInFileIsAnErrorNamingIt) {
   t.stage_in = {(root_ / "nowhere.dat").string()};
   auto r = stager_.prepare(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("nowhere.dat"), std::string::npos) << r.error().message;
 }
 

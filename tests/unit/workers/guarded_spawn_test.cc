@@ -108,6 +108,7 @@ TEST_F(GuardedSpawnTest, AProgramNotFoundIsAnErrorThatSaysSo) {
   r.argv[0] = "no-such-shell-anywhere";
   auto p = GuardedProcess::start(r, {});
   ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kRuntime);
   EXPECT_NE(p.error().message.find("No such file"), std::string::npos) << p.error().message;
 
   r.argv[0] = (dir_ / "not-executable").string();
@@ -116,6 +117,7 @@ TEST_F(GuardedSpawnTest, AProgramNotFoundIsAnErrorThatSaysSo) {
   ASSERT_TRUE(q.ok()) << q.error().message;  // the guardian starts; the exec fails in it
   auto s = q->wait();
   ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_NE(s.error().message.find("Permission denied"), std::string::npos) << s.error().message;
 }
 
@@ -124,6 +126,7 @@ TEST_F(GuardedSpawnTest, AMissingGuardianIsAnErrorNamingIt) {
   g.program = (dir_ / "no-merlin-guard").string();
   auto p = GuardedProcess::start(bash("true"), g);
   ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().code, ErrorCode::kRuntime);
   EXPECT_NE(p.error().message.find("no-merlin-guard"), std::string::npos) << p.error().message;
 }
 

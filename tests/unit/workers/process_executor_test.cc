@@ -161,6 +161,7 @@ TEST_F(ProcessExecutorTest, AShellThatIsNotThereCannotStartTheStep) {
   t.shell = "/no/such/shell";
   auto r = ex.run(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("cannot start '/no/such/shell "), std::string::npos)
       << r.error().message;
 }

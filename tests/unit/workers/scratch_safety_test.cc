@@ -134,6 +134,7 @@ TEST_F(ScratchSafety, APrivateDirOthersCanEnterIsRefused) {
   ASSERT_EQ(::chmod(home().c_str(), 0755), 0);
   auto r = stager_.prepare(task());
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
   EXPECT_TRUE(has(r.error().message, "mode 0755")) << r.error().message;
   EXPECT_TRUE(has(r.error().message, home())) << r.error().message;
 }
@@ -142,6 +143,7 @@ TEST_F(ScratchSafety, ARootOthersMayWriteToNeedsTheStickyBit) {
   ASSERT_EQ(::chmod((root_ / "scratch").c_str(), 0777), 0);
   auto r = stager_.prepare(task());
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
   EXPECT_TRUE(has(r.error().message, "sticky")) << r.error().message;
   EXPECT_TRUE(has(r.error().message, (root_ / "scratch").string())) << r.error().message;
   // Like /tmp: world-writable with the sticky bit, others cannot rename our private dir.
@@ -171,6 +173,7 @@ TEST_F(ScratchSafety, ALinkPlantedAboveTheTaskDirIsRefusedNotFollowed) {
   for (int i = 0; i < 2; ++i) {  // prepare, and clean too
     auto r = i == 0 ? stager_.prepare(t) : stager_.clean(t);
     ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, ErrorCode::kUnavailable);
     EXPECT_TRUE(has(r.error().message, "symbolic link")) << r.error().message;
   }
   EXPECT_EQ(slurp(victim_file()), "years of work");
@@ -212,6 +215,7 @@ TEST_F(ScratchSafety, ALinkedOutputIsNamedAsALinkThatIsNotStaged) {
   fs::create_symlink(victim_file(), t.scratch_dir + "/result.json");
   auto r = stager_.stage_out(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_TRUE(has(r.error().message, "'result.json'")) << r.error().message;
   EXPECT_TRUE(has(r.error().message, "result.json is a symbolic link")) << r.error().message;
   EXPECT_TRUE(has(r.error().message, "not staged")) << r.error().message;
@@ -227,6 +231,7 @@ TEST_F(ScratchSafety, AFifoMatchingAPatternIsRefusedWithoutHanging) {
   auto r = bounded_stage_out(stager_, t, fifo, &hung);
   EXPECT_FALSE(hung) << "the stager blocked on a FIFO";
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_TRUE(has(r.error().message, "result.json is a FIFO")) << r.error().message;
 }
 
@@ -240,6 +245,7 @@ TEST_F(ScratchSafety, AFileSwappedForALinkAfterTheListingIsNotCopied) {
   spit(t.scratch_dir + "/result.json", "{}");
   auto r = swapping.stage_out(t);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_TRUE(has(r.error().message, "symbolic link")) << r.error().message;
   EXPECT_FALSE(fs::exists(t.dir + "/result.json")) << "copied through a link";
 }
@@ -256,6 +262,7 @@ TEST_F(ScratchSafety, AFileSwappedForAFifoAfterTheListingIsRefusedWithoutHanging
   auto r = bounded_stage_out(swapping, t, t.scratch_dir + "/result.json", &hung);
   EXPECT_FALSE(hung) << "the stager blocked on a FIFO swapped in after the listing";
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_TRUE(has(r.error().message, "is a FIFO, not a regular file: not staged"))
       << r.error().message;
 }

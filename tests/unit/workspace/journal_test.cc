@@ -143,6 +143,7 @@ TEST_F(JournalTest, JournalOfAnotherInstanceCountIsRefused) {
   int calls = 0;
   auto n = read_journal(path_, 4, [&](const JournalRecord&) { ++calls; });
   ASSERT_FALSE(n.ok());
+  EXPECT_EQ(n.error().code, ErrorCode::kRuntime);
   EXPECT_NE(n.error().message.find("3 step instances recorded"), std::string::npos)
       << n.error().message;
   EXPECT_NE(n.error().message.find("now has 4"), std::string::npos) << n.error().message;
@@ -176,6 +177,7 @@ TEST_F(JournalTest, OpeningInAMissingDirectoryFails) {
   JournalWriter w;
   auto r = w.open((dir_ / "no_such_dir" / "merlin.journal").string(), 1);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("cannot open journal"), std::string::npos);
 }
 
@@ -197,6 +199,7 @@ TEST_F(JournalTest, AShortAppendIsCutSoTheJournalEndsOnAWholeRecord) {
   ::setrlimit(RLIMIT_FSIZE, &old);
   ::signal(SIGXFSZ, old_handler);
   ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, ErrorCode::kRuntime);
   EXPECT_NE(r.error().message.find("cannot write " + path_ + ": File too large"), std::string::npos)
       << r.error().message;
   EXPECT_EQ(fs::file_size(path_), good);
