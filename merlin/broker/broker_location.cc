@@ -1,5 +1,7 @@
 #include "merlin/broker/broker_location.h"
 
+#include "merlin/broker/broker_provider.h"
+
 #include <cctype>
 #include <charconv>
 #include <optional>
@@ -100,41 +102,45 @@ std::string url_unquoted(std::string_view text) {
   return out;
 }
 
+bool BrokerLocation::needs_results_backend() const {
+  return provider != nullptr && provider->needs_results_backend;
+}
+
 std::string BrokerLocation::display() const {
   std::string auth;
   if (!password.empty()) auth = username + ":***@";
-  if (!socket_path.empty())
-    return "redis+socket://" + auth + socket_path + (db != 0 ? "?db=" + std::to_string(db) : "");
+  if (path == UrlPath::kSocketPath)
+    return scheme + "://" + auth + socket_path + (db != 0 ? "?db=" + std::to_string(db) : "");
   const std::string shown_host = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  if (scheme == "amqp" || scheme == "amqps")
-    return scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/" +
-           (vhost == "/" ? "" : vhost);
-  return scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/" + std::to_string(db);
+  const std::string head = scheme + "://" + auth + shown_host + ":" + std::to_string(port) + "/";
+  if (path == UrlPath::kVirtualHost) return head + (vhost == "/" ? "" : vhost);
+  return head + std::to_string(db);
 }
 
-Result<BrokerLocation> parse_broker_url(std::string_view url) {
+Result<BrokerLocation> parse_broker_url(std::string_view url, const BrokerProviders& providers) {
   // `hide`: a part of `url` (a view into it, after any '@') that may be a secret in the wrong
   // place, masked too.
+  const std::string expected =
+      providers.all().empty() ? std::string("scheme://host") : providers.all().front()->url_help;
   auto bad = [&](const std::string& what, std::string_view hide = {}) {
     std::string raw(url);
     if (!hide.empty())
       raw.replace(static_cast<std::size_t>(hide.data() - url.data()), hide.size(), "***");
-    return Error::bad_input("broker URL '" + masked(raw) + "': " + what +
-                            " (expected redis://[[user]:password@]host[:port][/db])");
+    return Error::bad_input("broker URL '" + masked(raw) + "': " + what + " (expected " + expected +
+                            ")");
   };
   BrokerLocation loc;
   auto scheme_end = url.find("://");
   if (scheme_end == std::string_view::npos) return bad("no scheme");
-  loc.scheme = lowered(url.substr(0, scheme_end));  // urlparse lowers it too
-  const bool rabbit = loc.scheme == "amqp" || loc.scheme == "amqps" || loc.scheme == "pyamqp";
-  if (loc.scheme == "pyamqp") loc.scheme = "amqp";
-  if (rabbit) loc.port = loc.scheme == "amqps" ? 5671 : 5672;
-  const bool socket = loc.scheme == "redis+socket" || loc.scheme == "unix";
-  if (loc.scheme == "rediss" || loc.scheme == "amqps") loc.tls = true;
-  if (!socket && !rabbit && loc.scheme != "redis" && loc.scheme != "rediss")
-    return bad(loc.scheme.find_first_of("@:") == std::string::npos
-                   ? "unknown scheme '" + loc.scheme + "'"
+  const std::string scheme = lowered(url.substr(0, scheme_end));  // urlparse lowers it too
+  auto found = providers.by_scheme(scheme);
+  if (!found)
+    return bad(scheme.find_first_of("@:") == std::string::npos
+                   ? "unknown scheme '" + scheme + "'"
                    : "unknown scheme");  // "p@ss://h": no scheme, but a secret may be in it
+  apply_form(loc, *found);
+  const bool vhost_path = loc.path == UrlPath::kVirtualHost;
+  const bool socket = loc.path == UrlPath::kSocketPath;
   std::string_view rest = url.substr(scheme_end + 3);
   std::optional<std::string> query_user, query_password;
   // ?key=value&...: Celery's and redis-py's options, kept for whoever reads them.
@@ -202,7 +208,7 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
   if (socket) {
     auto path = percent_decoded(rest);
     if (!path || path->empty() || (*path)[0] != '/')
-      return bad("a socket URL names an absolute path: redis+socket:///path/to/redis.sock");
+      return bad("a socket URL names an absolute path: " + loc.scheme + ":///path/to/redis.sock");
     loc.socket_path = *path;
     return loc;
   }
@@ -210,7 +216,7 @@ Result<BrokerLocation> parse_broker_url(std::string_view url) {
   if (auto slash = rest.find('/'); slash != std::string_view::npos) {
     hostport = rest.substr(0, slash);
     auto db = rest.substr(slash + 1);
-    if (rabbit) {
+    if (vhost_path) {
       auto vhost = percent_decoded(db);
       if (!vhost) return bad("a '%' in the virtual host is not followed by two hex digits");
       loc.vhost = vhost->empty() ? "/" : *vhost;

@@ -34,48 +34,75 @@ struct BrokerTls {
   }
 };
 
+/// How long a command retries while the server cannot be reached or does not answer, and how
+/// long one reply may take, when neither --broker-retry/--broker-timeout nor their variables
+/// say: the one place these defaults are written.
+inline constexpr std::chrono::milliseconds kDefaultRetryBudget{30'000};
+inline constexpr std::chrono::milliseconds kDefaultReplyTimeout{10'000};
+
+/// What a broker URL's path names: a Redis database number, a RabbitMQ virtual host, or (a
+/// socket URL) the socket's path.
+enum class UrlPath { kDatabase, kVirtualHost, kSocketPath };
+
+/// Where a location's values came from: decisions look at `kind`, messages print `name`.
+enum class LocationSource { kDefault, kAppYaml, kEnvironment, kFlag, kRunRecord };
+struct SourceOf {
+  LocationSource kind = LocationSource::kDefault;
+  /// "default", the app.yaml's path, "MERLIN_BROKER_URL", "--broker", "run.env", ...
+  std::string name = "default";
+};
+
+struct BrokerProvider;
+class BrokerProviders;
+
 struct BrokerLocation {
-  /// redis, rediss (TLS), redis+socket; amqp, amqps (TLS) for RabbitMQ
-  std::string scheme = "redis";
+  /// The URL scheme, lower case and canonical (redis, rediss, redis+socket, amqp, amqps...):
+  /// printed, never compared outside the provider that declares it.
+  std::string scheme;
   std::string host = "127.0.0.1";
-  int port = 6379;
+  int port = 0;             ///< the form's default port unless the URL or app.yaml gives one
   std::string socket_path;  ///< redis+socket:///path: a Unix socket instead of host:port
-  bool tls = false;         ///< rediss:// (Redis over TLS) or amqps://
-  BrokerTls tls_settings;   ///< from the URL or app.yaml
+  bool tls = false;         ///< a TLS form (rediss://, amqps://)
+  UrlPath path = UrlPath::kDatabase;  ///< what the URL's path names
+  BrokerTls tls_settings;             ///< from the URL or app.yaml
   /// Query options of the URL this build does not know (`?socket_timeout=5`), as written:
   /// noted and ignored.
   std::vector<std::pair<std::string, std::string>> options;
   std::string username;  ///< ACL user; empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
   int db = 0;
-  std::string vhost = "/";  ///< RabbitMQ's virtual host
-  /// Where a RabbitMQ broker's results backend (progress, registries, stops) lives: Merlin's
-  /// `results_backend`. Unused by a Redis broker, which keeps them on its own server.
+  std::string vhost = "/";  ///< a virtual host (UrlPath::kVirtualHost)
+  /// The provider of this kind of broker (null: none, a location not parsed by the table).
+  const BrokerProvider* provider = nullptr;
+  /// Where a broker that needs one keeps progress, registries and stops: Merlin's
+  /// `results_backend`. Unused by a broker that keeps them on its own server.
   std::shared_ptr<const BrokerLocation> results;
-  std::string source = "default";  ///< where these values came from, for messages and `info`
+  SourceOf source;  ///< where these values came from, for messages and `info`
   /// How long a command retries while the server cannot be reached or does not answer
-  /// (--broker-retry); unset: the adapter's default.
+  /// (--broker-retry); unset: kDefaultRetryBudget.
   std::optional<std::chrono::milliseconds> retry_budget;
   /// How long one reply may take before the connection counts as lost (--broker-timeout);
-  /// unset: the adapter's default.
+  /// unset: kDefaultReplyTimeout.
   std::optional<std::chrono::milliseconds> reply_timeout;
 
+  /// Whether this kind of broker keeps progress on a results backend (its provider says).
+  bool needs_results_backend() const;
   /// "redis://host:port/db" with the password never shown ("redis://:***@host:port/db").
   std::string display() const;
 };
 
-/// Parses `redis://[[user]:password@]host[:port][/db][?k=v&...]`, also `rediss://` (TLS),
-/// IPv6 hosts in brackets (`redis://[::1]:6379`), percent-encoded user and password
-/// (`%40` for '@'), and `redis+socket:///path/to/redis.sock[?virtual_host=N]` (kombu's form;
-/// also `?db=N`, and `unix://`). The scheme is matched in any case. Query options: `db` and
-/// `virtual_host` give the database, the `ssl_*` ones go to `tls_settings` (a bad
-/// `ssl_cert_reqs` is bad input), any other is kept in `options`. Bad input names the URL
+/// Parses a broker URL, its scheme one of `providers`' forms (matched in any case):
+/// `scheme://[[user]:password@]host[:port][/path][?k=v&...]`, IPv6 hosts in brackets
+/// (`redis://[::1]:6379`), percent-encoded user and password (`%40` for '@'). The form says the
+/// default port, TLS, and what the path is: a database number (`redis://h/3`), a virtual host
+/// (`amqp://h/vh`, percent-decoded, "/" when empty: `amqp://h//` is "/" too), or a socket's
+/// absolute path (`redis+socket:///path/to/redis.sock[?virtual_host=N]`, kombu's form; also
+/// `?db=N`). Query options: `db` and `virtual_host` give the database, the `ssl_*` ones go to
+/// `tls_settings` (a bad `ssl_cert_reqs` is bad input), `username`/`password` (redis-py's)
+/// win over the address's, any other is kept in `options`. Bad input names the URL
 /// (everything before its last '@' masked, however malformed it is) and what is wrong with it.
 /// A user or password without a host is bad input: it would go to the default address.
-/// RabbitMQ URLs as kombu reads them: `amqp://[user[:password]@]host[:port][/vhost]`
-/// (`amqps://` TLS, default ports 5672 and 5671; `pyamqp://` is amqp), the vhost
-/// percent-decoded, "/" when empty (`amqp://h//` is "/" too).
-Result<BrokerLocation> parse_broker_url(std::string_view url);
+Result<BrokerLocation> parse_broker_url(std::string_view url, const BrokerProviders& providers);
 
 /// `%XX` escapes decoded as Python's urllib.parse.unquote does: a '%' not followed by two hex
 /// digits stays as it is. How Celery reads a password that Merlin put into a URL unquoted.

@@ -1,7 +1,7 @@
 #pragma once
-/// The one place that names the concrete backends: which Backend serves a broker location,
-/// by its URL scheme (see backends.cc's table). Every other file of the CLI and the run layer
-/// works through merlin/broker/backend.h.
+/// The one place that names the concrete backends: the table of broker providers (one line
+/// per kind of broker, backends.cc). Every other file of the CLI and the run layer works
+/// through merlin/broker/backend.h and merlin/broker/broker_provider.h.
 #include <chrono>
 #include <memory>
 #include <optional>
@@ -10,22 +10,20 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/broker/broker_provider.h"
 #include "merlin/server/server_probe.h"
 #include "merlin/util/result.h"
 
 namespace merlin::cli {
 
-struct BackendOptions {
-  /// Keep retrying the first connection within the retry budget (workers started before
-  /// their server); otherwise a server that is not there fails at once.
-  bool wait_for_server = false;
-  /// A worker whose heartbeat is this old is dead: its tasks go back at once (run-workers
-  /// --dead-after); unset: the adapter's default.
-  std::optional<std::chrono::milliseconds> dead_after;
-};
+using merlin::BackendOptions;
 
-/// The backend for `loc`'s scheme; kRuntime for a scheme no backend serves (naming those that
-/// are served). Connects lazily: no server is contacted here.
+/// The kinds of broker this build serves, one provider per adapter folder (backends.cc's
+/// table): what parses URLs and app.yaml blocks and opens backends.
+const BrokerProviders& broker_providers();
+
+/// The backend for `loc` (broker_providers().open): kRuntime for a scheme no backend serves
+/// (naming those that are served). Connects lazily: no server is contacted here.
 Result<std::unique_ptr<Backend>> open_backend(const BrokerLocation& loc,
                                               const BackendOptions& options = {});
 

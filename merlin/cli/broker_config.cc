@@ -2,95 +2,29 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdlib>
-#include <optional>
-#include <vector>
 
-#include "merlin/cli/app_broker.h"
 #include "merlin/cli/backends.h"
 #include "merlin/cli/cli_util.h"
+#include "merlin/run/app_broker.h"
 #include "merlin/spec/app_config.h"
-#include "merlin/util/log.h"
 #include "merlin/util/path_expand.h"
 #include "workers/step_environment.h"
 
 namespace merlin::cli {
 namespace {
 
-// A results_backend naming the broker's own Redis (what `merlin server start` writes, as
-// Merlin's does) is exactly what a Redis broker uses: nothing to tell the user.
-bool names_same_server(const spec::AppConfig& config, const BrokerLocation& broker) {
-  std::vector<spec::IgnoredKey> ignored;
-  auto results = app_results_backend(config, ignored);
-  return results && results->host == broker.host && results->port == broker.port;
-}
-
 std::string expand_home(const std::string& path) {
   return expand_user(path, process_environment());
-}
-
-// Seconds from a flag (given when >= 0) or else the environment variable `name` (its value
-// `text`); unset if neither.
-Result<std::optional<std::chrono::milliseconds>> seconds_setting(double flag, const char* name,
-                                                                 const std::string& text,
-                                                                 double min) {
-  double s = flag;
-  if (s < 0) {
-    if (text.empty()) return std::optional<std::chrono::milliseconds>();
-    char* end = nullptr;
-    s = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || !(s >= min) || s > 1e6)
-      return Error::bad_input(std::string(name) + ": '" + text + "' is not a number of seconds" +
-                              (min > 0 ? " above 0" : " (0 or more)"));
-  }
-  return std::optional(std::chrono::milliseconds(static_cast<long long>(s * 1000 + 0.5)));
-}
-
-bool is_rabbitmq(const BrokerLocation& loc) { return loc.scheme == "amqp" || loc.scheme == "amqps"; }
-
-// A RabbitMQ broker's results backend: app.yaml's, then MERLIN_RESULTS_BACKEND_URL, then
-// --results-backend. Only Redis.
-Result<BrokerLocation> resolve_results(const spec::AppConfig& config, const BrokerFlags& flags,
-                                       const BrokerEnvironment& env,
-                                       std::vector<spec::IgnoredKey>& unused) {
-  std::optional<BrokerLocation> loc;
-  const bool url_given = !env.results_url.empty() || !flags.results_url.empty();
-  if (config.results_backend.present && !url_given) {
-    auto from_file = app_results_backend(config, unused);
-    if (!from_file) return from_file.error();
-    loc = *from_file;
-  }
-  for (const auto& [url, from] :
-       {std::pair{env.results_url, "MERLIN_RESULTS_BACKEND_URL"},
-        std::pair{flags.results_url, "--results-backend"}}) {
-    if (url.empty()) continue;
-    auto parsed = parse_broker_url(url);
-    if (!parsed) return Error{parsed.error().code, std::string(from) + ": " + parsed.error().message};
-    loc = *parsed;
-    loc->source = from;
-  }
-  if (!loc)
-    return Error::bad_input(
-        "a RabbitMQ broker keeps the study's progress, registries and stops in a Redis results "
-        "backend: name it in app.yaml's results_backend, MERLIN_RESULTS_BACKEND_URL or "
-        "--results-backend redis://host:port/db");
-  if (is_rabbitmq(*loc))
-    return Error::bad_input("the results backend " + loc->display() + " (from " + loc->source +
-                            ") is RabbitMQ; it must be a Redis (redis://, redis+socket://)");
-  return *loc;
 }
 
 }  // namespace
 
 void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
   sub.add_option("--broker", flags.url,
-                 "Broker URL redis://[[user]:password@]host[:port][/db] (also [::1] hosts, "
-                 "%-encoded passwords, redis+socket:///path.sock?db=N, rediss:// over TLS with "
-                 "?ssl_ca_certs=FILE), or RabbitMQ's "
-                 "amqp[s]://user:password@host[:port]/vhost; overrides MERLIN_BROKER_URL and "
-                 "app.yaml (`merlin info` names the file read)");
+                 "Broker URL " + broker_providers().flag_help() +
+                     "; overrides MERLIN_BROKER_URL and app.yaml (`merlin info` names the file "
+                     "read)");
   sub.add_option("--results-backend", flags.results_url,
                  "With a RabbitMQ broker: the Redis URL where progress, the study and worker "
                  "registries and stops live; overrides MERLIN_RESULTS_BACKEND_URL and app.yaml's "
@@ -109,103 +43,32 @@ void add_broker_flags(CLI::App& sub, BrokerFlags& flags) {
       ->check(CLI::Range(0.001, 1e6));
 }
 
-std::string app_config_path() { return find_app_config(current_dir(), expand_home("~")); }
+std::string app_config_path() { return run::find_app_config(current_dir(), expand_home("~")); }
 
 std::string app_scratch() {
   auto config = spec::read_app_config(app_config_path());
   return config ? config->scratch : "";
 }
 
-BrokerEnvironment BrokerEnvironment::current() {
+BrokerEnvironment current_broker_environment() {
   auto get = [](const char* name) {
     const char* v = std::getenv(name);
     return std::string(v ? v : "");
   };
-  return {app_config_path(), get("MERLIN_BROKER_URL"), get("MERLIN_BROKER_RETRY"),
-          get("MERLIN_BROKER_TIMEOUT"), get("MERLIN_RESULTS_BACKEND_URL"),
+  return {app_config_path(),
+          get("MERLIN_BROKER_URL"),
+          get("MERLIN_BROKER_RETRY"),
+          get("MERLIN_BROKER_TIMEOUT"),
+          get("MERLIN_RESULTS_BACKEND_URL"),
           get(std::string(kWithheldVariable).c_str())};
 }
 
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags) {
-  return resolve_broker(flags, BrokerEnvironment::current());
+  return resolve_broker(flags, current_broker_environment());
 }
 
 Result<BrokerLocation> resolve_broker(const BrokerFlags& flags, const BrokerEnvironment& env) {
-  BrokerLocation loc;
-  auto config = spec::read_app_config(env.app_config);
-  if (!config) return config.error();
-  std::vector<spec::IgnoredKey> unused = config->ignored;
-  // A URL replaces app.yaml's broker whole: its password is not read (nor warned about) then.
-  const bool url_given = !env.url.empty() || !flags.url.empty();
-  if (config->broker.present) {
-    if (url_given) {
-      unused.erase(std::remove_if(unused.begin(), unused.end(),
-                                  [](const auto& k) { return k.key.rfind("broker.", 0) == 0; }),
-                   unused.end());
-      unused.insert(unused.begin(),
-                    {"broker", std::string(flags.url.empty() ? "MERLIN_BROKER_URL" : "--broker") +
-                                   " is used in its place"});
-    } else {
-      auto from_file = app_broker(*config, unused);
-      if (!from_file) return from_file.error();
-      loc = *from_file;
-    }
-  }
-  if (!env.url.empty()) {
-    auto parsed = parse_broker_url(env.url);
-    if (!parsed) return Error{parsed.error().code, "MERLIN_BROKER_URL: " + parsed.error().message};
-    loc = *parsed;
-    loc.source = "MERLIN_BROKER_URL";
-  }
-  if (!flags.url.empty()) {
-    auto parsed = parse_broker_url(flags.url);
-    if (!parsed) return Error{parsed.error().code, "--broker: " + parsed.error().message};
-    loc = *parsed;
-    loc.source = "--broker";
-    if (!loc.password.empty())
-      log::warn("--broker holds a password, which every user of this host can read in the "
-                "process list; give it through MERLIN_BROKER_URL or app.yaml's password file");
-  }
-  std::optional<BrokerLocation> results;
-  if (is_rabbitmq(loc)) {
-    auto r = resolve_results(*config, flags, env, unused);
-    if (!r) return r.error();
-    results = std::move(*r);
-  } else if (config->results_backend.present && !names_same_server(*config, loc)) {
-    unused.push_back({"results_backend",
-                      "a Redis broker keeps progress on its own server, so that a commit and the "
-                      "queueing of what it releases are one step"});
-  }
-  // One line for the whole file: a Merlin user's file works, and says what is not used.
-  if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
-  std::string notes;
-  for (const auto& [k, v] : loc.options) notes += (notes.empty() ? "" : ", ") + k;
-  if (!notes.empty()) notes += " (not options this build knows)";
-  if (!loc.tls_settings.empty() && !loc.tls)
-    notes += std::string(notes.empty() ? "" : "; ") +
-             "ssl_* (TLS settings, which a plain redis:// connection does not use)";
-  if (!notes.empty()) log::info("{}: URL options not used here: {}", loc.source, notes);
-  // A step runs without its worker's MERLIN_BROKER_URL unless it asks (docs/security.md): say
-  // so, rather than trying the default address.
-  if (loc.source == "default" && env.withheld.find("MERLIN_BROKER_URL") != std::string::npos)
-    return Error::bad_input(
-        "no broker is named here: this runs in a merlin step, which is not given its worker's "
-        "MERLIN_BROKER_URL (it may carry a password); add 'pass_broker: true' to the step's "
-        "run: block, or name the broker in ~/.merlin/app.yaml");
-  auto retry = seconds_setting(flags.retry_seconds, "MERLIN_BROKER_RETRY", env.retry, 0);
-  if (!retry) return retry.error();
-  loc.retry_budget = *retry;
-  auto timeout =
-      seconds_setting(flags.timeout_seconds, "MERLIN_BROKER_TIMEOUT", env.timeout, 0.001);
-  if (!timeout) return timeout.error();
-  loc.reply_timeout = *timeout;
-  if (results) {
-    results->retry_budget = loc.retry_budget;
-    results->reply_timeout = loc.reply_timeout;
-    loc.results = std::make_shared<const BrokerLocation>(std::move(*results));
-  }
-  return loc;
+  return run::resolve_broker(flags, env, broker_providers());
 }
-
 
 }  // namespace merlin::cli

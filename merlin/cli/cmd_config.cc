@@ -12,10 +12,10 @@
 #include <cstring>
 #include <memory>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
-#include "merlin/cli/config_template.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/files.h"
 #include "merlin/util/path_expand.h"
@@ -23,10 +23,25 @@
 namespace merlin::cli {
 namespace {
 
+// The names `config create --broker` takes, one per provider that has a template.
+std::vector<std::string> config_names() {
+  std::vector<std::string> out;
+  for (const auto* p : broker_providers().all())
+    if (!p->config_name.empty()) out.push_back(p->config_name);
+  return out;
+}
+
+std::string config_names_text() {
+  std::string out;
+  for (const auto& n : config_names()) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
 struct CreateArgs {
   std::string task_server = "celery";
   std::string output;  ///< -o; empty: ~/.merlin/app.yaml
-  std::string broker = "redis";
+  /// a provider's config_name; default: the first provider's
+  std::string broker = broker_providers().all().front()->config_name;
   bool force = false;
 };
 
@@ -85,10 +100,10 @@ int create(const CreateArgs& a) {
   if (a.task_server != "celery")
     return report_error(Error::bad_input("--task-server '" + a.task_server +
                                          "': celery is the only task server Merlin configures"));
-  const bool rabbit = a.broker == "rabbitmq";
-  if (a.broker != "redis" && !rabbit)
+  const BrokerProvider* provider = broker_providers().by_config_name(a.broker);
+  if (provider == nullptr)
     return report_error(
-        Error::bad_input("--broker '" + a.broker + "' is neither redis nor rabbitmq"));
+        Error::bad_input("--broker '" + a.broker + "' is none of " + config_names_text()));
   auto made = make_merlin_home();
   if (!made) return report_error(made.error());
   const std::string path = a.output.empty() ? merlin_home() + "/app.yaml" : absolute(a.output);
@@ -96,16 +111,10 @@ int create(const CreateArgs& a) {
     auto dirs = files::make_dirs(path.substr(0, slash));
     if (!dirs) return report_error(dirs.error());
   }
-  auto written = write_private(path, rabbit ? rabbitmq_app_yaml() : redis_app_yaml(), a.force);
+  auto written = write_private(path, provider->app_yaml, a.force);
   if (!written) return report_error(written.error());
   if (*written)
-    std::fprintf(stderr,
-                 rabbit ? "wrote %s: a RabbitMQ broker on 127.0.0.1:5671 (TLS) and a Redis results "
-                          "backend on 127.0.0.1:6379; edit it for your servers, then `merlin info` "
-                          "checks the connections\n"
-                        : "wrote %s: a Redis broker on 127.0.0.1:6379; edit it for your server, "
-                          "then `merlin info` checks the connection\n",
-                 path.c_str());
+    std::fprintf(stderr, provider->created_note.c_str(), path.c_str());
   else
     std::fprintf(stderr, "%s exists and is left as it is (--force replaces it)\n", path.c_str());
   auto saved = save_config_path(path);
@@ -150,7 +159,7 @@ Command config_command() {
             offer_values(c->add_option("--broker", args->broker,
                                        "redis, or rabbitmq (with a Redis as the results backend)")
                              ->capture_default_str(),
-                         {"redis", "rabbitmq"});
+                         config_names());
             c->add_flag("--force", args->force, "Replace an existing file");
             c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
             auto file = std::make_shared<std::string>();

@@ -19,10 +19,10 @@ int info(const BrokerFlags& flags) {
   std::printf("app config:  %s%s\n", config.c_str(), files::exists(config) ? "" : " (none)");
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
-  std::printf("broker:      %s (from %s)\n", loc->display().c_str(), loc->source.c_str());
+  std::printf("broker:      %s (from %s)\n", loc->display().c_str(), loc->source.name.c_str());
   if (loc->results)
     std::printf("results:     %s (from %s)\n", loc->results->display().c_str(),
-                loc->results->source.c_str());
+                loc->results->source.name.c_str());
   auto backend = open_backend(*loc);
   if (!backend) return report_error(backend.error());
   auto v = (*backend)->server_version();

@@ -105,7 +105,7 @@ int monitor(const MonitorArgs& a, bool interruptible = false) {
     }
     if (pending == 0) {
       // Nothing queued is success only if nothing was lost: a flushed broker queues nothing.
-      auto lost = find_lost_studies(**backend, *loc, *name, tokens->output_path);
+      auto lost = find_lost_studies(**backend, *name, tokens->output_path);
       if (!lost) return report_error(lost.error());
       for (const auto& l : *lost)
         std::fprintf(stderr, "monitor: %s\n", l.describe(loc->display()).c_str());

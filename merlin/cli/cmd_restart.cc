@@ -36,7 +36,7 @@ int rebuild(PreparedStudy& s, Backend& backend, const BrokerLocation& loc, bool 
                "%llu task markers\n",
                key.c_str(), loc.display().c_str(),
                static_cast<unsigned long long>(s.graph->total_tasks()));
-  auto r = rebuild_from_markers(s, backend, loc, progress);
+  auto r = rebuild_from_markers(s, backend, progress);
   if (!r) return report_error(r.error());
   std::fprintf(stderr,
                "re-queued study %s on %s: %llu/%llu tasks finished by their markers are kept, "

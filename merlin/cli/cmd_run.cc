@@ -61,7 +61,7 @@ int enqueue(std::unique_ptr<PreparedStudy> study, PrepareOptions po, Backend& ba
             const BrokerLocation& loc, const std::string& spec) {
   Result<EnqueueReport> r = Error::runtime("not queued");
   for (int attempt = 0;; ++attempt) {
-    r = enqueue_study(*study, backend, loc);
+    r = enqueue_study(*study, backend);
     if (r) break;
     std::error_code ec;
     std::filesystem::remove_all(study->tokens.workspace, ec);

@@ -247,7 +247,7 @@ int run_workers(const RunWorkersArgs& a) {
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", *left, drain_in,
               a.drain_margin);
   }
-  int rc = run_fleet(**backend, *loc, tokens->study_name, *plans, fo);
+  int rc = run_fleet(**backend, tokens->study_name, *plans, fo);
   Interrupts::uninstall({SIGINT, SIGTERM, SIGUSR1});
   return rc;
 }

@@ -12,10 +12,10 @@
 #include "adapters/server/app_yaml_writer.h"
 #include "adapters/server/local_redis_server.h"
 #include "adapters/server/server_process.h"
-#include "merlin/cli/app_broker.h"
 #include "merlin/cli/backends.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
+#include "merlin/run/app_broker.h"
 #include "merlin/util/files.h"
 #include "merlin/util/path_expand.h"
 #include "merlin/util/process_info.h"
@@ -81,7 +81,7 @@ int point_app_yamls(const LocalRedisServer& server, const ProcessRecord& at) {
   const std::string pass = server.files().pass_file();
   auto own = point_app_yaml(server.files().app_yaml(), at.bind, at.port, pass);
   if (!own) return report_error(own.error());
-  const std::string main_yaml = find_home_app_config(home());
+  const std::string main_yaml = run::find_home_app_config(home());
   auto main = point_app_yaml(main_yaml, at.bind, at.port, pass);
   if (!main) return report_error(main.error());
   if (main->changed)

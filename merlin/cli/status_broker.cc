@@ -11,7 +11,7 @@ Result<run::StatusSource> open_status_source_of(const std::string& workspace,
   if (!record) return record.error();
   auto loc = resolve_broker(flags);
   if (!loc) return loc.error();
-  return run::open_status_source(workspace, *record, *loc,
+  return run::open_status_source(workspace, *record, *loc, broker_providers(),
                                  [](const BrokerLocation& l) { return open_backend(l); });
 }
 

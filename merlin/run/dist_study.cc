@@ -85,7 +85,7 @@ Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, State
   return ok();
 }
 
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const BrokerLocation& loc) {
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend) {
   StudyEnqueue st = study_enqueue_of(s);
   // The first messages and release claims are decided on an empty in-process store, then
   // written to the broker at once: the study is queued whole or not at all.
@@ -96,7 +96,7 @@ Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const Br
   report.messages = st.messages.size();
   report.tasks = s.graph->total_tasks();
   // run.env first: a worker that sees the study must find it a broker workspace.
-  auto w = record_broker(s.tokens.workspace, backend.kind(), loc.display());
+  auto w = record_broker(s.tokens.workspace, backend.kind().str(), backend.location());
   if (!w) return w.error();
   auto start = std::chrono::steady_clock::now();
   auto q = backend.studies().enqueue(st);

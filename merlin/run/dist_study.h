@@ -48,10 +48,9 @@ StudyEnqueue study_enqueue_of(const PreparedStudy& s);
 Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, StateStore& store,
                                 const FanoutSource* fanout = nullptr);
 
-/// Queues `s` in `backend` at `loc` (all or nothing), after recording `broker_at=` in
-/// merlin_info/run.env.
-
-Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend, const BrokerLocation& loc);
+/// Queues `s` in `backend` (all or nothing), after recording `broker=` (its kind) and
+/// `broker_at=` (its masked location) in merlin_info/run.env.
+Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend);
 
 /// The registered studies whose name is `name`, oldest first.
 Result<std::vector<StudyRecord>> studies_named(StudyRegistry& studies, const std::string& name);

@@ -19,15 +19,17 @@ Result<bool> knows_study(Backend& backend, const std::string& key) {
 
 // The recorded broker as a location merlin can connect to with what run.env keeps, or why not.
 Result<BrokerLocation> recorded_location(const std::string& recorded,
-                                         const BrokerLocation& configured) {
-  auto loc = parse_broker_url(recorded);
+                                         const BrokerLocation& configured,
+                                         const BrokerProviders& providers) {
+  auto loc = parse_broker_url(recorded, providers);
   if (!loc) return Error::runtime("cannot be read back from run.env");
   // run.env keeps the URL masked ("redis://:***@host:port/db"): the password is not there.
   if (!loc->password.empty())
     return Error::runtime("needs a password, which run.env does not keep");
-  if (loc->scheme == "amqp" || loc->scheme == "amqps")
-    return Error::runtime("is a RabbitMQ broker, whose results backend run.env does not record");
-  loc->source = "run.env";
+  if (loc->needs_results_backend())
+    return Error::runtime("is a " + loc->provider->title +
+                          " broker, whose results backend run.env does not record");
+  loc->source = {LocationSource::kRunRecord, "run.env"};
   loc->retry_budget = std::chrono::milliseconds(0);  // asked once: a status must not wait
   loc->reply_timeout = configured.reply_timeout;
   return *loc;
@@ -46,6 +48,7 @@ std::string server_of(const std::string& url) {
 
 Result<StatusSource> open_status_source(const std::string& workspace, const RunRecord& record,
                                         const BrokerLocation& configured,
+                                        const BrokerProviders& providers,
                                         const BackendOpener& open) {
   const std::string key = study_key_of(workspace);
   const std::string now = configured.display();
@@ -74,7 +77,7 @@ Result<StatusSource> open_status_source(const std::string& workspace, const RunR
 
   // The study was queued on another broker than the one configured now.
   std::string why;
-  auto loc = recorded_location(was, configured);
+  auto loc = recorded_location(was, configured, providers);
   if (!loc) {
     why = loc.error().message;
   } else if (auto b = open(*loc); !b) {

@@ -18,6 +18,7 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/broker/broker_provider.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
 #include "merlin/util/result.h"
@@ -36,13 +37,15 @@ struct StatusSource {
   std::string note;
 };
 
-/// Chooses as the header says. `configured`: the broker merlin is pointed at now; `open`:
+/// Chooses as the header says. `configured`: the broker merlin is pointed at now; `providers`
+/// read the recorded URL back; `open`:
 /// makes a backend for a location. The recorded broker is tried without retrying (a server
 /// that is not there fails at once). Errors: kRuntime naming both brokers when the study is in
 /// neither and not finished; a broker's own error when the configured broker (which is also
 /// the recorded one) cannot be read.
 Result<StatusSource> open_status_source(const std::string& workspace, const RunRecord& record,
                                         const BrokerLocation& configured,
+                                        const BrokerProviders& providers,
                                         const BackendOpener& open);
 
 /// Per-instance progress from every task journal of the workspace: the local run's and each

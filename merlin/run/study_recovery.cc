@@ -62,13 +62,27 @@ std::string LostStudy::describe(const std::string& where) const {
          "` queues the unfinished tasks again (the workspace's markers say which)";
 }
 
-Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
-                                                 const std::string& name,
-                                                 const std::string& output_path) {
+void sleep_wait(std::chrono::milliseconds how_long) { std::this_thread::sleep_for(how_long); }
+
+std::vector<LostStudy> confirm_lost(std::vector<LostStudy> suspects,
+                                    const std::vector<bool>& purged,
+                                    const std::vector<bool>& still_zero) {
+  std::vector<LostStudy> lost;
+  for (std::size_t i = 0; i < suspects.size(); ++i) {
+    if (!still_zero.empty() && !still_zero[i]) continue;  // work showed up: not lost
+    if (i < purged.size() && purged[i]) continue;         // `merlin purge` removed it on purpose
+    lost.push_back(std::move(suspects[i]));
+  }
+  return lost;
+}
+
+Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const std::string& name,
+                                                 const std::string& output_path, const Wait& wait) {
   StudyRegistry& studies = backend.studies();
   auto registered = studies_named(studies, name);
   if (!registered) return registered.error();
-  std::vector<LostStudy> lost;
+  std::vector<LostStudy> suspects;
+  std::vector<bool> purged;
   std::set<std::string> known;
   for (const auto& r : *registered) {
     known.insert(r.key);
@@ -92,16 +106,23 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
       (void)m;  // a workspace we cannot write to is reported by whoever serves it
       continue;
     }
-    // A broker that cannot count a message between a worker's take and its record of it
-    // (RabbitMQ's get, then the reservation) may read zero for that moment: lost only if it
-    // still reads zero well after.
-    std::this_thread::sleep_for(kLostRecheck);
-    auto again = studies.pending(r.key);
-    if (!again) return again.error();
-    if (*again > 0) continue;
-    if (!r.purged) lost.push_back(std::move(l));
+    suspects.push_back(std::move(l));
+    purged.push_back(r.purged);
   }
-  auto forgotten = forgotten_workspaces(output_path, name, loc.display(), known);
+  // A broker that cannot count a message between a worker's take and its record of it
+  // (it declares lost_recheck) may read zero for that moment: lost only if it still reads zero
+  // well after.
+  std::vector<bool> still_zero;
+  if (const auto recheck = backend.lost_recheck(); recheck.count() > 0 && !suspects.empty()) {
+    wait(recheck);
+    for (const auto& l : suspects) {
+      auto again = studies.pending(l.key);
+      if (!again) return again.error();
+      still_zero.push_back(*again == 0);
+    }
+  }
+  auto lost = confirm_lost(std::move(suspects), purged, still_zero);
+  auto forgotten = forgotten_workspaces(output_path, name, backend.location(), known);
   lost.insert(lost.end(), forgotten.begin(), forgotten.end());
   return lost;
 }
@@ -131,8 +152,7 @@ Result<std::vector<std::vector<bool>>> journal_successes(const PreparedStudy& s,
 
 }  // namespace
 
-Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
-                                           const BrokerLocation& loc, bool progress) {
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, bool progress) {
   if (!s.renderer) return Error::runtime("rebuild_from_markers: the samples are not open");
   StudyEnqueue st = study_enqueue_of(s);
   // What is done is decided on an in-process store from the markers, then written to the
@@ -170,9 +190,9 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     }
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
       if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
-      if (from_journals ? !journaled[i][sample]
-                        : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) +
-                                         "/MERLIN_FINISHED"))
+      if (from_journals
+              ? !journaled[i][sample]
+              : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
         continue;
       auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
       if (!c) return c.error();
@@ -192,7 +212,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
   auto gone =
       studies.forget(st.record.key);  // whatever is left of it: the markers are the record now
   if (!gone) return gone.error();
-  auto w = record_broker(s.tokens.workspace, backend.kind(), loc.display());
+  auto w = record_broker(s.tokens.workspace, backend.kind().str(), backend.location());
   if (!w) return w.error();
   auto q = studies.enqueue(st);
   if (!q) return q.error();

@@ -6,11 +6,11 @@
 /// broker from its markers for `merlin restart`.
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "merlin/broker/backend.h"
-#include "merlin/broker/broker_location.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/prepared_study.h"
 
@@ -26,34 +26,42 @@ struct LostStudy {
   std::string describe(const std::string& where) const;
 };
 
-/// The studies named `name` whose unfinished work `backend` (the broker at `loc`) has lost:
+/// The studies named `name` whose unfinished work `backend` has lost:
 ///  - registered ones with nothing queued, delayed or in flight while samples are not done
 ///    (messages are published before the task that made them is acked, so this never holds
 ///    for a study at work), unless `merlin purge` removed their messages on purpose;
 ///  - workspaces under `output_path` that `merlin run` queued on this same broker, that it no
 ///    longer knows, and that never finished.
-/// A zero pending count with unfinished samples is read again kLostRecheck later before the
-/// study counts as lost (see the .cc). Side effect: registered studies found complete get
-/// `finished=1` in merlin_info/run.env, the mark that keeps them from being reported once the
-/// broker forgets them.
-inline constexpr std::chrono::milliseconds kLostRecheck{250};
-Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerLocation& loc,
-                                                 const std::string& name,
-                                                 const std::string& output_path);
+/// For a backend that declares a `lost_recheck()`, the studies with a zero pending count and
+/// unfinished samples are read again after one `wait` of that long (for all of them) before
+/// they count as lost; other backends never wait. Side effect: registered studies found
+/// complete get `finished=1` in merlin_info/run.env, the mark that keeps them from being
+/// reported once the broker forgets them.
+using Wait = std::function<void(std::chrono::milliseconds)>;
+/// The wait of find_lost_studies outside tests: this thread sleeps.
+void sleep_wait(std::chrono::milliseconds how_long);
+Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const std::string& name,
+                                                 const std::string& output_path,
+                                                 const Wait& wait = sleep_wait);
 
+/// Which suspects (studies that read zero pending with unfinished samples) are lost, given
+/// whether each one's pending count read zero again after the recheck (`still_zero`, empty
+/// when the backend declares none): those still at zero and not purged on purpose. Pure.
+std::vector<LostStudy> confirm_lost(std::vector<LostStudy> suspects,
+                                    const std::vector<bool>& purged,
+                                    const std::vector<bool>& still_zero);
 
 struct RebuildReport {
   std::uint64_t tasks = 0, done = 0;  ///< done: tasks whose marker was found
   std::uint64_t messages = 0;
 };
 
-/// Registers `s` again in `backend`, the broker at `loc` (dropping whatever is left of it
+/// Registers `s` again in `backend` (dropping whatever is left of it
 /// there), with the tasks whose MERLIN_FINISHED marker exists counted as done (in a lean
 /// workspace without markers: the tasks its task journals record as successful), and queues the
 /// rest at once. Failed samples have no marker and run again, as a restart runs them. Needs the
 /// samples open (a renderer). O(tasks) file checks; `progress`: a line on stderr every few
 /// seconds while they take long.
-Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
-                                           const BrokerLocation& loc, bool progress);
+Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, bool progress);
 
 }  // namespace merlin::run

@@ -57,10 +57,9 @@ class Fleet {
   };
 
  public:
-  Fleet(Backend& backend, const BrokerLocation& loc, std::string spec_name,
-        std::vector<WorkerPlan> plans, FleetOptions options)
+  Fleet(Backend& backend, std::string spec_name, std::vector<WorkerPlan> plans,
+        FleetOptions options)
       : backend_(backend),
-        loc_(loc),
         spec_name_(std::move(spec_name)),
         plans_(std::move(plans)),
         options_(options),
@@ -190,12 +189,12 @@ class Fleet {
   // Logs each study that lost its work in the broker once (again after it was queued again
   // and lost again); true if any is lost now.
   Result<bool> report_lost() {
-    auto lost = find_lost_studies(backend_, loc_, spec_name_, options_.output_path);
+    auto lost = find_lost_studies(backend_, spec_name_, options_.output_path);
     if (!lost) return lost.error();
     std::set<std::string> now;
     for (const auto& l : *lost) {
       now.insert(l.key);
-      if (!reported_lost_.count(l.key)) log::error("{}", l.describe(loc_.display()));
+      if (!reported_lost_.count(l.key)) log::error("{}", l.describe(backend_.location()));
     }
     reported_lost_ = std::move(now);
     return !lost->empty();
@@ -437,7 +436,6 @@ class Fleet {
   }
 
   Backend& backend_;
-  BrokerLocation loc_;
   std::string spec_name_;
   std::vector<WorkerPlan> plans_;
   FleetOptions options_;
@@ -456,9 +454,9 @@ class Fleet {
 
 }  // namespace
 
-int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& spec_name,
-              const std::vector<WorkerPlan>& plans, const FleetOptions& options) {
-  Fleet fleet(backend, loc, spec_name, plans, options);
+int run_fleet(Backend& backend, const std::string& spec_name, const std::vector<WorkerPlan>& plans,
+              const FleetOptions& options) {
+  Fleet fleet(backend, spec_name, plans, options);
   return fleet.run();
 }
 

@@ -28,11 +28,11 @@ struct WorkerPlan {
 
 struct FleetOptions {
   std::chrono::milliseconds lease = kDefaultLease;  ///< renewed every third of it
-  bool exit_when_done = false;              ///< return once no study has work for us
+  bool exit_when_done = false;                      ///< return once no study has work for us
   /// The spec's OUTPUT_PATH: its workspaces tell which studies the broker lost.
   std::string output_path;
   std::uint32_t max_deliveries = kDefaultMaxDeliveries;  ///< WorkerOptions::max_deliveries
-  std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
+  std::chrono::milliseconds progress_every{10'000};      ///< progress line period (0 = never)
   /// After the second signal: SIGTERM to running steps, SIGKILL this much later.
   std::chrono::milliseconds kill_wait = kDefaultKillWait;
   /// When to drain and stop (the allocation's end less a margin); none = never.
@@ -42,16 +42,15 @@ struct FleetOptions {
   std::string app_scratch;  ///< app.yaml's `scratch:` (ScratchSettings::app_scratch)
 };
 
-
 /// This machine's name, for worker ids and heartbeats.
 std::string host_name();
 /// The batch job this process runs in (the first scheduler's job id variable that is set:
 /// SLURM_JOB_ID, FLUX_JOB_ID, LSB_JOBID, PBS_JOBID), or "".
 std::string batch_job_id();
 
-/// Serves the studies named `spec_name` in `backend` (the broker at `loc`) until stopped, or
-/// until none has work left for these workers (exit_when_done). Returns the process exit code.
-int run_fleet(Backend& backend, const BrokerLocation& loc, const std::string& spec_name,
-              const std::vector<WorkerPlan>& plans, const FleetOptions& options);
+/// Serves the studies named `spec_name` in `backend` until stopped, or until none has work left
+/// for these workers (exit_when_done). Returns the process exit code.
+int run_fleet(Backend& backend, const std::string& spec_name, const std::vector<WorkerPlan>& plans,
+              const FleetOptions& options);
 
 }  // namespace merlin::run

@@ -17,7 +17,10 @@ class MemoryBackend : public Backend {
  public:
   explicit MemoryBackend(LocalBroker::Now now = [] { return Clock::now(); });
 
-  std::string kind() const override { return "memory"; }
+  BrokerKind kind() const override { return BrokerKind{"memory"}; }
+  /// What a default location shows, unless set_location says otherwise.
+  std::string location() const override { return location_; }
+  void set_location(std::string location) { location_ = std::move(location); }
   std::unique_ptr<Broker> broker(const std::string& study_key, const std::string& consumer,
                                  std::chrono::milliseconds lease) override;
   std::unique_ptr<StateStore> store(const std::string& study_key) override;
@@ -48,6 +51,7 @@ class MemoryBackend : public Backend {
   };
 
  private:
+  std::string location_ = "redis://127.0.0.1:6379/0";
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<StudyRegistry> studies_;
   std::unique_ptr<WorkerRegistry> workers_;

@@ -4,10 +4,12 @@
 #include <cstdlib>
 #include <string>
 
+#include "adapters/broker/amqp/amqp_provider.h"
+#include "adapters/broker/redis/redis_provider.h"
 #include "merlin/broker/broker_location.h"
 #include "merlin/broker/task_message.h"
-#include "merlin/cli/app_broker.h"
 #include "merlin/data/output_reader.h"
+#include "merlin/run/app_broker.h"
 #include "merlin/samples/mapped_file.h"
 #include "merlin/samples/npy_table.h"
 #include "merlin/samples/sample_table.h"
@@ -100,9 +102,17 @@ void task_message(std::string_view bytes) {
   check(again && *again == *m);
 }
 
+// The brokers' URL forms and app.yaml names, without opening anything (no client library).
+const BrokerProviders& providers() {
+  static const BrokerProvider redis = redis_provider_description();
+  static const BrokerProvider amqp = amqp_provider_description();
+  static const BrokerProviders table({&redis, &amqp});
+  return table;
+}
+
 void broker_url(std::string_view bytes) {
   (void)url_unquoted(bytes);
-  auto loc = parse_broker_url(bytes);
+  auto loc = parse_broker_url(bytes, providers());
   if (!loc) return;
   (void)loc->display();
   if (loc->results) (void)loc->results->display();
@@ -112,9 +122,10 @@ void app_yaml(std::string_view bytes) {
   auto config = spec::parse_app_config(bytes, "app.yaml");
   if (!config) return;
   std::vector<spec::IgnoredKey> unused = config->ignored;
-  if (auto broker = cli::app_broker(*config, unused)) (void)broker->display();
-  if (auto results = cli::app_results_backend(*config, unused)) (void)results->display();
-  (void)cli::unused_keys_note(unused);
+  if (auto broker = run::app_broker(*config, unused, providers())) (void)broker->display();
+  if (auto results = run::app_results_backend(*config, unused, providers()))
+    (void)results->display();
+  (void)run::unused_keys_note(unused);
 }
 
 void json_output(std::string_view bytes) { output_of(data::OutputKind::kJson, "result", bytes); }

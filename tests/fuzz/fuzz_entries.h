@@ -15,7 +15,7 @@ void csv_reader(std::string_view bytes);    ///< samples::read_text_table(kCsv)
 void tab_reader(std::string_view bytes);    ///< samples::read_text_table(kTab)
 void task_message(std::string_view bytes);  ///< decode, and encode ∘ decode round trip
 void broker_url(std::string_view bytes);    ///< parse_broker_url, display, url_unquoted
-void app_yaml(std::string_view bytes);      ///< spec::parse_app_config, cli::app_broker
+void app_yaml(std::string_view bytes);      ///< spec::parse_app_config, run::app_broker
 void json_output(std::string_view bytes);   ///< data::parse_json_output (merlin collect)
 void npy_output(std::string_view bytes);    ///< data::parse_npy_output (merlin collect)
 void csv_output(std::string_view bytes);    ///< data::parse_csv_output (merlin collect)

@@ -14,6 +14,21 @@ expect_eq "every include stays within what docs/architecture.md lets its folder 
 # The CLI names one concrete backend, in one file.
 expect_eq "only merlin/cli/backends.cc includes a broker adapter" "merlin/cli/backends.cc" \
   "$(grep -rl '#include "adapters/broker/' merlin/cli | sort)"
+# A broker is one folder plus one line in backends.cc: no product file outside adapters/broker
+# names a broker's URL scheme (as a literal or a URL) or its default port; generic code asks
+# the providers (merlin/broker/broker_provider.h). merlin/server and adapters/server run a Redis
+# server (`merlin server`), whose own port they name.
+# Code only: comments (from a "//" after a blank or at the line's start) are cut first.
+broker_code() {
+  grep -rnE "$1" merlin workers adapters --include='*.h' --include='*.cc' \
+    | sed -E 's#^([^:]+:[0-9]+:)(.*[[:space:]]|)//.*$#\1\2#' | grep -E "$1"
+}
+expect_eq "no broker URL scheme literal outside adapters/broker" "" \
+  "$(broker_code '"(amqp|amqps|pyamqp|rediss|redis\+socket|unix)"|(amqps?|pyamqp|rediss|redis\+socket)://' \
+       | grep -v '^adapters/broker/')"
+expect_eq "no broker default port outside adapters/broker" "" \
+  "$(broker_code '\b(5671|5672|6379)\b' \
+       | grep -vE '^(adapters/broker|merlin/server|adapters/server)/|^merlin/cli/cmd_server\.cc:')"
 # Dataset formats: named by one CLI file; HDF5 and nlohmann::json each stay in their one place.
 # (merlin_train_main.cc is the merlin-train binary's own main, wiring HDF5, MPI and torch.)
 expect_eq "only merlin/cli/data_formats.cc (and merlin-train's main) include a data adapter" \

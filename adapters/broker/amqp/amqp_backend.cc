@@ -166,12 +166,14 @@ Result<std::string> AmqpStudies::server_version() {
 }
 
 AmqpBackend::AmqpBackend(AmqpSettings settings, std::chrono::milliseconds retry_budget,
-                         std::unique_ptr<Backend> results, ReservationsOf reservations)
+                         std::unique_ptr<Backend> results, ReservationsOf reservations,
+                         std::string location)
     : settings_(settings),
       retry_budget_(retry_budget),
       results_(std::move(results)),
       reservations_(reservations),
-      studies_(std::move(settings), retry_budget, results_->studies(), reservations) {}
+      studies_(std::move(settings), retry_budget, results_->studies(), reservations),
+      location_(std::move(location)) {}
 
 std::unique_ptr<Broker> AmqpBackend::broker(const std::string& study_key,
                                             const std::string& consumer,

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "adapters/broker/amqp/amqp_connection.h"
+#include "adapters/broker/amqp/amqp_provider.h"
 #include "adapters/broker/amqp/amqp_session.h"
 #include "merlin/broker/backend.h"
 #include "merlin/broker/reservations.h"
@@ -26,8 +27,8 @@ using ReservationsOf = std::function<std::unique_ptr<ReservationTable>(const std
 /// (RabbitMQ's own tools list them: merlin.<study>.*).
 class AmqpStudies : public StudyRegistry {
  public:
-  AmqpStudies(AmqpSettings settings, std::chrono::milliseconds retry_budget,
-              StudyRegistry& results, ReservationsOf reservations);
+  AmqpStudies(AmqpSettings settings, std::chrono::milliseconds retry_budget, StudyRegistry& results,
+              ReservationsOf reservations);
 
   Result<void> enqueue(const StudyEnqueue& study) override;
   Result<std::vector<StudyRecord>> list() override { return results_.list(); }
@@ -49,8 +50,7 @@ class AmqpStudies : public StudyRegistry {
   Result<void> clear_releases(const std::string& study_key) override {
     return results_.clear_releases(study_key);
   }
-  Result<std::uint64_t> reset_failed(const std::string& study_key,
-                                     std::size_t instances) override {
+  Result<std::uint64_t> reset_failed(const std::string& study_key, std::size_t instances) override {
     return results_.reset_failed(study_key, instances);
   }
   /// Deletes the study's queues, then everything of it on the results backend.
@@ -67,12 +67,21 @@ class AmqpStudies : public StudyRegistry {
   AmqpSession session_;
 };
 
+/// RabbitMQ counts neither a message between a worker's get and its reservation being recorded
+/// nor one being published again: a study's zero pending count is read again this much later
+/// before its work counts as lost (merlin/run/study_recovery.h).
+inline constexpr std::chrono::milliseconds kAmqpLostRecheck{250};
+
 class AmqpBackend : public Backend {
  public:
+  /// `location`: the broker as messages show it (masked).
   AmqpBackend(AmqpSettings settings, std::chrono::milliseconds retry_budget,
-              std::unique_ptr<Backend> results, ReservationsOf reservations);
+              std::unique_ptr<Backend> results, ReservationsOf reservations,
+              std::string location = "");
 
-  std::string kind() const override { return "rabbitmq"; }
+  BrokerKind kind() const override { return kRabbitmqKind; }
+  std::string location() const override { return location_; }
+  std::chrono::milliseconds lost_recheck() const override { return kAmqpLostRecheck; }
   std::unique_ptr<Broker> broker(const std::string& study_key, const std::string& consumer,
                                  std::chrono::milliseconds lease) override;
   std::unique_ptr<StateStore> store(const std::string& study_key) override {
@@ -90,6 +99,7 @@ class AmqpBackend : public Backend {
   std::unique_ptr<Backend> results_;
   ReservationsOf reservations_;
   AmqpStudies studies_;
+  std::string location_;
 };
 
 }  // namespace merlin

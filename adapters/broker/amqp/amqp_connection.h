@@ -2,7 +2,8 @@
 /// One AMQP 0-9-1 connection to RabbitMQ with one channel in publisher-confirm mode: durable
 /// queues, persistent messages whose publish returns only once the broker confirmed them,
 /// basic.get with manual acks. rabbitmq-c stays inside this folder (the header names none of
-/// its types). amqps:// through rabbitmq-c's OpenSSL socket. Not thread-safe: one per thread, as hiredis connections are.
+/// its types). amqps:// through rabbitmq-c's OpenSSL socket. Not thread-safe: one per thread, as
+/// hiredis connections are.
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -11,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "merlin/broker/broker_location.h"
 #include "merlin/util/result.h"
 
 namespace merlin {
@@ -21,7 +23,7 @@ struct AmqpSettings {
   std::string username = "guest", password = "guest";
   std::string vhost = "/";
   /// Connecting, logging in, and each reply (confirms, declares, gets) may take this long.
-  std::chrono::milliseconds timeout{10'000};
+  std::chrono::milliseconds timeout = kDefaultReplyTimeout;
   /// Seconds between heartbeats both ways (0: none); a silent peer is dropped after two.
   /// rabbitmq-c sends them only while it is called, so a client idle for long (a worker whose
   /// slots all run long tasks) sets none: it holds no unacked message (AmqpBroker) and finds a

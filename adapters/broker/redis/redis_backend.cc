@@ -1,12 +1,17 @@
 #include "adapters/broker/redis/redis_backend.h"
 
 #include "adapters/broker/redis/redis_broker.h"
+#include "adapters/broker/redis/redis_reservations.h"
 #include "adapters/broker/redis/redis_state_store.h"
 
 namespace merlin {
 
-RedisBackend::RedisBackend(RedisSettings settings)
-    : settings_(std::move(settings)), studies_(settings_), workers_(settings_), stops_(settings_) {}
+RedisBackend::RedisBackend(RedisSettings settings, std::string location)
+    : settings_(std::move(settings)),
+      location_(std::move(location)),
+      studies_(settings_),
+      workers_(settings_),
+      stops_(settings_) {}
 
 std::unique_ptr<Broker> RedisBackend::broker(const std::string& study_key,
                                              const std::string& consumer,
@@ -22,6 +27,12 @@ std::unique_ptr<StateStore> RedisBackend::store(const std::string& study_key) {
   RedisSettings s = settings_;
   s.study_key = study_key;
   return std::make_unique<RedisStateStore>(s);
+}
+
+std::unique_ptr<ReservationTable> RedisBackend::reservations(const std::string& study) {
+  RedisSettings s = settings_;
+  s.study_key = study;
+  return std::make_unique<RedisReservations>(s);
 }
 
 Result<std::string> RedisBackend::server_version() {

@@ -35,11 +35,11 @@ struct RedisSettings {
   std::chrono::milliseconds connect_timeout{2'000};
   /// How long one reply may take before the connection is given up as lost and the command
   /// retried (blocking reads add their wait to it).
-  std::chrono::milliseconds command_timeout{10'000};
+  std::chrono::milliseconds command_timeout = kDefaultReplyTimeout;
   /// How long a command is retried (exponential backoff, 50 ms doubling to 1 s) while the
   /// server cannot be reached or does not answer, from its first failure, before it fails
   /// with kUnavailable.
-  std::chrono::milliseconds reconnect_budget{30'000};
+  std::chrono::milliseconds reconnect_budget = kDefaultRetryBudget;
   /// Connections a pool or registry opens retry within reconnect_budget too (a worker
   /// mid-run); false: the first connect fails fast (a command's first contact).
   bool retry_first_connect = false;

@@ -3,8 +3,15 @@
 
 #include <gtest/gtest.h>
 
+#include "merlin/cli/backends.h"
+
 namespace merlin {
 namespace {
+
+// The URL forms of this build's brokers (the CLI's table).
+Result<BrokerLocation> parse_broker_url(std::string_view url) {
+  return merlin::parse_broker_url(url, cli::broker_providers());
+}
 
 TEST(BrokerUrl, FullFormWithPasswordAndDb) {
   auto l = parse_broker_url("redis://:s3cret@node7:6400/3");

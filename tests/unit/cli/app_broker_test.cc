@@ -1,6 +1,6 @@
 // The broker of a Merlin user's app.yaml, in every shape Merlin writes (issue #10): used when
 // this build speaks it, refused with what to do when it does not, and never a password shown.
-#include "merlin/cli/app_broker.h"
+#include "merlin/run/app_broker.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -9,11 +9,14 @@
 #include <filesystem>
 #include <fstream>
 
+#include "merlin/cli/backends.h"
 #include "merlin/cli/broker_config.h"
-#include "merlin/cli/config_template.h"
 
 namespace merlin::cli {
 namespace {
+using run::app_broker;
+using run::find_app_config;
+using run::unused_keys_note;
 namespace fs = std::filesystem;
 
 class AppBrokerTest : public ::testing::Test {
@@ -44,7 +47,7 @@ class AppBrokerTest : public ::testing::Test {
     auto c = spec::read_app_config(env_.app_config);
     if (!c) return c.error();
     std::vector<spec::IgnoredKey> unused;
-    auto l = app_broker(*c, unused);
+    auto l = app_broker(*c, unused, broker_providers());
     if (unused_keys)
       for (const auto& k : unused) unused_keys->push_back(k.key);
     return l;
@@ -121,16 +124,17 @@ TEST_F(AppBrokerTest, ARabbitmqBrokerWithoutAResultsBackendSaysWhereToPutOne) {
   auto with = resolve_broker(flags_, env_);
   ASSERT_TRUE(with.ok()) << with.error().message;
   EXPECT_EQ(with->results->host, "results");
-  EXPECT_EQ(with->results->source, "MERLIN_RESULTS_BACKEND_URL");
+  EXPECT_EQ(with->results->source.kind, LocationSource::kEnvironment);
+  EXPECT_EQ(with->results->source.name, "MERLIN_RESULTS_BACKEND_URL");
   env_.results_url = "amqp://rabbit2";
   auto bad = resolve_broker(flags_, env_);
   ASSERT_FALSE(bad.ok()) << "a RabbitMQ is no results backend";
-  EXPECT_NE(bad.error().message.find("must be a Redis"), std::string::npos)
-      << bad.error().message;
+  EXPECT_NE(bad.error().message.find("must be a Redis"), std::string::npos) << bad.error().message;
   flags_.results_url = "redis://rabbit/1";
   auto flag = resolve_broker(flags_, env_);
   ASSERT_TRUE(flag.ok()) << flag.error().message;
-  EXPECT_EQ(flag->results->source, "--results-backend");
+  EXPECT_EQ(flag->results->source.kind, LocationSource::kFlag);
+  EXPECT_EQ(flag->results->source.name, "--results-backend");
 }
 
 TEST_F(AppBrokerTest, ARabbitmqAppYamlIsNoObstacleToAUrl) {
@@ -139,7 +143,8 @@ TEST_F(AppBrokerTest, ARabbitmqAppYamlIsNoObstacleToAUrl) {
   auto l = resolve_broker(flags_, env_);
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_EQ(l->host, "node3");
-  EXPECT_EQ(l->source, "MERLIN_BROKER_URL");
+  EXPECT_EQ(l->source.kind, LocationSource::kEnvironment);
+  EXPECT_EQ(l->source.name, "MERLIN_BROKER_URL");
 }
 
 TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledAsksForItsValues) {
@@ -157,7 +162,8 @@ TEST_F(AppBrokerTest, MerlinsRedisTemplateUnfilledAsksForItsValues) {
   auto l = resolve_broker(flags_, env_);
   ASSERT_FALSE(l.ok());
   EXPECT_EQ(l.error().code, ErrorCode::kBadInput);
-  EXPECT_NE(l.error().message.find("broker.server is still the placeholder '<server name>'"), std::string::npos)
+  EXPECT_NE(l.error().message.find("broker.server is still the placeholder '<server name>'"),
+            std::string::npos)
       << l.error().message;
 }
 
@@ -198,7 +204,8 @@ TEST_F(AppBrokerTest, ARedissUrlIsResolved) {
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_TRUE(l->tls);
   EXPECT_EQ(l->tls_settings.cert_reqs, CertReqs::kNone);
-  EXPECT_EQ(l->source, "--broker");
+  EXPECT_EQ(l->source.kind, LocationSource::kFlag);
+  EXPECT_EQ(l->source.name, "--broker");
 }
 
 TEST_F(AppBrokerTest, ARabbitmqBrokersResultsBackendMayBeRediss) {
@@ -285,7 +292,8 @@ TEST_F(AppBrokerTest, TheUrlKeyWinsOverEveryOtherAsInMerlin) {
   EXPECT_EQ(l->port, 7000);
   EXPECT_EQ(l->db, 4);
   EXPECT_EQ(l->password, "p@ss");
-  EXPECT_EQ(l->source, env_.app_config);
+  EXPECT_EQ(l->source.kind, LocationSource::kAppYaml);
+  EXPECT_EQ(l->source.name, env_.app_config);
   EXPECT_EQ(unused, (std::vector<std::string>{"broker.name", "broker.server", "broker.vhost"}));
   app_yaml("broker:\n  url: 'redis://:s3cret@h:0'\n");
   l = read();
@@ -376,7 +384,7 @@ TEST_F(AppBrokerTest, TheFileIsFoundWhereMerlinLooks) {
 }
 
 TEST_F(AppBrokerTest, TheFileConfigCreateWritesIsALocalRedisWithNothingUnused) {
-  app_yaml(redis_app_yaml());
+  app_yaml(broker_providers().by_config_name("redis")->app_yaml);
   std::vector<std::string> unused;
   auto l = read(&unused);
   ASSERT_TRUE(l.ok()) << l.error().message;
@@ -394,17 +402,19 @@ TEST_F(AppBrokerTest, TheFileConfigCreateWritesIsALocalRedisWithNothingUnused) {
 TEST_F(AppBrokerTest, RedisAclUsersComeFromUsernameInTheBrokerAndResultsBackendBlocks) {
   write(".merlin/worker.pass", "w-pw\n");
   write(".merlin/results.pass", "r-pw\n");
-  app_yaml("broker:\n  name: redis\n  server: node1\n  username: merlin-worker\n"
-           "  password: worker.pass\n");
+  app_yaml(
+      "broker:\n  name: redis\n  server: node1\n  username: merlin-worker\n"
+      "  password: worker.pass\n");
   auto l = resolve_broker(flags_, env_);
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_EQ(l->username, "merlin-worker");
   EXPECT_EQ(l->password, "w-pw");
   EXPECT_EQ(l->display().find("w-pw"), std::string::npos) << l->display();
 
-  app_yaml("broker:\n  name: rabbitmq\n  server: rabbit\n  username: r\n  password: worker.pass\n"
-           "results_backend:\n  name: redis\n  server: node7\n  username: merlin-results\n"
-           "  password: results.pass\n");
+  app_yaml(
+      "broker:\n  name: rabbitmq\n  server: rabbit\n  username: r\n  password: worker.pass\n"
+      "results_backend:\n  name: redis\n  server: node7\n  username: merlin-results\n"
+      "  password: results.pass\n");
   l = resolve_broker(flags_, env_);
   ASSERT_TRUE(l.ok()) << l.error().message;
   ASSERT_TRUE(l->results);

@@ -72,7 +72,8 @@ TEST_F(BrokerConfigTest, AUrlReplacesAppYamlWithoutReadingItsPassword) {
   ASSERT_TRUE(l.ok()) << l.error().message;
   EXPECT_EQ(l->host, "other");
   EXPECT_EQ(l->password, "");
-  EXPECT_EQ(l->source, "MERLIN_BROKER_URL");
+  EXPECT_EQ(l->source.kind, LocationSource::kEnvironment);
+  EXPECT_EQ(l->source.name, "MERLIN_BROKER_URL");
 }
 
 TEST_F(BrokerConfigTest, AStepNotGivenTheBrokerUrlIsToldHowToAskForIt) {

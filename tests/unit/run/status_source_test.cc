@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "merlin/cli/backends.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/worker_fleet.h"
 #include "tests/fakes/fake_executor.h"
@@ -19,11 +20,16 @@ namespace merlin::run {
 namespace {
 namespace fs = std::filesystem;
 
+Result<BrokerLocation> parse_broker_url(std::string_view url) {
+  return merlin::parse_broker_url(url, cli::broker_providers());
+}
+
 // A handle on a backend that lives elsewhere (the opener hands out owning pointers).
 class BackendView : public Backend {
  public:
   explicit BackendView(Backend& b) : b_(b) {}
-  std::string kind() const override { return b_.kind(); }
+  BrokerKind kind() const override { return b_.kind(); }
+  std::string location() const override { return b_.location(); }
   std::unique_ptr<Broker> broker(const std::string& k, const std::string& c,
                                  std::chrono::milliseconds l) override {
     return b_.broker(k, c, l);
@@ -67,7 +73,9 @@ merlin:
     workspace_ = (*s)->tokens.workspace;
     a_loc_ = *parse_broker_url("redis://127.0.0.1:6431/0");
     b_loc_ = *parse_broker_url("redis://127.0.0.1:6379/0");
-    ASSERT_TRUE(enqueue_study(**s, a_, a_loc_).ok());
+    a_.set_location(a_loc_.display());
+    b_.set_location(b_loc_.display());
+    ASSERT_TRUE(enqueue_study(**s, a_).ok());
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -88,7 +96,7 @@ merlin:
       e->f = fake;
       return e;
     };
-    run_fleet(a_, a_loc_, "moved", {WorkerPlan{"w", {"merlin"}, 2, "here.1.w"}}, o);
+    run_fleet(a_, "moved", {WorkerPlan{"w", {"merlin"}, 2, "here.1.w"}}, o);
   }
 
   // A opens when it is asked for (reachable) and `a_up_`; B always opens, empty.
@@ -113,7 +121,7 @@ merlin:
 };
 
 TEST_F(StatusSourceTest, TheRecordedBrokerIsUsedWhenItIsTheConfiguredOne) {
-  auto s = open_status_source(workspace_, record(), a_loc_, opener());
+  auto s = open_status_source(workspace_, record(), a_loc_, cli::broker_providers(), opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
   ASSERT_NE(s->backend, nullptr);
   EXPECT_TRUE(s->note.empty());
@@ -124,7 +132,7 @@ TEST_F(StatusSourceTest, TheSameServerAsAnotherAclUserIsTheRecordedBroker) {
   r.broker_at = "redis://submit:***@127.0.0.1:6431/0";
   auto worker = parse_broker_url("redis://worker:pw@127.0.0.1:6431/0");
   ASSERT_TRUE(worker.ok());
-  auto s = open_status_source(workspace_, r, *worker, opener());
+  auto s = open_status_source(workspace_, r, *worker, cli::broker_providers(), opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
   ASSERT_NE(s->backend, nullptr);
   EXPECT_TRUE(s->note.empty()) << "the configured broker, with its own credentials";
@@ -132,7 +140,7 @@ TEST_F(StatusSourceTest, TheSameServerAsAnotherAclUserIsTheRecordedBroker) {
 }
 
 TEST_F(StatusSourceTest, TheRecordedBrokerIsReadWhenAnotherIsConfiguredAndItCanBeReached) {
-  auto s = open_status_source(workspace_, record(), b_loc_, opener());
+  auto s = open_status_source(workspace_, record(), b_loc_, cli::broker_providers(), opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
   ASSERT_NE(s->backend, nullptr);
   EXPECT_EQ(s->loc.display(), "redis://127.0.0.1:6431/0");
@@ -146,7 +154,7 @@ TEST_F(StatusSourceTest, AFinishedStudyOnAnUnreachableBrokerIsReadFromItsJournal
   serve_on_a();
   ASSERT_TRUE(mark_study_finished(workspace_).ok());
   a_up_ = false;
-  auto s = open_status_source(workspace_, record(), b_loc_, opener());
+  auto s = open_status_source(workspace_, record(), b_loc_, cli::broker_providers(), opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->backend, nullptr) << "the journals, not B (which never saw the study)";
   EXPECT_NE(s->note.find("finished on redis://127.0.0.1:6431/0"), std::string::npos) << s->note;
@@ -171,7 +179,7 @@ TEST_F(StatusSourceTest, AStudyQueuedAgainAfterItFinishedIsNoLongerRecordedFinis
 
 TEST_F(StatusSourceTest, AnUnfinishedStudyOnAnUnreachableBrokerIsRefusedNamingBoth) {
   a_up_ = false;
-  auto s = open_status_source(workspace_, record(), b_loc_, opener());
+  auto s = open_status_source(workspace_, record(), b_loc_, cli::broker_providers(), opener());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   const std::string& m = s.error().message;
@@ -186,7 +194,7 @@ TEST_F(StatusSourceTest, AnUnfinishedStudyOnAnUnreachableBrokerIsRefusedNamingBo
 TEST_F(StatusSourceTest, ARecordedPasswordIsNotThereSoItsBrokerIsNotTried) {
   RunRecord r = record();
   r.broker_at = "redis://:***@127.0.0.1:6431/0";
-  auto s = open_status_source(workspace_, r, b_loc_, opener());
+  auto s = open_status_source(workspace_, r, b_loc_, cli::broker_providers(), opener());
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_NE(s.error().message.find("needs a password, which run.env does not keep"),
@@ -197,13 +205,13 @@ TEST_F(StatusSourceTest, ARecordedPasswordIsNotThereSoItsBrokerIsNotTried) {
 TEST_F(StatusSourceTest, TheConfiguredBrokerWithoutTheStudyIsNeverReadAsAllInitialized) {
   RunRecord r = record();
   r.broker_at = b_loc_.display();  // recorded as B, but B has no record of it
-  auto s = open_status_source(workspace_, r, b_loc_, opener());
+  auto s = open_status_source(workspace_, r, b_loc_, cli::broker_providers(), opener());
   ASSERT_FALSE(s.ok()) << "not finished: refused, with restart named";
   EXPECT_EQ(s.error().code, ErrorCode::kRuntime);
   EXPECT_NE(s.error().message.find("is not in the broker at redis://127.0.0.1:6379/0"),
             std::string::npos);
   r.finished = true;
-  s = open_status_source(workspace_, r, b_loc_, opener());
+  s = open_status_source(workspace_, r, b_loc_, cli::broker_providers(), opener());
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_EQ(s->backend, nullptr) << "finished: from the journals";
 }

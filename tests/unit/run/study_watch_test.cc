@@ -26,7 +26,8 @@ namespace fs = std::filesystem;
 class StudyWatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("study_watch_" + std::to_string(::getpid()));  // ctest -j: one process per case
+    dir_ = fs::path(::testing::TempDir()) /
+           ("study_watch_" + std::to_string(::getpid()));  // ctest -j: one process per case
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "samples.csv") << "1\n2\n3\n4\n5\n6\n";
@@ -54,7 +55,7 @@ merlin:
     auto s = prepare_study(po);
     ASSERT_TRUE(s.ok()) << s.error().message;
     workspace_ = (*s)->tokens.workspace;
-    ASSERT_TRUE(enqueue_study(**s, backend_, loc_).ok());
+    ASSERT_TRUE(enqueue_study(**s, backend_).ok());
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -77,7 +78,7 @@ merlin:
       e->f = fake;
       return e;
     };
-    run_fleet(backend_, loc_, "watched", {WorkerPlan{"w", {"merlin"}, 2, "here.1.w"}}, o);
+    run_fleet(backend_, "watched", {WorkerPlan{"w", {"merlin"}, 2, "here.1.w"}}, o);
   }
 
   std::unique_ptr<StudyWatch> watch() {
@@ -89,7 +90,6 @@ merlin:
 
   fs::path dir_;
   std::string workspace_;
-  BrokerLocation loc_;
   testing::MemoryBackend backend_;
 };
 

@@ -26,7 +26,8 @@ class WorkerFleetTest : public ::testing::Test {
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "samples.csv") << "1\n2\n3\n4\n5\n6\n";
-    std::ofstream(dir_ / "fleet.yaml") << R"(description: {name: fleet, description: samples and a funnel}
+    std::ofstream(dir_ / "fleet.yaml")
+        << R"(description: {name: fleet, description: samples and a funnel}
 env:
   variables:
     OUTPUT_PATH: ./out
@@ -56,7 +57,7 @@ merlin:
     EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
     if (!s.ok()) return "";
     workspace_ = (*s)->tokens.workspace;
-    auto e = enqueue_study(**s, backend_, loc_);
+    auto e = enqueue_study(**s, backend_);
     EXPECT_TRUE(e.ok()) << (e.ok() ? "" : e.error().message);
     return study_key_of(workspace_);
   }
@@ -82,14 +83,13 @@ merlin:
 
   fs::path dir_;
   std::string workspace_;
-  BrokerLocation loc_;
   testing::MemoryBackend backend_;
 };
 
 TEST_F(WorkerFleetTest, ServesAQueuedStudyToTheEndAndLeaves) {
   const auto key = queue_study();
   ASSERT_FALSE(key.empty());
-  EXPECT_EQ(run_fleet(backend_, loc_, "fleet", plans(), options()), 0);
+  EXPECT_EQ(run_fleet(backend_, "fleet", plans(), options()), 0);
   EXPECT_EQ(done_total(key), std::make_pair(std::uint64_t{7}, std::uint64_t{7}))
       << "six samples and the funnel";
   std::ifstream all(fs::path(workspace_) / "collect" / "all.txt");
@@ -118,7 +118,7 @@ TEST_F(WorkerFleetTest, StepsRunOnTheInjectedExecutorAndAFailedSampleIsCounted) 
     e->f = fake;
     return e;
   };
-  run_fleet(backend_, loc_, "fleet", plans(), o);
+  run_fleet(backend_, "fleet", plans(), o);
   EXPECT_EQ(fake->count_of("sim"), 6u) << "every sample ran on the fake, once";
   EXPECT_EQ(fake->count_of("collect"), 1u) << "the funnel still runs after a failed sample";
   EXPECT_FALSE(fs::exists(fs::path(workspace_) / "collect" / "all.txt")) << "nothing ran for real";
@@ -133,7 +133,7 @@ TEST_F(WorkerFleetTest, AStopRequestedBeforeItStartsRunsNothing) {
   const auto key = queue_study();
   ASSERT_FALSE(key.empty());
   ASSERT_TRUE(backend_.workers().request_stop({"here.1.w"}).ok());
-  EXPECT_EQ(run_fleet(backend_, loc_, "fleet", plans(), options()), 0);
+  EXPECT_EQ(run_fleet(backend_, "fleet", plans(), options()), 0);
   EXPECT_EQ(done_total(key).first, 0u) << "stop-workers is obeyed at the first heartbeat";
   auto pending = backend_.studies().pending(key);
   ASSERT_TRUE(pending.ok());
@@ -141,7 +141,7 @@ TEST_F(WorkerFleetTest, AStopRequestedBeforeItStartsRunsNothing) {
 }
 
 TEST_F(WorkerFleetTest, NoStudyOfThatNameIsNoWorkAndSuccess) {
-  EXPECT_EQ(run_fleet(backend_, loc_, "fleet", plans(), options()), 0);
+  EXPECT_EQ(run_fleet(backend_, "fleet", plans(), options()), 0);
 }
 
 }  // namespace

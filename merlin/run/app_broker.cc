@@ -1,4 +1,4 @@
-#include "merlin/cli/app_broker.h"
+#include "merlin/run/app_broker.h"
 
 #include <sys/stat.h>
 
@@ -14,7 +14,7 @@
 #include "merlin/util/log.h"
 #include "merlin/util/path_expand.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 using spec::AppValue;
@@ -80,8 +80,8 @@ Result<std::string> app_password(const std::string& file, const std::string& key
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
       if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG) continue;
-      return Error::bad_input(
-          at(file, v) + key + ": cannot read the file it names: " + std::strerror(errno));
+      return Error::bad_input(at(file, v) + key +
+                              ": cannot read the file it names: " + std::strerror(errno));
     }
     if (st.st_mode & S_IROTH) {
       char mode[8];
@@ -113,68 +113,59 @@ Result<std::string> app_password(const std::string& file, const std::string& key
   return url_unquoted(trimmed(*written));
 }
 
-bool is_rabbitmq(const std::string& name) {
-  return name == "rabbitmq" || name == "amqp" || name == "amqps" || name == "pyamqp";
-}
-
 // One server block ("broker" or "results_backend") as a location, as Merlin reads it;
-// `rabbit_ok`: a RabbitMQ server may be named (a results backend is Redis).
+// `results`: the block names a results backend (no broker that needs one itself).
 Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppServer& b,
-                                       const std::string& block, bool rabbit_ok,
+                                       const std::string& block, bool results,
+                                       const BrokerProviders& providers,
                                        std::vector<spec::IgnoredKey>& unused) {
   auto k = [&](const char* key) { return block + "." + key; };
-  BrokerLocation loc;
-  loc.source = file;
+  const SourceOf source{LocationSource::kAppYaml, file};
+  BrokerLocation loc = providers.default_location();
+  loc.source = source;
   if (b.url.given) {  // Merlin's get_connection_string: the URL and nothing else
     auto url = text_of(file, k("url"), b.url, "the server's URL");
     if (!url) return url.error();
-    auto parsed = parse_broker_url(*url);
+    auto parsed = parse_broker_url(*url, providers);
     if (!parsed)
       return Error{parsed.error().code, at(file, b.url) + k("url") + ": " + parsed.error().message};
     loc = *parsed;
-    loc.source = file;
+    loc.source = source;
     const std::pair<const char*, const AppValue*> others[] = {
         {"name", &b.name},         {"server", &b.server},     {"port", &b.port},
         {"db_num", &b.db_num},     {"username", &b.username}, {"password", &b.password},
         {"path", &b.path},         {"vhost", &b.vhost},       {"cert_reqs", &b.cert_reqs},
         {"ca_certs", &b.ca_certs}, {"certfile", &b.certfile}, {"keyfile", &b.keyfile}};
     for (const auto& [key, v] : others)
-      if (v->given) unused.push_back({k(key), k("url") + " is used in their place, as Merlin does"});
+      if (v->given)
+        unused.push_back({k(key), k("url") + " is used in their place, as Merlin does"});
     return loc;
   }
   if (b.name.given && !b.name.scalar)
     return Error::bad_input(at(file, b.name) + k("name") +
                             " must be a single value, such as redis");
   const std::string& name = b.name.text;
-  const bool rabbit = is_rabbitmq(name);
-  const bool socket = name == "redis+socket" || name == "unix";
-  if (rabbit && !rabbit_ok)
+  auto found = providers.by_app_name(name);
+  if (found && results && found->provider->needs_results_backend)
     return Error::bad_input(at(file, b.name) + k("name") + " '" + name +
-                            "': the results backend is a Redis (redis, rediss, redis+socket)");
-  if (!name.empty() && name != "redis" && name != "rediss" && !socket && !rabbit)
-    return Error::bad_input(at(file, b.name) + k("name") + " '" + name +
-                            "' is none of redis, rediss, redis+socket" +
-                            (rabbit_ok ? ", rabbitmq, amqps, amqp" : ""));
-  if (name == "rediss") {
-    loc.scheme = "rediss";
-    loc.tls = true;
-  }
-  if (rabbit) {  // Merlin: rabbitmq and amqps are amqps (TLS, port 5671), amqp is plain
-    loc.scheme = name == "amqp" || name == "pyamqp" ? "amqp" : "amqps";
-    loc.tls = loc.scheme == "amqps";
-    loc.port = loc.tls ? 5671 : 5672;
-  }
+                            "': the results backend is a " + providers.all().front()->title + " (" +
+                            providers.app_names_text(true) + ")");
+  if (!found)
+    return Error::bad_input(at(file, b.name) + k("name") + " '" + name + "' is none of " +
+                            providers.app_names_text(results));
+  apply_form(loc, *found);
+  const bool vhost_path = loc.path == UrlPath::kVirtualHost;
+  const bool socket = loc.path == UrlPath::kSocketPath;
   if (socket) {
     const AppValue& where = b.path.given ? b.path : b.server;
     if (!where.given)
-      return Error::bad_input(file + ": " + k("path") +
-                              ": a redis+socket server is reached through its socket's path");
+      return Error::bad_input(file + ": " + k("path") + ": a " + loc.scheme +
+                              " server is reached through its socket's path");
     auto path = text_of(file, b.path.given ? k("path") : k("server"), where, "the socket's path");
     if (!path) return path.error();
-    loc.scheme = "redis+socket";
     loc.socket_path = expand_home(*path);
     if (b.path.given && b.server.given)
-      unused.push_back({k("server"), "a redis+socket server is reached through its path"});
+      unused.push_back({k("server"), "a " + loc.scheme + " server is reached through its path"});
   } else if (b.server.given) {
     auto server = text_of(file, k("server"), b.server, "the server's host name");
     if (!server) return server.error();
@@ -184,12 +175,12 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     auto port = number_of(file, k("port"), b.port, 1, 65535, "a port number (1 to 65535)");
     if (!port) return port.error();
     if (socket)
-      unused.push_back({k("port"), "a redis+socket server has no port"});
+      unused.push_back({k("port"), "a " + loc.scheme + " server has no port"});
     else
       loc.port = *port;
   }
   if (b.db_num.given) {
-    if (rabbit) {
+    if (vhost_path) {
       unused.push_back({k("db_num"), "a Redis database number; RabbitMQ has vhosts"});
     } else {
       auto db = number_of(file, k("db_num"), b.db_num, 0, 1 << 20, "a database number (0 or more)");
@@ -198,8 +189,9 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     }
   }
   if (b.username.given) {
-    auto user = text_of(file, k("username"), b.username,
-                        rabbit ? "the RabbitMQ user" : "the Redis ACL user (or '')");
+    auto user =
+        text_of(file, k("username"), b.username,
+                "the " + found->provider->title + (vhost_path ? " user" : " ACL user (or '')"));
     if (!user) return user.error();
     loc.username = *user;
   }
@@ -209,13 +201,15 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     loc.password = *pw;
   }
   if (b.vhost.given) {
-    if (rabbit) {
-      auto vhost = text_of(file, k("vhost"), b.vhost, "the RabbitMQ virtual host");
+    if (vhost_path) {
+      auto vhost =
+          text_of(file, k("vhost"), b.vhost, "the " + found->provider->title + " virtual host");
       if (!vhost) return vhost.error();
       loc.vhost = vhost->empty() ? "/" : *vhost;
     } else {
       unused.push_back(
-          {k("vhost"), "RabbitMQ's virtual host; a Redis server has none (db_num picks its database)"});
+          {k("vhost"),
+           "RabbitMQ's virtual host; a Redis server has none (db_num picks its database)"});
     }
   }
   struct TlsKey {
@@ -263,13 +257,16 @@ std::string find_home_app_config(const std::string& home) {
 }
 
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
-                                  std::vector<spec::IgnoredKey>& unused) {
-  return read_app_server(config.path, config.broker, "broker", true, unused);
+                                  std::vector<spec::IgnoredKey>& unused,
+                                  const BrokerProviders& providers) {
+  return read_app_server(config.path, config.broker, "broker", false, providers, unused);
 }
 
 Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
-                                           std::vector<spec::IgnoredKey>& unused) {
-  return read_app_server(config.path, config.results_backend, "results_backend", false, unused);
+                                           std::vector<spec::IgnoredKey>& unused,
+                                           const BrokerProviders& providers) {
+  return read_app_server(config.path, config.results_backend, "results_backend", true, providers,
+                         unused);
 }
 
 std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused) {
@@ -287,4 +284,4 @@ std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused) {
   return out;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -5,10 +5,11 @@
 #include <vector>
 
 #include "merlin/broker/broker_location.h"
+#include "merlin/broker/broker_provider.h"
 #include "merlin/spec/app_config.h"
 #include "merlin/util/result.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 /// Which app.yaml a command reads, in Merlin's order: `app.yaml` in `cwd`; the file named in
 /// `<home>/.merlin/config_path.txt` (what `merlin config create -o` and `merlin config use`
@@ -18,7 +19,8 @@ std::string find_app_config(const std::string& cwd, const std::string& home);
 /// directory that has none (what `merlin server start` points at its server).
 std::string find_home_app_config(const std::string& home);
 
-/// `config.broker` as a location, its source the file. As Merlin reads it: `url` wins over
+/// `config.broker` as a location, its source the file, the names those of `providers`. As
+/// Merlin reads it: `url` wins over
 /// every other key; `name` redis (or none), rediss (Redis over TLS, docs/tls.md),
 /// redis+socket (`path`, else `server`, is the socket), rabbitmq and amqps (RabbitMQ over TLS,
 /// port 5671), amqp (port 5672); `server`, `port`, `db_num` (Redis), `vhost` (RabbitMQ),
@@ -26,20 +28,22 @@ std::string find_home_app_config(const std::string& home);
 /// line, trimmed, is the password; a file readable by everyone is refused) or, with a warning,
 /// is the password itself (%-escapes decoded, as Celery reads the URL Merlin makes of it);
 /// `cert_reqs`, `ca_certs`, `certfile`, `keyfile` are its TLS settings (paths with `~`
-/// expanded). Errors name `file:line:col`: an unknown name, a placeholder of Merlin's template (`<server name>`) or a port that is no number is
-/// kBadInput. Keys of the block that the broker does not use (TLS settings of a plain server,
-/// a Redis's `vhost`, RabbitMQ's `db_num`, the others beside `url`) are appended to `unused`.
-/// Reads the password file.
+/// expanded). Errors name `file:line:col`: an unknown name, a placeholder of Merlin's template
+/// (`<server name>`) or a port that is no number is kBadInput. Keys of the block that the broker
+/// does not use (TLS settings of a plain server, a Redis's `vhost`, RabbitMQ's `db_num`, the others
+/// beside `url`) are appended to `unused`. Reads the password file.
 Result<BrokerLocation> app_broker(const spec::AppConfig& config,
-                                  std::vector<spec::IgnoredKey>& unused);
+                                  std::vector<spec::IgnoredKey>& unused,
+                                  const BrokerProviders& providers);
 
 /// `config.results_backend` read the same way: where a RabbitMQ broker's progress lives. Only
-/// Redis names (redis, rediss, redis+socket).
+/// the names of brokers that keep progress themselves (redis, rediss, redis+socket).
 Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
-                                           std::vector<spec::IgnoredKey>& unused);
+                                           std::vector<spec::IgnoredKey>& unused,
+                                           const BrokerProviders& providers);
 
 /// "celery (why); broker.vhost, broker.cert_reqs (why)": the keys, those with the same
 /// reason together, in the order first named.
 std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run
