@@ -8,6 +8,7 @@
 
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/run/progress.h"
+#include "merlin/run/progress_totals.h"
 #include "merlin/util/files.h"
 #include "merlin/util/process_info.h"
 #include "merlin/workspace/journal.h"
@@ -83,10 +84,9 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const BrokerL
     l.key = r.key;
     l.workspace = r.workspace;
     l.registered = true;
-    for (const auto& i : *progress) {
-      l.done += i.done;
-      l.total += i.expected();
-    }
+    const auto totals = totals_of(*progress);
+    l.done = totals.done;
+    l.total = totals.total;
     if (l.done == l.total) {
       auto m = mark_study_finished(r.workspace);
       (void)m;  // a workspace we cannot write to is reported by whoever serves it
@@ -170,9 +170,9 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend,
     }
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
       if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
-      if (from_journals ? !journaled[i][sample]
-                        : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) +
-                                         "/MERLIN_FINISHED"))
+      if (from_journals
+              ? !journaled[i][sample]
+              : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
         continue;
       auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
       if (!c) return c.error();

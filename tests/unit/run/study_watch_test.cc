@@ -26,7 +26,8 @@ namespace fs = std::filesystem;
 class StudyWatchTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) / ("study_watch_" + std::to_string(::getpid()));  // ctest -j: one process per case
+    dir_ = fs::path(::testing::TempDir()) /
+           ("study_watch_" + std::to_string(::getpid()));  // ctest -j: one process per case
     fs::remove_all(dir_);
     fs::create_directories(dir_);
     std::ofstream(dir_ / "samples.csv") << "1\n2\n3\n4\n5\n6\n";
@@ -63,7 +64,7 @@ merlin:
     auto fake = std::make_shared<testing::FakeExecutor>();
     fake->script("sim", 2, {1});
     FleetOptions o;
-    o.exit_when_done = true;
+    o.given.exit_when_done = true;
     o.output_path = (dir_ / "out").string();
     o.progress_every = std::chrono::milliseconds(0);
     o.executor = [fake](std::chrono::milliseconds) -> std::unique_ptr<StepExecutor> {
