@@ -48,7 +48,7 @@ struct WorkerOptions {
   /// How often the lease of every running task is renewed (Broker::extend_lease), so a task
   /// longer than the broker's lease is not taken over by another worker. Keep it well under
   /// the lease (a third). 0 = never.
-  std::chrono::milliseconds lease_renewal{20'000};
+  std::chrono::milliseconds lease_renewal = lease_renewal_for(kDefaultLease);
   /// A task delivered more often than this (Delivery::deliveries: its workers died on it each
   /// time, e.g. the step kills the node or the worker) is not run again: it is recorded as a
   /// soft fail so that the study goes on. 0 = no cap.

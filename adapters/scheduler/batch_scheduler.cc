@@ -22,8 +22,8 @@ std::string trimmed(const std::string& text) {  // without trailing newlines and
 
 }  // namespace
 
-Result<std::string> submit_job_script(const std::string& batch_type,
-                                      const std::string& script_path) {
+Result<std::string> submit_job_script(const std::string& batch_type, const std::string& script_path,
+                                      const EnvOverrides& env) {
   const auto* s = batch::find_scheduler(batch_type);
   if (!s || !s->has_jobs())
     return Error::bad_input("batch type '" + batch_type + "' has no batch jobs to submit");
@@ -33,7 +33,7 @@ Result<std::string> submit_job_script(const std::string& batch_type,
     input = script_path;
   else
     argv.push_back(script_path);
-  auto r = run_external(argv, input);
+  auto r = run_external(argv, input, env);
   if (!r) return r.error();
   if (r->exit_code != 0) {
     std::string words = trimmed(r->err.empty() ? r->out : r->err);

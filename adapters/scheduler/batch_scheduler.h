@@ -6,15 +6,17 @@
 #include <optional>
 #include <string>
 
+#include "merlin/util/process_info.h"
 #include "merlin/util/result.h"
 
 namespace merlin {
 
 /// Submits `script_path` with the scheduler of `batch_type` (its batch::Scheduler's submit
-/// command: `sbatch --parsable`, `flux batch`, `bsub < script`, `qsub`); returns the job id. A
-/// refusal is an error (kRuntime) carrying the scheduler's own words.
-Result<std::string> submit_job_script(const std::string& batch_type,
-                                      const std::string& script_path);
+/// command: `sbatch --parsable`, `flux batch`, `bsub < script`, `qsub`), with `env` added to
+/// the environment it runs with (which the job inherits); returns the job id. A refusal is an
+/// error (kRuntime) carrying the scheduler's own words.
+Result<std::string> submit_job_script(const std::string& batch_type, const std::string& script_path,
+                                      const EnvOverrides& env = {});
 
 /// True inside an allocation of that scheduler (its allocation variable is set: SLURM_JOB_ID
 /// for slurm and lsf-srun, FLUX_URI, LSB_JOBID, PBS_JOBID).

@@ -13,8 +13,6 @@
 
 #include "merlin/util/files.h"
 
-extern char** environ;
-
 namespace merlin {
 namespace {
 
@@ -56,7 +54,8 @@ struct TempFile {
 }  // namespace
 
 Result<CommandOutput> run_external(const std::vector<std::string>& argv,
-                                   const std::optional<std::string>& stdin_path) {
+                                   const std::optional<std::string>& stdin_path,
+                                   const EnvOverrides& env) {
   if (argv.empty()) return Error::runtime("run_external: no program");
   if (!in_path(argv[0])) return Error::runtime(argv[0] + ": not found in PATH");
   TempFile out, err;
@@ -72,8 +71,12 @@ Result<CommandOutput> run_external(const std::vector<std::string>& argv,
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  std::vector<std::string> envs = environment_with(env);
+  std::vector<char*> envp;
+  for (auto& e : envs) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, argv[0].c_str(), &fa, nullptr, args.data(), environ);
+  int rc = ::posix_spawnp(&pid, argv[0].c_str(), &fa, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) return Error::runtime("cannot start " + argv[0] + ": " + std::strerror(rc));
   int status = 0;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "merlin/util/process_info.h"
 #include "merlin/util/result.h"
 
 namespace merlin {
@@ -15,9 +16,11 @@ struct CommandOutput {
 };
 
 /// Runs `argv` (argv[0] looked up in PATH, no shell) with stdin from `stdin_path` (or
-/// /dev/null), and waits for it. Errors (kRuntime): the program is not in PATH ("sbatch: not
-/// found in PATH"), or cannot be started. A non-zero exit is not an error: see exit_code.
+/// /dev/null) and this process's environment plus `env`, and waits for it. Errors (kRuntime): the
+/// program is not in PATH ("sbatch: not found in PATH"), or cannot be started. A non-zero exit is
+/// not an error: see exit_code.
 Result<CommandOutput> run_external(const std::vector<std::string>& argv,
-                                   const std::optional<std::string>& stdin_path = std::nullopt);
+                                   const std::optional<std::string>& stdin_path = std::nullopt,
+                                   const EnvOverrides& env = {});
 
 }  // namespace merlin

@@ -20,6 +20,12 @@ using Clock = std::chrono::steady_clock;
 /// `run-workers --lease` says otherwise.
 inline constexpr std::chrono::milliseconds kDefaultLease{60'000};
 
+/// How often a worker renews the lease of a task it runs: a third of the lease (at least 1 ms),
+/// so two renewals may be lost before another worker takes the task over.
+constexpr std::chrono::milliseconds lease_renewal_for(std::chrono::milliseconds lease) {
+  return lease / 3 > std::chrono::milliseconds(1) ? lease / 3 : std::chrono::milliseconds(1);
+}
+
 struct Delivery {
   std::string queue;
   TaskMessage message;
@@ -92,16 +98,14 @@ class Broker {
   /// acked and released on its own. The default calls `reserve` once (at most one message);
   /// a broker that can take several in one round trip (Redis) overrides it.
   virtual Result<std::vector<Delivery>> reserve_many(const std::vector<std::string>& queues,
-                                                     std::size_t n,
-                                                     std::chrono::milliseconds wait);
+                                                     std::size_t n, std::chrono::milliseconds wait);
 
   /// Commit + publish + ack of a finished leaf (see FinishRequest), with `store` the study's
   /// progress store. The default does them one after the other: `store.commit`, then
   /// `publish` of the follow-ups if the commit is new, then `ack` (unless held). A broker
   /// whose server also holds the study's progress (Redis) does all three in one atomic call
   /// and tells `store` of a new commit (StateStore::note_commit: the task journal).
-  virtual Result<FinishResult> finish(const Delivery& d, const FinishRequest& r,
-                                      StateStore& store);
+  virtual Result<FinishResult> finish(const Delivery& d, const FinishRequest& r, StateStore& store);
 };
 
 }  // namespace merlin

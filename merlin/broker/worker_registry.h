@@ -15,6 +15,14 @@ namespace merlin {
 /// the queue at once (`run-workers --dead-after`). Workers beat about every second.
 inline constexpr std::chrono::milliseconds kDefaultDeadAfter{10'000};
 
+/// The one liveness rule: a worker last seen at `seen_ms` (epoch ms) is alive at `now_ms` while
+/// its heartbeat is no older than `dead_after`, dead after that (as the brokers' reclaim scripts
+/// judge it: dead when `now - seen > dead_after`).
+inline bool is_alive(std::int64_t seen_ms, std::int64_t now_ms,
+                     std::chrono::milliseconds dead_after = kDefaultDeadAfter) {
+  return now_ms - seen_ms <= dead_after.count();
+}
+
 struct WorkerRecord {
   std::string id;    ///< "<host>.<pid>.<worker name>": unique per process and worker
   std::string name;  ///< the `merlin.resources.workers` entry

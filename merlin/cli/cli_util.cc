@@ -6,8 +6,6 @@
 #include <filesystem>
 #include <thread>
 
-#include "merlin/study/study_tokens.h"
-
 namespace merlin::cli {
 
 void reclaim_spec(std::vector<std::string>& vars, std::string& spec) {
@@ -31,17 +29,6 @@ void add_task_server_option(CLI::App& sub) {
          "Merlin's task server; only 'celery' is accepted, and it changes nothing (the broker "
          "is Redis, named by --broker, MERLIN_BROKER_URL or ~/.merlin/app.yaml)")
       ->check(CLI::IsMember({"celery"}));
-}
-
-std::chrono::milliseconds kill_wait_of(double seconds) {
-  return std::chrono::milliseconds(static_cast<long long>(seconds * 1000 + 0.5));
-}
-
-Result<int> check_slots(long long value, const std::string& flag) {
-  if (value < 1 || value > kMaxSlots)
-    return Error::bad_input(flag + " must be between 1 and " + std::to_string(kMaxSlots) +
-                            " (tasks run at once), got " + std::to_string(value));
-  return static_cast<int>(value);
 }
 
 }  // namespace merlin::cli

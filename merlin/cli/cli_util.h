@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/run/run_workers_options.h"
+#include "merlin/run/slots.h"
 #include "merlin/util/process_info.h"
 #include "merlin/util/result.h"
 
@@ -26,16 +28,11 @@ void add_kill_wait_option(CLI::App& sub, double& seconds);
 /// nothing, since there is no Celery here; any other value is refused by the parser (exit 2).
 void add_task_server_option(CLI::App& sub);
 
-/// The option's seconds as a duration.
-std::chrono::milliseconds kill_wait_of(double seconds);
+/// The option's seconds as a duration (merlin/run/run_workers_options.h).
+using run::kill_wait_of;
 
-/// The most tasks one process runs at once (-j/--jobs, --concurrency, Celery's --concurrency in
-/// worker args). Each is a thread and a child process; past this a node thrashes instead of
-/// working, and the system's thread limit is near (std::thread throws beyond it).
-inline constexpr long long kMaxSlots = 4096;
-
-/// `value` given for `flag` as a number of slots: 1..kMaxSlots, else kBadInput naming the flag,
-/// the value and the range.
-Result<int> check_slots(long long value, const std::string& flag);
+/// Slots (-j/--jobs, --concurrency) are the run layer's rule (merlin/run/slots.h).
+using run::check_slots;
+using run::kMaxSlots;
 
 }  // namespace merlin::cli

@@ -12,17 +12,15 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/status_broker.h"
-#include "merlin/plan/plan.h"
 #include "merlin/report/format.h"
 #include "merlin/report/text_writer.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/task_details.h"
+#include "merlin/run/task_selection.h"
 #include "merlin/run/task_table.h"
-#include "merlin/spec/did_you_mean.h"
 #include "merlin/util/files.h"
-#include "merlin/workspace/task_journals.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
@@ -38,23 +36,6 @@ struct DetailedArgs {
   std::uint64_t max_tasks = 0;
   BrokerFlags broker;
 };
-
-// Each name must be one of `known`; kBadInput naming the closest.
-Result<std::set<std::string>> known_names(const std::vector<std::string>& given,
-                                          const std::vector<std::string>& known, const char* flag,
-                                          const char* what) {
-  std::set<std::string> out;
-  for (const auto& g : given) {
-    if (std::find(known.begin(), known.end(), g) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      return Error::bad_input(std::string(flag) + ": the study has no " + what + " '" + g + "'" +
-                              spec::suggestion_suffix(g, known) + " (it has " + list + ")");
-    }
-    out.insert(g);
-  }
-  return out;
-}
 
 // The default text layout: a table per step under "STEP (queue Q, N tasks)", without the step
 // and queue columns.
@@ -100,28 +81,8 @@ int detailed_status(const DetailedArgs& a) {
   if (!at) return report_error(at.error());
   const std::string& ws = at->workspace;
   const PreparedStudy& s = *at->study;
-  const StudyGraph& graph = *s.graph;
-  Plan plan(graph);
-
-  // The steps and queues asked for choose the instances.
-  std::vector<std::string> step_names, queue_names;
-  for (const auto& n : graph.steps()) step_names.push_back(n.name);
-  for (const auto& i : graph.instances()) {
-    const auto& q = plan.queue_of(i.id);
-    if (std::find(queue_names.begin(), queue_names.end(), q) == queue_names.end())
-      queue_names.push_back(q);
-  }
-  // Merlin's `--steps all` (its default) is every step.
-  const bool all_steps = std::find(a.steps.begin(), a.steps.end(), "all") != a.steps.end();
-  auto steps = known_names(all_steps ? std::vector<std::string>{} : a.steps, step_names,
-                           "--steps", "step");
-  if (!steps) return report_error(steps.error());
-  auto queues = known_names(a.task_queues, queue_names, "--task-queues", "queue");
-  if (!queues) return report_error(queues.error());
-  std::vector<bool> wanted(graph.instances().size());
-  for (const auto& i : graph.instances())
-    wanted[i.id.v] = (steps->empty() || steps->count(graph.step(i.step).name)) &&
-                     (queues->empty() || queues->count(plan.queue_of(i.id)));
+  auto wanted = chosen_instances(s, a.steps, a.task_queues);
+  if (!wanted) return report_error(wanted.error());
 
   // A broker study: the broker it was queued on decides what is done, or its journals once
   // it finished (status_source.h); a local run: its journal.
@@ -140,7 +101,7 @@ int detailed_status(const DetailedArgs& a) {
   } else {
     live = !live_running(s).empty();
   }
-  auto tasks = list_tasks(s, plan, wanted, filter, store.get(), live);
+  auto tasks = list_tasks(s, *wanted, filter, store.get(), live);
   if (!tasks) return report_error(tasks.error());
 
   const std::string out =
@@ -150,11 +111,11 @@ int detailed_status(const DetailedArgs& a) {
   if (*fmt == report::Format::kTable) std::printf("%s\n", ws.c_str());
   std::fputs(out.c_str(), stdout);
   if (*fmt == report::Format::kTable && tasks->empty())
-    std::printf("no task matches%s\n",
-                a.steps.empty() && a.task_queues.empty() && filter.statuses.empty() &&
-                        filter.return_codes.empty() && filter.workers.empty()
-                    ? ""
-                    : " the filters");
+    std::printf("no task matches%s\n", a.steps.empty() && a.task_queues.empty() &&
+                                               filter.statuses.empty() &&
+                                               filter.return_codes.empty() && filter.workers.empty()
+                                           ? ""
+                                           : " the filters");
   if (dump) {
     auto w = files::write(a.dump, report::render(task_table(*tasks, false), *dump), 0644);
     if (!w) return report_error(w.error());
@@ -166,54 +127,55 @@ int detailed_status(const DetailedArgs& a) {
 }  // namespace
 
 Command detailed_status_command() {
-  return {"detailed-status",
-          "Task-by-task status of a study (a spec: its newest workspace), with Merlin's filters",
-          [](CLI::App& sub) -> std::function<int()> {
-            auto a = std::make_shared<DetailedArgs>();
-            sub.footer(
-                "Each task's directory, status (INITIALIZED, RUNNING, FINISHED, FAILED, "
-                "CANCELLED), return code (MERLIN_SUCCESS, MERLIN_SOFT_FAIL, MERLIN_HARD_FAIL, "
-                "MERLIN_STOP_WORKERS), run time, restarts, queue, worker and times, from the "
-                "task journals in merlin_info/ and, for a study queued in a broker, the broker's "
-                "record of what is done. --steps and --task-queues choose steps; a task is then "
-                "shown when it matches any of --task-status, --return-code and --workers (as in "
-                "Merlin). Output is never paged: --max-tasks limits it.");
-            sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
-            sub.add_option("--steps", a->steps, "Only these steps (`all`: every step)");
-            sub.add_option("--task-queues", a->task_queues, "Only the steps of these queues");
-            offer_values(sub.add_option("--task-status", a->task_status,
+  return {
+      "detailed-status",
+      "Task-by-task status of a study (a spec: its newest workspace), with Merlin's filters",
+      [](CLI::App& sub) -> std::function<int()> {
+        auto a = std::make_shared<DetailedArgs>();
+        sub.footer(
+            "Each task's directory, status (INITIALIZED, RUNNING, FINISHED, FAILED, "
+            "CANCELLED), return code (MERLIN_SUCCESS, MERLIN_SOFT_FAIL, MERLIN_HARD_FAIL, "
+            "MERLIN_STOP_WORKERS), run time, restarts, queue, worker and times, from the "
+            "task journals in merlin_info/ and, for a study queued in a broker, the broker's "
+            "record of what is done. --steps and --task-queues choose steps; a task is then "
+            "shown when it matches any of --task-status, --return-code and --workers (as in "
+            "Merlin). Output is never paged: --max-tasks limits it.");
+        sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
+        sub.add_option("--steps", a->steps, "Only these steps (`all`: every step)");
+        sub.add_option("--task-queues", a->task_queues, "Only the steps of these queues");
+        offer_values(
+            sub.add_option("--task-status", a->task_status,
                            "Tasks in these states: INITIALIZED RUNNING FINISHED FAILED CANCELLED "
                            "(and Merlin's DRY_RUN UNKNOWN, which never occur here); any case"),
-                         {"INITIALIZED", "RUNNING", "FINISHED", "FAILED", "CANCELLED", "DRY_RUN",
-                          "UNKNOWN"});
-            offer_values(sub.add_option("--return-code", a->return_code,
+            {"INITIALIZED", "RUNNING", "FINISHED", "FAILED", "CANCELLED", "DRY_RUN", "UNKNOWN"});
+        offer_values(
+            sub.add_option("--return-code", a->return_code,
                            "Tasks that ended so: SUCCESS SOFT_FAIL HARD_FAIL STOP_WORKERS (and "
                            "Merlin's RESTART RETRY DRY_SUCCESS UNRECOGNIZED, which never end a "
                            "task here); MERLIN_ prefix optional, any case"),
-                         {"SUCCESS", "SOFT_FAIL", "HARD_FAIL", "STOP_WORKERS", "RESTART", "RETRY",
-                          "DRY_SUCCESS", "UNRECOGNIZED"});
-            sub.add_option("--workers", a->workers, "Tasks last run by these workers");
-            sub.add_option("--max-tasks", a->max_tasks, "Show at most this many tasks")
-                ->check(CLI::PositiveNumber);
-            offer_values(sub.add_option("--layout", a->layout,
-                                        "default: a table per step; table: one table")
-                             ->capture_default_str(),
-                         {"default", "table"});
-            offer_values(
-                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
-                    ->capture_default_str(),
-                {"table", "json", "csv"});
-            sub.add_option("--dump", a->dump,
-                           "Also write the tasks to this file, CSV or JSON by its extension");
-            sub.add_option("-o,--output-path", a->output_path,
-                           "With a spec: look for its workspaces in this directory");
-            sub.add_flag("--disable-pager")->description("Merlin's flag: this output is never paged");
-            sub.add_flag("--disable-theme")->description("Merlin's flag: this output has no colours");
-            sub.add_flag("--no-prompts")->description("Merlin's flag: this command never asks");
-            add_broker_flags(sub, a->broker);
-            add_task_server_option(sub);
-            return [a] { return detailed_status(*a); };
-          }};
+            {"SUCCESS", "SOFT_FAIL", "HARD_FAIL", "STOP_WORKERS", "RESTART", "RETRY", "DRY_SUCCESS",
+             "UNRECOGNIZED"});
+        sub.add_option("--workers", a->workers, "Tasks last run by these workers");
+        sub.add_option("--max-tasks", a->max_tasks, "Show at most this many tasks")
+            ->check(CLI::PositiveNumber);
+        offer_values(
+            sub.add_option("--layout", a->layout, "default: a table per step; table: one table")
+                ->capture_default_str(),
+            {"default", "table"});
+        offer_values(sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                         ->capture_default_str(),
+                     {"table", "json", "csv"});
+        sub.add_option("--dump", a->dump,
+                       "Also write the tasks to this file, CSV or JSON by its extension");
+        sub.add_option("-o,--output-path", a->output_path,
+                       "With a spec: look for its workspaces in this directory");
+        sub.add_flag("--disable-pager")->description("Merlin's flag: this output is never paged");
+        sub.add_flag("--disable-theme")->description("Merlin's flag: this output has no colours");
+        sub.add_flag("--no-prompts")->description("Merlin's flag: this command never asks");
+        add_broker_flags(sub, a->broker);
+        add_task_server_option(sub);
+        return [a] { return detailed_status(*a); };
+      }};
 }
 
 }  // namespace merlin::cli

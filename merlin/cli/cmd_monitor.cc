@@ -14,7 +14,7 @@
 #include "merlin/cli/monitor_web.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/stop_control.h"
-#include "merlin/run/study_recovery.h"
+#include "merlin/run/study_monitor.h"
 #include "merlin/spec/did_you_mean.h"
 #include "merlin/util/log.h"
 
@@ -76,75 +76,42 @@ int monitor(const MonitorArgs& a, bool interruptible = false) {
   if (!loc) return report_error(loc.error());
   auto backend = open_backend(*loc);
   if (!backend) return report_error(backend.error());
-  StudyRegistry& studies = (*backend)->studies();
-  WorkerRegistry& registry = (*backend)->workers();
-  using SteadyClock = std::chrono::steady_clock;
-  auto unserved_since = SteadyClock::now();
-  bool unserved = false;
-  while (true) {
-    auto list = studies_named(studies, *name);
-    if (!list) return report_error(list.error());
-    std::uint64_t pending = 0, done = 0, total = 0;
-    for (const auto& s : *list) {
-      if (queues.empty()) {
-        auto p = studies.pending(s.key);
-        if (!p) return report_error(p.error());
-        pending += *p;
-      } else {
-        auto q = studies.queue_stats(s.key);
-        if (!q) return report_error(q.error());
-        for (const auto& stats : *q)
-          if (queues.count(stats.queue)) pending += stats.queued + stats.reserved + stats.delayed;
-      }
-      auto progress = (*backend)->store(s.key)->progress();
-      if (!progress) return report_error(progress.error());
-      for (const auto& i : *progress) {
-        done += i.done;
-        total += i.expected();
-      }
-    }
-    if (pending == 0) {
-      // Nothing queued is success only if nothing was lost: a flushed broker queues nothing.
-      auto lost = find_lost_studies(**backend, *name, tokens->output_path);
-      if (!lost) return report_error(lost.error());
-      for (const auto& l : *lost)
+  MonitorOptions mo;
+  mo.study_name = *name;
+  mo.queues = std::move(queues);
+  mo.output_path = tokens->output_path;
+  mo.stall_seconds = a.stall_seconds;
+  auto outcome = watch_studies(**backend, mo, [&](const MonitorPoll& p) {
+    std::fprintf(stderr,
+                 "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
+                 name->c_str(), static_cast<unsigned long long>(p.totals.done),
+                 static_cast<unsigned long long>(p.totals.total),
+                 static_cast<unsigned long long>(p.pending), p.alive);
+    return pause(a.sleep_seconds, interruptible);
+  });
+  if (!outcome) return report_error(outcome.error());
+  const MonitorPoll& last = outcome->last;
+  switch (outcome->kind) {
+    case MonitorOutcome::Kind::kLost:
+      for (const auto& l : outcome->lost)
         std::fprintf(stderr, "monitor: %s\n", l.describe(loc->display()).c_str());
-      if (!lost->empty()) return kExitFailed;
+      return kExitFailed;
+    case MonitorOutcome::Kind::kDone:
       std::fprintf(stderr, "monitor: no work left for study %s (%llu/%llu tasks finished)\n",
-                   name->c_str(), static_cast<unsigned long long>(done),
-                   static_cast<unsigned long long>(total));
+                   name->c_str(), static_cast<unsigned long long>(last.totals.done),
+                   static_cast<unsigned long long>(last.totals.total));
       return kExitOk;
-    }
-    auto workers = registry.list();
-    if (!workers) return report_error(workers.error());
-    auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                      std::chrono::system_clock::now().time_since_epoch())
-                      .count();
-    int alive = 0;
-    for (const auto& w : *workers)
-      if (w.spec_name == *name && now_ms - w.seen_ms < 10'000) ++alive;
-    if (alive > 0) {
-      unserved = false;
-    } else if (!unserved) {
-      unserved = true;
-      unserved_since = SteadyClock::now();
-    } else if (std::chrono::duration<double>(SteadyClock::now() - unserved_since).count() >
-               a.stall_seconds) {
+    case MonitorOutcome::Kind::kStalled:
       return report_error(
-          Error::runtime("monitor: " + std::to_string(pending) + " tasks of study " + *name +
+          Error::runtime("monitor: " + std::to_string(last.pending) + " tasks of study " + *name +
                          " are waiting and no worker has served them for " +
                          std::to_string(static_cast<long long>(a.stall_seconds)) +
                          " s; start some with `merlin run-workers " + a.spec + "`"));
-    }
-    std::fprintf(
-        stderr, "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
-        name->c_str(), static_cast<unsigned long long>(done),
-        static_cast<unsigned long long>(total), static_cast<unsigned long long>(pending), alive);
-    if (!pause(a.sleep_seconds, interruptible)) {
+    case MonitorOutcome::Kind::kInterrupted:
       std::fprintf(stderr, "monitor: interrupted\n");
       return kExitFailed;
-    }
   }
+  return kExitFailed;
 }
 
 // --web: the page of the study TARGET names, served while `monitor` watches a broker study

@@ -5,10 +5,10 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
-#include "merlin/plan/plan.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/study_recovery.h"
+#include "merlin/run/study_requeue.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
@@ -49,61 +49,27 @@ int rebuild(PreparedStudy& s, Backend& backend, const BrokerLocation& loc, bool 
   return kExitOk;
 }
 
-// A study queued in the broker: its messages are dropped and every unfinished instance is
-// queued again from the progress kept there; leaves skip the samples already done.
+// A study queued in the broker: queued again from the progress kept there, or rebuilt from
+// the workspace when the broker lost it.
 int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   auto loc = resolve_broker(flags);
   if (!loc) return report_error(loc.error());
   auto key = study_key_of(s.tokens.workspace);
   auto backend = open_backend(*loc);
   if (!backend) return report_error(backend.error());
-  StudyRegistry& studies = (*backend)->studies();
-  auto owned_store = (*backend)->store(key);
-  StateStore& store = *owned_store;
-  auto progress = store.progress();
-  if (!progress) return report_error(progress.error());
-  if (progress->size() != s.graph->instances().size())
-    return rebuild(s, **backend, *loc, show_progress);
-  auto purged = studies.set_purged(key, false);
-  if (!purged) return report_error(purged.error());
-  auto dropped = studies.purge_queues(key, {});
-  if (!dropped) return report_error(dropped.error());
-  auto cleared = studies.clear_releases(key);
-  if (!cleared) return report_error(cleared.error());
-  // A fan-out instance whose file could not be read (its one task failed, no copy made) is
-  // expanded again, from the file as it is now (docs/fanout.md).
-  for (const auto& inst : s.graph->instances()) {
-    const auto& p = (*progress)[inst.id.v];
-    if (!s.graph->step_of(inst.id).fanout || !p.count_known || p.total == 0 ||
-        s.renderer->fanout().expanded(inst.id))
-      continue;
-    auto f = store.forget_count(inst.id);
-    if (!f) return report_error(f.error());
-  }
-  auto again = studies.reset_failed(key, s.graph->instances().size());
-  if (!again) return report_error(again.error());
-  progress = store.progress();  // after the reset: failed samples are unfinished again
-  if (!progress) return report_error(progress.error());
-  Plan plan(*s.graph, &s.renderer->fanout());
-  auto ready = plan.ready_at_start(store);
-  if (!ready) return report_error(ready.error());
-  auto broker = (*backend)->broker(key, "restart", kDefaultLease);
-  for (const auto& r : *ready) {
-    auto p = broker->publish(r.queue, {r.message});
-    if (!p) return report_error(p.error());
-  }
-  std::uint64_t done = 0, total = 0;
-  for (const auto& i : *progress) {
-    done += i.done;
-    total += i.expected();
-  }
-  std::fprintf(stderr,
-               "re-queued study %s: %llu/%llu tasks finished are kept, %llu failed ones run "
-               "again, %zu messages queued (%llu old ones dropped); start workers with "
-               "`merlin run-workers`\n",
-               key.c_str(), static_cast<unsigned long long>(done),
-               static_cast<unsigned long long>(total), static_cast<unsigned long long>(*again),
-               ready->size(), static_cast<unsigned long long>(*dropped));
+  auto held = broker_holds_study(s, **backend);
+  if (!held) return report_error(held.error());
+  if (!*held) return rebuild(s, **backend, *loc, show_progress);
+  auto r = requeue_study(s, **backend);
+  if (!r) return report_error(r.error());
+  std::fprintf(
+      stderr,
+      "re-queued study %s: %llu/%llu tasks finished are kept, %llu failed ones run "
+      "again, %llu messages queued (%llu old ones dropped); start workers with "
+      "`merlin run-workers`\n",
+      key.c_str(), static_cast<unsigned long long>(r->done),
+      static_cast<unsigned long long>(r->total), static_cast<unsigned long long>(r->failed_again),
+      static_cast<unsigned long long>(r->queued), static_cast<unsigned long long>(r->dropped));
   return kExitOk;
 }
 
@@ -120,16 +86,11 @@ int restart(const RestartArgs& a) {
   po.scratch.app_scratch = app_scratch();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
-  if (is_broker_workspace(a.workspace)) {
-    // Running it here while it is queued in the broker would let workers run the same tasks.
-    if (a.local)
-      return report_error(Error::bad_input(
-          a.workspace + " was queued in a broker (`merlin run` without --local): `merlin restart " +
-          a.workspace +
-          "` (without --local) queues its unfinished tasks there again; running it here as "
-          "well could run a task twice"));
-    return requeue(**s, a.broker, !a.no_progress);
-  }
+  const bool queued = is_broker_workspace(a.workspace);
+  // Running it here while it is queued in the broker would let workers run the same tasks.
+  if (auto here = check_restart_here(a.workspace, queued, a.local); !here)
+    return report_error(here.error());
+  if (queued) return requeue(**s, a.broker, !a.no_progress);
   auto r = run_local(**s, {jobs, true, !a.no_progress, kill_wait_of(a.kill_wait)});
   if (!r) return report_error(r.error());
   return finish_local_run(**s, *r);
@@ -138,27 +99,27 @@ int restart(const RestartArgs& a) {
 }  // namespace
 
 Command restart_command() {
-  return {
-      "restart",
-      "Finish an interrupted study without re-running finished tasks (local: run it here; "
-      "queued in the broker: queue its unfinished work again)",
-      [](CLI::App& sub) -> std::function<int()> {
-        auto a = std::make_shared<RestartArgs>();
-        offer(sub.add_option("workspace", a->workspace, "The study's workspace directory")->required(),
-              Completion::kDirectory);
-        auto* jobs = sub.add_option("-j,--jobs", a->jobs,
-                                    "Concurrent tasks, 1 to 4096 (default: number of cores)");
-        sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
-        sub.add_flag("--local", a->local,
-                     "Run it here (Merlin's flag; a study run with `run --local` restarts here "
-                     "anyway; one queued in a broker is refused with --local)");
-        add_kill_wait_option(sub, a->kill_wait);
-        add_broker_flags(sub, a->broker);
-        return [a, jobs] {
-          a->jobs_given = jobs->count() > 0;
-          return restart(*a);
-        };
-      }};
+  return {"restart",
+          "Finish an interrupted study without re-running finished tasks (local: run it here; "
+          "queued in the broker: queue its unfinished work again)",
+          [](CLI::App& sub) -> std::function<int()> {
+            auto a = std::make_shared<RestartArgs>();
+            offer(sub.add_option("workspace", a->workspace, "The study's workspace directory")
+                      ->required(),
+                  Completion::kDirectory);
+            auto* jobs = sub.add_option("-j,--jobs", a->jobs,
+                                        "Concurrent tasks, 1 to 4096 (default: number of cores)");
+            sub.add_flag("--no-progress", a->no_progress, "No progress lines on stderr");
+            sub.add_flag("--local", a->local,
+                         "Run it here (Merlin's flag; a study run with `run --local` restarts here "
+                         "anyway; one queued in a broker is refused with --local)");
+            add_kill_wait_option(sub, a->kill_wait);
+            add_broker_flags(sub, a->broker);
+            return [a, jobs] {
+              a->jobs_given = jobs->count() > 0;
+              return restart(*a);
+            };
+          }};
 }
 
 }  // namespace merlin::cli

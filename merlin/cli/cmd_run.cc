@@ -12,7 +12,6 @@
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
 #include "merlin/util/log.h"
-#include "workers/process_executor.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
@@ -23,7 +22,7 @@ struct RunArgs {
   bool local = false, dry = false, no_progress = false;
   std::vector<std::string> vars;
   std::string samples_file;
-  bool lean = false;  ///< --lean: a lean workspace (docs/lean-workspace.md)
+  bool lean = false;               ///< --lean: a lean workspace (docs/lean-workspace.md)
   std::string pgen;                ///< --pgen: refused (a Python module)
   std::vector<std::string> pargs;  ///< --pargs: refused with it
   long long jobs = 0;
@@ -65,8 +64,7 @@ int enqueue(std::unique_ptr<PreparedStudy> study, PrepareOptions po, Backend& ba
     if (r) break;
     std::error_code ec;
     std::filesystem::remove_all(study->tokens.workspace, ec);
-    if (r.error().code != ErrorCode::kExists || attempt >= 60)
-      return report_error(r.error());
+    if (r.error().code != ErrorCode::kExists || attempt >= 60) return report_error(r.error());
     po.epoch++;
     auto again = prepare_study(po);
     if (!again) return report_error(again.error());
@@ -160,8 +158,9 @@ Command run_command() {
             add_broker_flags(sub, a->broker);
             // Merlin's: --no-errors (ignores Flux errors in its tests) changes nothing here;
             // --pgen/--pargs need Python, refused with what to do instead.
-            sub.add_flag("--no-errors")->description(
-                "Merlin's flag for ignoring Flux errors in tests: accepted, changes nothing");
+            sub.add_flag("--no-errors")
+                ->description(
+                    "Merlin's flag for ignoring Flux errors in tests: accepted, changes nothing");
             auto* pgen = sub.add_option("--pgen", a->pgen,
                                         "Merlin's parameter generator (a Python file): "
                                         "refused, see docs/merlin-compatibility.md");

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "merlin/run/run_workers_options.h"
 #include "merlin/util/exit_codes.h"
 #include "merlin/util/result.h"
 
@@ -41,6 +42,13 @@ Command logs_command();
 /// Hidden: `merlin completion bash|commands` (completion_script.h).
 Command completion_command();
 Command server_command();
+
+/// Adds `merlin run-workers`' own options (not the broker's) to `sub`, parsed into `o`.
+void add_run_workers_flags(CLI::App& sub, run::RunWorkersOptions& o);
+/// Reads the words after `merlin` of a `run-workers` command line (as run::run_workers_argv
+/// renders them for a batch job) the way `merlin` does; --log-level goes to `log_level`.
+/// kBadInput with CLI11's words when they do not parse.
+Result<run::RunWorkersOptions> parse_run_workers_line(const std::vector<std::string>& words);
 
 /// Rewrites Merlin's many-letter short flags of `merlin server config` (-ip, -pwd, -ss, ...)
 /// as their long names in a command line (cmd_server.cc).

@@ -30,7 +30,7 @@ report::Table worker_table(const std::vector<WorkerRecord>& workers, std::int64_
     t.rows.push_back({w.name, w.host, w.pid, report::text_or_null(w.job),
                       report::text_or_null(w.study), w.queues, w.slots,
                       std::max<std::int64_t>(0, age_ms) / 1000,
-                      age_ms > kLostAfterMs ? "lost" : "alive"});
+                      is_alive(w.seen_ms, now_ms) ? "alive" : "lost"});
   }
   return t;
 }

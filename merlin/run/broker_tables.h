@@ -20,12 +20,10 @@ struct StudyQueues {
 /// study, queue (strings), queued, reserved, delayed, consumers (integers).
 report::Table queue_table(const std::vector<StudyQueues>& studies);
 
-/// A worker whose heartbeat is older than this is shown as lost (workers beat every second).
-inline constexpr std::int64_t kLostAfterMs = 10'000;
-
 /// worker, host (strings), pid (integer), job and study (strings, null when none; "-" in text
 /// and CSV), queues (array of strings), slots, seen_s_ago (integers: whole seconds since the
-/// last heartbeat, at `now_ms`), state ("alive", or "lost" after kLostAfterMs).
+/// last heartbeat, at `now_ms`), state ("alive", or "lost" once not is_alive with the default
+/// dead-after time, kDefaultDeadAfter).
 report::Table worker_table(const std::vector<WorkerRecord>& workers, std::int64_t now_ms);
 
 }  // namespace merlin::run

@@ -16,6 +16,7 @@
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/plan/plan.h"
 #include "merlin/run/progress.h"
+#include "merlin/run/progress_totals.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/util/files.h"
@@ -93,12 +94,8 @@ class Reporter {
       last_report = Clock::now();
       auto p = store_.progress();
       if (!p) continue;
-      std::uint64_t done = 0, total = 0;  // fan-out counts appear as they are released
-      for (const auto& i : *p) {
-        done += i.done;
-        total += i.expected();
-      }
-      if (progress_) progress_->update(done, total);
+      const auto totals = totals_of(*p);  // fan-out counts appear as they are released
+      if (progress_) progress_->update(totals.done, totals.total);
       std::ostringstream live;
       live << "pid=" << ::getpid() << "\n";
       auto running = worker_.running();
@@ -239,11 +236,10 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
   auto p = store.progress();
   if (!p) return p.error();
   result.progress = *p;
-  for (const auto& i : result.progress) {
-    result.total += i.expected();
-    result.done += i.done;
-    result.failed += i.failed;
-  }
+  const auto totals = totals_of(result.progress);
+  result.total = totals.total;
+  result.done = totals.done;
+  result.failed = totals.failed;
   return result;
 }
 

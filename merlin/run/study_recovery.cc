@@ -8,6 +8,7 @@
 
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/run/progress.h"
+#include "merlin/run/progress_totals.h"
 #include "merlin/util/files.h"
 #include "merlin/util/process_info.h"
 #include "merlin/workspace/journal.h"
@@ -97,10 +98,9 @@ Result<std::vector<LostStudy>> find_lost_studies(Backend& backend, const std::st
     l.key = r.key;
     l.workspace = r.workspace;
     l.registered = true;
-    for (const auto& i : *progress) {
-      l.done += i.done;
-      l.total += i.expected();
-    }
+    const auto totals = totals_of(*progress);
+    l.done = totals.done;
+    l.total = totals.total;
     if (l.done == l.total) {
       auto m = mark_study_finished(r.workspace);
       (void)m;  // a workspace we cannot write to is reported by whoever serves it

@@ -152,7 +152,7 @@ Result<StudySnapshot> StudyWatch::refresh(std::int64_t now_ms) {
       ws.study = w.study;
       const std::int64_t age_ms = std::max<std::int64_t>(0, now_ms - w.seen_ms);
       ws.heartbeat_age = static_cast<double>(age_ms) / 1000.0;
-      ws.alive = age_ms <= options_.dead_after_ms;
+      ws.alive = is_alive(w.seen_ms, now_ms, options_.dead_after);
       snap.workers.push_back(std::move(ws));
     }
     std::sort(snap.workers.begin(), snap.workers.end(),

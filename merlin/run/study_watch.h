@@ -4,12 +4,14 @@
 /// `query-workers` (step_status, list_tasks, the WorkerRegistry), and keeps the throughput
 /// history the rates, ETAs and the plot come from. Not thread-safe: one refresher calls it and
 /// hands the snapshots on.
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
 
 #include "merlin/broker/backend.h"
+#include "merlin/broker/worker_registry.h"
 #include "merlin/plan/plan.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/study_snapshot.h"
@@ -21,8 +23,9 @@ namespace merlin::run {
 struct StudyWatchOptions {
   std::size_t max_failures = 50;         ///< the newest failures listed
   std::int64_t rate_window_ms = 60'000;  ///< a step's rate: over this much history
-  std::int64_t dead_after_ms = 10'000;   ///< a worker silent this long is shown as lost
-  std::size_t max_points = 1800;         ///< throughput samples kept (one per refresh)
+  /// a worker silent longer than this is shown as lost (is_alive)
+  std::chrono::milliseconds dead_after = kDefaultDeadAfter;
+  std::size_t max_points = 1800;  ///< throughput samples kept (one per refresh)
 };
 
 class StudyWatch {

@@ -13,7 +13,9 @@
 
 #include "merlin/batch/scheduler.h"
 #include "merlin/run/dist_study.h"
+#include "merlin/run/fleet_policy.h"
 #include "merlin/run/progress.h"
+#include "merlin/run/progress_totals.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
@@ -77,7 +79,7 @@ class Fleet {
     }
     start_mark_ = *mark;
     beat("");  // listed by query-workers from the start
-    const bool exit_when_done = options_.exit_when_done;
+    const bool exit_when_done = options_.given.exit_when_done;
     bool announced_wait = false;
     int status = kExitOk;
     while (!stopping()) {
@@ -162,10 +164,7 @@ class Fleet {
     if (stopped.empty()) return studies_.pending(key);
     auto stats = studies_.queue_stats(key);
     if (!stats) return stats.error();
-    std::uint64_t n = 0;
-    for (const auto& q : *stats)
-      if (!stopped.count(q.queue)) n += q.queued + q.reserved + q.delayed;
-    return n;
+    return work_outside(*stats, stopped);
   }
 
   // Exit code for --exit-when-done: 1 if messages are left on queues a hard fail stopped.
@@ -206,13 +205,7 @@ class Fleet {
   }
 
   // A study is worth serving if some worker has a queue there not stopped by a hard fail.
-  bool servable(const std::string& key) {
-    const auto& stopped = stopped_queues_[key];
-    for (const auto& p : plans_)
-      for (const auto& q : p.queues)
-        if (!stopped.count(q)) return true;
-    return false;
-  }
+  bool servable(const std::string& key) { return run::servable(plans_, stopped_queues_[key]); }
 
   // Heartbeats for every worker; false when a stop was asked for.
   bool beat(const std::string& study) {
@@ -249,13 +242,10 @@ class Fleet {
   }
 
   static std::pair<std::uint64_t, std::uint64_t> done_total(StateStore& store) {
-    std::uint64_t done = 0, total = 0;
-    if (auto p = store.progress())
-      for (const auto& i : *p) {
-        done += i.done;
-        total += i.expected();
-      }
-    return {done, total};
+    auto p = store.progress();
+    if (!p) return {0, 0};
+    const auto totals = totals_of(*p);
+    return {totals.done, totals.total};
   }
 
   /// The task journal of worker `p` in the study's workspace, for detailed-status; none (with
@@ -290,21 +280,12 @@ class Fleet {
     StateStore& store = *owned_store;
     auto all_queues = study_queues(*(*s)->graph);
     auto& stopped = stopped_queues_[rec.key];
-    std::vector<std::string> idle_queues;
-    for (const auto& q : all_queues)
-      if (!stopped.count(q)) idle_queues.push_back(q);
 
     std::vector<std::unique_ptr<Running>> fleet;
     for (const auto& p : plans_) {
-      WorkerOptions wo;
-      for (const auto& q : p.queues)
-        if (!stopped.count(q)) wo.queues.push_back(q);
-      if (wo.queues.empty()) continue;
-      wo.slots = p.slots;
-      wo.idle_queues = idle_queues;
-      wo.lease_renewal = std::max(std::chrono::milliseconds(1), options_.lease / 3);
-      wo.max_deliveries = options_.max_deliveries;
-      wo.scratch_retry = kDefaultScratchRetry;  // another node may take what ours cannot
+      auto options = worker_options_for(p, all_queues, stopped, options_.given);
+      if (!options) continue;  // a hard fail stopped all its queues
+      WorkerOptions& wo = *options;
       wo.on_stop = [this, &rec, id = p.id](const std::string& q, const std::string& step,
                                            bool all) {
         auto h = stops_.halt(rec.key, StudyHalt{q, step, id, all});
@@ -315,8 +296,8 @@ class Fleet {
       wo.on_stop_notices = [this, &rec, &fleet] { obey_halts(rec.key, fleet); };
       auto r = std::make_unique<Running>();
       r->plan = &p;
-      r->broker = backend_.broker(rec.key, p.id, options_.lease);
-      r->executor = for_layout(options_.executor(options_.kill_wait), **s);
+      r->broker = backend_.broker(rec.key, p.id, options_.given.lease());
+      r->executor = for_layout(options_.executor(options_.given.kill_wait_ms()), **s);
       r->journal = open_journal(**s, p);
       StateStore* used = &store;
       if (r->journal) {
@@ -370,7 +351,7 @@ class Fleet {
         log::warn(
             "second signal: ending running steps (SIGTERM now, SIGKILL in {:g} s to those still "
             "running); their tasks go back uncommitted",
-            std::chrono::duration<double>(options_.kill_wait).count());
+            std::chrono::duration<double>(options_.given.kill_wait_ms()).count());
         for (auto& r : fleet) r->worker->abort();
       }
       if (Clock::now() - last_beat >= std::chrono::seconds(1)) {
@@ -386,23 +367,22 @@ class Fleet {
       }
     }
     for (auto& t : threads) t.join();
-    bool worked = false;
+    std::vector<WorkerReport> reports;
     for (auto& r : fleet) {
       if (!r->report) return r->report.error();
       const auto& w = *r->report;
-      worked |= w.executed + w.skipped + w.splits > 0;
+      reports.push_back(w);
       log::info(
           "worker={} study={} executed={} succeeded={} failed={} requeued={} skipped={} "
           "splits={}",
           r->plan->name, rec.key, w.executed, w.succeeded, w.failed, w.requeued, w.skipped,
           w.splits);
-      for (const auto& q : w.stopped_queues) stopped.insert(q);
-      if (w.stopped_by_step) {
-        log::warn("MERLIN_STOP_WORKERS: this process stops");
-        stop_requested_ = true;
-      }
+      if (w.stopped_by_step) log::warn("MERLIN_STOP_WORKERS: this process stops");
     }
-    return worked;
+    const ServeTally t = tally(reports);
+    stopped.insert(t.stopped_queues.begin(), t.stopped_queues.end());
+    if (t.stopped_by_step) stop_requested_ = true;
+    return t.worked;
   }
 
   // Applies the halts other processes (or our own workers) wrote since `mark` to every

@@ -12,6 +12,7 @@
 
 #include "merlin/broker/backend.h"
 #include "merlin/broker/broker_location.h"
+#include "merlin/run/run_workers_options.h"
 #include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
@@ -27,14 +28,13 @@ struct WorkerPlan {
 };
 
 struct FleetOptions {
-  std::chrono::milliseconds lease = kDefaultLease;  ///< renewed every third of it
-  bool exit_when_done = false;                      ///< return once no study has work for us
+  /// The command's options: the lease (renewed every third of it), --exit-when-done (return
+  /// once no study has work for us), --max-deliveries, --kill-wait (after the second signal:
+  /// SIGTERM to running steps, SIGKILL this much later).
+  RunWorkersOptions given;
   /// The spec's OUTPUT_PATH: its workspaces tell which studies the broker lost.
   std::string output_path;
-  std::uint32_t max_deliveries = kDefaultMaxDeliveries;  ///< WorkerOptions::max_deliveries
-  std::chrono::milliseconds progress_every{10'000};      ///< progress line period (0 = never)
-  /// After the second signal: SIGTERM to running steps, SIGKILL this much later.
-  std::chrono::milliseconds kill_wait = kDefaultKillWait;
+  std::chrono::milliseconds progress_every{10'000};  ///< progress line period (0 = never)
   /// When to drain and stop (the allocation's end less a margin); none = never.
   std::optional<std::chrono::steady_clock::time_point> drain_at;
   /// Makes each worker's step executor (tests pass a fake).

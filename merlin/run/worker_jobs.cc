@@ -16,8 +16,6 @@
 #include "merlin/util/process_info.h"
 #include "merlin/util/shell_words.h"
 
-extern char** environ;
-
 namespace merlin::run {
 namespace {
 
@@ -43,11 +41,30 @@ std::string scheduler_name(const std::string& batch_type) {
   return s ? std::string(s->name()) : batch_type;
 }
 
+RunWorkersOptions job_options(const RunWorkersOptions& o, const WorkerPlan& plan,
+                              const std::string& spec) {
+  RunWorkersOptions j;
+  j.spec = spec;
+  j.vars = o.vars;
+  j.steps = o.steps;
+  j.workers = {plan.name};
+  j.concurrency = plan.slots;
+  j.here = true;
+  j.exit_when_done = true;
+  j.lease_seconds = o.lease_seconds;
+  j.dead_after_seconds = o.dead_after_seconds;
+  j.drain_margin = o.drain_margin;
+  j.max_deliveries = o.max_deliveries;
+  j.kill_wait = o.kill_wait;
+  j.log_level = o.log_level;
+  return j;
+}
+
 Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec,
                                                      const StudyTokens& tokens,
                                                      const std::vector<WorkerPlan>& plans,
-                                                     const HereCommand& here,
-                                                     const std::string& log_dir) {
+                                                     const RunWorkersOptions& o,
+                                                     const JobContext& context) {
   std::vector<batch::WorkerJob> out;
   for (const auto& p : plans) {
     auto w = std::find_if(spec.workers.begin(), spec.workers.end(),
@@ -57,7 +74,7 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
     if (!runs_under_scheduler(b.type)) continue;
     batch::WorkerJob j;
     j.worker = p.name;
-    j.job_name = "merlin_" + here.study_name + "_" + w->name;
+    j.job_name = "merlin_" + context.study_name + "_" + w->name;
     j.batch = b;
     // `nodes: $(NODES)` takes the spec's variables, as Maestro substitutes them everywhere.
     const std::string nodes = tokens.substitute(!w->nodes.empty() ? w->nodes : b.nodes);
@@ -72,36 +89,60 @@ Result<std::vector<batch::WorkerJob>> scheduler_jobs(const spec::StudySpec& spec
                                 "': nodes must be a positive whole number, got '" + nodes + "'");
       j.nodes = static_cast<int>(n);
     }
-    std::string cmd = shell_quote(here.exe) + " run-workers " + shell_quote(here.spec) +
-                      " --worker " + shell_quote(p.name) +
-                      " --here --exit-when-done --concurrency " + std::to_string(p.slots);
-    for (const auto& v : here.vars) cmd += " --vars " + shell_quote(v);
-    for (const auto& s : here.steps) cmd += " --steps " + shell_quote(s);
-    char num[64];
-    std::snprintf(num, sizeof num, "%g", here.lease_seconds);
-    cmd += std::string(" --lease ") + num;
-    if (here.dead_after_seconds != std::chrono::duration<double>(kDefaultDeadAfter).count()) {
-      std::snprintf(num, sizeof num, "%g", here.dead_after_seconds);
-      cmd += std::string(" --dead-after ") + num;
-    }
-    std::snprintf(num, sizeof num, "%g", here.drain_margin);
-    cmd += std::string(" --drain-margin ") + num;
-    if (here.max_deliveries != static_cast<int>(kDefaultMaxDeliveries))
-      cmd += " --max-deliveries " + std::to_string(here.max_deliveries);
-    if (here.kill_wait != std::chrono::duration<double>(kDefaultKillWait).count()) {
-      std::snprintf(num, sizeof num, "%g", here.kill_wait);
-      cmd += std::string(" --kill-wait ") + num;
-    }
-    if (here.log_level != "info") cmd += " --log-level " + shell_quote(here.log_level);
+    std::string cmd = shell_quote(context.exe);
+    for (const auto& word : run_workers_argv(job_options(o, p, context.spec)))
+      cmd += " " + shell_quote(word);
     j.command = cmd;
-    j.log_dir = log_dir;
-    j.array = here.array;
+    j.log_dir = context.log_dir;
+    j.array = o.array;
     out.push_back(std::move(j));
   }
   return out;
 }
 
-int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
+Result<WorkerPlacement> place_workers(const spec::StudySpec& spec, const StudyTokens& tokens,
+                                      std::vector<WorkerPlan> plans, const RunWorkersOptions& o,
+                                      const JobContext& context,
+                                      const std::function<bool(const std::string&)>& inside) {
+  auto jobs = scheduler_jobs(spec, tokens, plans, o, context);
+  if (!jobs) return jobs.error();
+  WorkerPlacement out;
+  std::erase_if(plans, [&](const WorkerPlan& p) {
+    return std::any_of(jobs->begin(), jobs->end(),
+                       [&](const batch::WorkerJob& j) { return j.worker == p.name; });
+  });
+  out.local = std::move(plans);
+  for (auto& j : *jobs) (inside(j.batch.type) ? out.here : out.submit).push_back(std::move(j));
+  return out;
+}
+
+Result<WorkerPlacement> place_workers(const spec::StudySpec& spec, const StudyTokens& tokens,
+                                      std::vector<WorkerPlan> plans, const RunWorkersOptions& o,
+                                      const JobContext& context) {
+  return place_workers(spec, tokens, std::move(plans), o, context, inside_allocation);
+}
+
+Result<std::string> echo_text(const WorkerPlacement& placement) {
+  std::string out;
+  for (const auto& j : placement.here) out += batch::node_launch(j) + "\n";
+  for (const auto& j : placement.submit) {
+    auto text = batch::render_job_script(j);
+    if (!text) return text.error();
+    out += *text;
+  }
+  return out;
+}
+
+std::optional<DrainPlan> drain_plan(double margin, std::optional<long> seconds_left) {
+  if (margin <= 0 || !seconds_left) return std::nullopt;
+  return DrainPlan{*seconds_left, std::max(0L, *seconds_left - static_cast<long>(margin))};
+}
+
+std::optional<DrainPlan> allocation_drain_plan(double margin) {
+  return drain_plan(margin, margin > 0 ? allocation_seconds_left() : std::nullopt);
+}
+
+int submit_jobs(const std::vector<batch::WorkerJob>& jobs, const EnvOverrides& env) {
   int rc = 0;
   for (const auto& j : jobs) {
     auto text = batch::render_job_script(j);
@@ -116,7 +157,7 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
       std::fprintf(stderr, "merlin: %s\n", w.error().message.c_str());
       return 1;
     }
-    auto id = submit_job_script(j.batch.type, path);
+    auto id = submit_job_script(j.batch.type, path, env);
     if (!id) {
       std::fprintf(stderr, "merlin: worker '%s': %s (script: %s)\n", j.worker.c_str(),
                    id.error().message.c_str(), path.c_str());
@@ -132,7 +173,11 @@ int submit_jobs(const std::vector<batch::WorkerJob>& jobs) {
   return rc;
 }
 
-int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
+int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs, const EnvOverrides& env) {
+  std::vector<std::string> envs = environment_with(env);
+  std::vector<char*> envp;
+  for (auto& e : envs) envp.push_back(e.data());
+  envp.push_back(nullptr);
   std::vector<pid_t> pids;
   bool failed = false;
   for (const auto& j : jobs) {
@@ -144,7 +189,7 @@ int launch_jobs_here(const std::vector<batch::WorkerJob>& jobs) {
     for (auto& a : argv) args.push_back(a.data());
     args.push_back(nullptr);
     pid_t pid = 0;
-    int e = ::posix_spawn(&pid, argv[0].c_str(), nullptr, nullptr, args.data(), environ);
+    int e = ::posix_spawn(&pid, argv[0].c_str(), nullptr, nullptr, args.data(), envp.data());
     if (e != 0) {
       std::fprintf(stderr, "merlin: cannot start %s: %s\n", argv[0].c_str(), std::strerror(e));
       failed = true;

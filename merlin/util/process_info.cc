@@ -2,11 +2,15 @@
 
 #include <stdlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
 #include <thread>
+
+extern char** environ;
 
 namespace merlin {
 
@@ -65,6 +69,20 @@ Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
       return Error::bad_input("--vars expects KEY=VALUE, got '" + s + "'");
     out.emplace_back(s.substr(0, eq), s.substr(eq + 1));
   }
+  return out;
+}
+
+std::vector<std::string> environment_with(const EnvOverrides& set) {
+  std::vector<std::string> out;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view entry(*e);
+    const auto eq = entry.find('=');
+    const auto name = entry.substr(0, eq);
+    const bool replaced =
+        std::any_of(set.begin(), set.end(), [&](const auto& kv) { return kv.first == name; });
+    if (!replaced) out.emplace_back(entry);
+  }
+  for (const auto& [name, value] : set) out.push_back(name + "=" + value);
   return out;
 }
 

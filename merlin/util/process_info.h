@@ -26,6 +26,13 @@ long long now_epoch();
 /// Number of cores (at least 1).
 int core_count();
 
+/// Variables set for a child process on top of this process's environment, as (name, value).
+using EnvOverrides = std::vector<std::pair<std::string, std::string>>;
+/// This process's environment ("NAME=value", as `environ`) with `set` added, replacing
+/// variables of the same name: what a child started with `set` sees. Our own environment is
+/// left alone.
+std::vector<std::string> environment_with(const EnvOverrides& set);
+
 /// Parses "K=V" strings of --vars; an entry without '=' is bad input.
 Result<std::vector<std::pair<std::string, std::string>>> parse_vars(
     const std::vector<std::string>& items);

@@ -82,7 +82,7 @@ merlin:
   void serve_on_a() {
     auto fake = std::make_shared<testing::FakeExecutor>();
     FleetOptions o;
-    o.exit_when_done = true;
+    o.given.exit_when_done = true;
     o.output_path = (dir_ / "out").string();
     o.progress_every = std::chrono::milliseconds(0);
     o.executor = [fake](std::chrono::milliseconds) -> std::unique_ptr<StepExecutor> {

@@ -64,7 +64,7 @@ merlin:
     auto fake = std::make_shared<testing::FakeExecutor>();
     fake->script("sim", 2, {1});
     FleetOptions o;
-    o.exit_when_done = true;
+    o.given.exit_when_done = true;
     o.output_path = (dir_ / "out").string();
     o.progress_every = std::chrono::milliseconds(0);
     o.executor = [fake](std::chrono::milliseconds) -> std::unique_ptr<StepExecutor> {

@@ -11,12 +11,28 @@
 #include "merlin/run/dist_study.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
+#include "merlin/run/study_requeue.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/memory_backend.h"
 
 namespace merlin::run {
 namespace {
 namespace fs = std::filesystem;
+
+// One fake shared by every worker's executor.
+ExecutorFactory shared_executor(std::shared_ptr<testing::FakeExecutor> fake) {
+  return [fake](std::chrono::milliseconds) -> std::unique_ptr<StepExecutor> {
+    struct Shared : StepExecutor {
+      std::shared_ptr<testing::FakeExecutor> f;
+      Result<void> prepare(const RenderedTask& t) override { return f->prepare(t); }
+      Result<ExecResult> run(const RenderedTask& t) override { return f->run(t); }
+      Result<void> mark_finished(const RenderedTask& t) override { return f->mark_finished(t); }
+    };
+    auto e = std::make_unique<Shared>();
+    e->f = fake;
+    return e;
+  };
+}
 
 class WorkerFleetTest : public ::testing::Test {
  protected:
@@ -63,7 +79,7 @@ merlin:
   }
   FleetOptions options() {
     FleetOptions o;
-    o.exit_when_done = true;
+    o.given.exit_when_done = true;
     o.output_path = (dir_ / "out").string();
     o.progress_every = std::chrono::milliseconds(0);
     return o;
@@ -142,6 +158,32 @@ TEST_F(WorkerFleetTest, AStopRequestedBeforeItStartsRunsNothing) {
 
 TEST_F(WorkerFleetTest, NoStudyOfThatNameIsNoWorkAndSuccess) {
   EXPECT_EQ(run_fleet(backend_, "fleet", plans(), options()), 0);
+}
+
+TEST_F(WorkerFleetTest, AQueuedStudyIsHeldByItsBrokerAfterAFailure) {
+  const auto key = queue_study();
+  ASSERT_FALSE(key.empty());
+  auto failing = std::make_shared<testing::FakeExecutor>();
+  failing->script("sim", 2, {1});  // sample 2 fails
+  auto o = options();
+  o.executor = shared_executor(failing);
+  run_fleet(backend_, loc_, "fleet", plans(), o);
+  auto s = reopen_study(workspace_, true, "");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  auto held = broker_holds_study(**s, backend_);
+  ASSERT_TRUE(held.ok());
+  EXPECT_TRUE(*held) << "restart queues it again from the broker's progress";
+}
+
+TEST_F(WorkerFleetTest, AStudyTheBrokerNeverHeldIsNotHeld) {
+  const auto key = queue_study();
+  ASSERT_FALSE(key.empty());
+  auto s = reopen_study(workspace_, true, "");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  testing::MemoryBackend empty;
+  auto held = broker_holds_study(**s, empty);
+  ASSERT_TRUE(held.ok());
+  EXPECT_FALSE(*held) << "restart rebuilds it from the workspace";
 }
 
 }  // namespace

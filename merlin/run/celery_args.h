@@ -12,7 +12,7 @@
 
 #include "merlin/util/result.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 
 struct CeleryArgs {
   std::optional<int> concurrency;  ///< --concurrency N, --concurrency=N, -c N, -cN
@@ -22,7 +22,7 @@ struct CeleryArgs {
 };
 
 /// Splits on white space (no quoting: Celery flags have none). A concurrency that is not a
-/// whole number from 1 to kMaxSlots (cli_util.h) is bad input naming it.
+/// whole number from 1 to kMaxSlots (slots.h) is bad input naming it.
 Result<CeleryArgs> parse_celery_args(const std::string& args);
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

@@ -1,12 +1,12 @@
-#include "merlin/cli/celery_args.h"
+#include "merlin/run/celery_args.h"
 
 #include <charconv>
 #include <sstream>
 #include <string_view>
 
-#include "merlin/cli/cli_util.h"
+#include "merlin/run/slots.h"
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 Result<int> positive(const std::string& text) {
@@ -102,4 +102,4 @@ Result<CeleryArgs> parse_celery_args(const std::string& args) {
   return out;
 }
 
-}  // namespace merlin::cli
+}  // namespace merlin::run

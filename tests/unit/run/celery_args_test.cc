@@ -1,10 +1,10 @@
 // Celery flags in a worker's `args`: the concurrency is honoured, Celery's common tuning flags
 // accepted silently, the ones that would change a worker's behaviour reported as ignored.
-#include "merlin/cli/celery_args.h"
+#include "merlin/run/celery_args.h"
 
 #include <gtest/gtest.h>
 
-namespace merlin::cli {
+namespace merlin::run {
 namespace {
 
 TEST(CeleryArgs, ConcurrencyInEveryCelerySpelling) {
@@ -67,4 +67,4 @@ TEST(CeleryArgs, ConcurrencyAboveTheSlotLimitIsBadInput) {
 }
 
 }  // namespace
-}  // namespace merlin::cli
+}  // namespace merlin::run
