@@ -12,7 +12,7 @@ json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : jso
 
 json eta_json(const std::optional<double>& eta) { return eta ? json(*eta) : json(nullptr); }
 
-json counts(const run::StepSnapshot& s) {
+json counts(const report::StepSnapshot& s) {
   const auto& r = s.status;
   return {{"instances", r.instances},
           {"total", r.total},
@@ -51,7 +51,7 @@ std::string lean_err_url(const std::string& instance, std::uint64_t sample) {
   return "/logs?step=" + encoded(instance, false) + "&sample=" + std::to_string(sample);
 }
 
-std::string status_json(const run::StudySnapshot& s) {
+std::string status_json(const report::StudySnapshot& s) {
   json steps = json::array();
   for (const auto& st : s.steps) {
     json row = counts(st);

@@ -4,14 +4,14 @@
 #include <cstdint>
 #include <string>
 
-#include "merlin/run/study_snapshot.h"
+#include "merlin/report/study_snapshot.h"
 
 namespace merlin::web {
 
 /// Bumped when a field changes meaning or goes; new fields do not bump it.
 inline constexpr int kStatusSchema = 1;
 
-std::string status_json(const run::StudySnapshot& snapshot);
+std::string status_json(const report::StudySnapshot& snapshot);
 
 /// `/err/<path>` with each path segment percent-encoded.
 std::string err_url(const std::string& err_file);

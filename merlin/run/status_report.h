@@ -7,23 +7,13 @@
 
 #include "merlin/broker/state_store.h"
 #include "merlin/report/format.h"
+#include "merlin/report/study_snapshot.h"
 #include "merlin/report/table.h"
 #include "merlin/study/study_graph.h"
 
 namespace merlin::run {
 
-struct StepStatus {
-  std::string step;
-  std::uint32_t instances = 0;
-  std::uint64_t total = 0;
-  std::uint64_t done = 0;     ///< finished successfully
-  std::uint64_t failed = 0;   ///< finished with a failure (soft or hard)
-  std::uint64_t running = 0;  ///< running now (a live local run)
-  std::uint64_t queued = 0;   ///< not finished, not running
-  double mean_seconds = 0;    ///< over finished samples
-  /// Fan-out instances not released yet (docs/fanout.md): their samples are not in `total`.
-  std::uint32_t count_unknown = 0;
-};
+using report::StepStatus;
 
 /// `running` may be empty (nothing is running). A fan-out instance counts its recorded count
 /// (from `progress`) once released, and in `count_unknown` before.

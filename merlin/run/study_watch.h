@@ -13,12 +13,17 @@
 #include "merlin/broker/backend.h"
 #include "merlin/broker/worker_registry.h"
 #include "merlin/plan/plan.h"
+#include "merlin/report/study_snapshot.h"
 #include "merlin/run/prepared_study.h"
-#include "merlin/run/study_snapshot.h"
 #include "merlin/run/throughput.h"
 #include "merlin/util/result.h"
 
 namespace merlin::run {
+
+using report::FailureSnapshot;
+using report::StepSnapshot;
+using report::StudySnapshot;
+using report::WorkerSnapshot;
 
 struct StudyWatchOptions {
   std::size_t max_failures = 50;         ///< the newest failures listed

@@ -7,12 +7,11 @@
 #include <optional>
 #include <vector>
 
+#include "merlin/report/study_snapshot.h"
+
 namespace merlin::run {
 
-struct ThroughputPoint {
-  std::int64_t at_ms = 0;      ///< epoch milliseconds of the sample
-  std::uint64_t finished = 0;  ///< done + failed over all steps then
-};
+using report::ThroughputPoint;
 
 class ThroughputHistory {
  public:

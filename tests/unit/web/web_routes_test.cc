@@ -109,9 +109,9 @@ TEST(WebRoutes, LogsServesALeanTasksStderrThroughTheCallbackOnly) {
 }
 
 TEST(StatusJson, ALeanWorkspacesFailureLinksItsLogsAndNamesTheCommand) {
-  run::StudySnapshot s;
+  report::StudySnapshot s;
   s.lean = true;
-  run::FailureSnapshot f;
+  report::FailureSnapshot f;
   f.step = "sim";
   f.sample = 3;
   f.instance = "sim/N.10";
@@ -124,13 +124,13 @@ TEST(StatusJson, ALeanWorkspacesFailureLinksItsLogsAndNamesTheCommand) {
 }
 
 TEST(StatusJson, NumbersArraysAndNullsWhereTheSchemaSaysSo) {
-  run::StudySnapshot s;
+  report::StudySnapshot s;
   s.study_name = "demo";
   s.workspace = "/w/demo_1";
   s.distributed = true;
   s.broker = "redis://127.0.0.1:6379/0";
   s.taken_at_ms = 1'700'000'000'500;
-  run::StepSnapshot step;
+  report::StepSnapshot step;
   step.status.step = "sim";
   step.status.total = 10;
   step.status.done = 4;
@@ -141,13 +141,13 @@ TEST(StatusJson, NumbersArraysAndNullsWhereTheSchemaSaysSo) {
   step.rate = 0.25;
   step.eta = 20.0;
   s.steps.push_back(step);
-  run::StepSnapshot unknown;
+  report::StepSnapshot unknown;
   unknown.status.step = "post";
   s.steps.push_back(unknown);
   s.totals = step;
   s.totals.status.step = "total";
   s.failed_total = 1;
-  run::FailureSnapshot f;
+  report::FailureSnapshot f;
   f.step = "sim";
   f.sample = 7;
   f.dir = "sim/07";
@@ -155,7 +155,7 @@ TEST(StatusJson, NumbersArraysAndNullsWhereTheSchemaSaysSo) {
   f.ended_at = 1'700'000'000;
   f.err_file = "sim/07/sim value.err";
   s.failures.push_back(f);
-  run::WorkerSnapshot w;
+  report::WorkerSnapshot w;
   w.name = "simworkers";
   w.host = "node1";
   w.pid = 42;

@@ -1,16 +1,34 @@
 #pragma once
 /// What `merlin monitor --web` shows of one study at one moment: per-step progress with rates
 /// and ETAs, the totals, the newest failures, the workers and the throughput series. Plain
-/// data, made by `StudyWatch` (study_watch.h) and turned into JSON by adapters/web.
+/// data, made by `StudyWatch` (merlin/run/study_watch.h) and turned into JSON by adapters/web,
+/// which sees this header and nothing of the run layer.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "merlin/run/status_report.h"
-#include "merlin/run/throughput.h"
+namespace merlin::report {
 
-namespace merlin::run {
+/// One row of `merlin status` (run::step_status computes them).
+struct StepStatus {
+  std::string step;
+  std::uint32_t instances = 0;
+  std::uint64_t total = 0;
+  std::uint64_t done = 0;     ///< finished successfully
+  std::uint64_t failed = 0;   ///< finished with a failure (soft or hard)
+  std::uint64_t running = 0;  ///< running now (a live local run)
+  std::uint64_t queued = 0;   ///< not finished, not running
+  double mean_seconds = 0;    ///< over finished samples
+  /// Fan-out instances not released yet (docs/fanout.md): their samples are not in `total`.
+  std::uint32_t count_unknown = 0;
+};
+
+/// One sample of the finished count (run::ThroughputHistory keeps them).
+struct ThroughputPoint {
+  std::int64_t at_ms = 0;      ///< epoch milliseconds of the sample
+  std::uint64_t finished = 0;  ///< done + failed over all steps then
+};
 
 struct StepSnapshot {
   StepStatus status;          ///< the row `merlin status` shows
@@ -59,4 +77,4 @@ struct StudySnapshot {
   std::string error;  ///< the last refresh's failure ("" when it worked): the page shows it
 };
 
-}  // namespace merlin::run
+}  // namespace merlin::report
