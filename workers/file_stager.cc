@@ -363,14 +363,15 @@ Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
 
 Result<void> FileStager::append_manifest(const RenderedTask& task, const std::string& lines) {
   const std::string path = manifest_path(task.step_dir);
-  // Process-wide: every Worker of a `run-workers` process (one per worker entry) has its own
-  // FileStager, and they share this process's manifest of a step.
-  static std::mutex manifest_mu;
-  std::lock_guard lock(manifest_mu);
   auto d = make_dirs(parent_of(path));
   if (!d) return d;
   UniqueFd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
   if (!f.valid()) return io_error("cannot open the manifest", path);
+  // Every Worker of a `run-workers` process (one per worker entry) has its own FileStager and
+  // they share this process's manifest of a step: a lock on the file, not on the process, keeps
+  // a task's lines together even when a short write needs a second one. Released at close.
+  while (::flock(f.get(), LOCK_EX) != 0)
+    if (errno != EINTR) return io_error("cannot lock the manifest", path);
   // One write per task: O_APPEND keeps it whole against this process's other writes, and a
   // crash can only tear the last line, which readers skip.
   for (std::size_t done = 0; done < lines.size();) {

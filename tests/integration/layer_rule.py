@@ -4,8 +4,8 @@
 The table under "## Folders and dependency rule" names each folder (first column, in
 backticks) and the folders it may use (backticked paths in the third column). A folder may
 include its own files and those of the folders it may use, nothing else of the project. A row
-may name one file instead of a folder: that file may use what its row lists. Every folder that
-holds sources must have a row. Prints one line per include that breaks the rule
+may name files instead of a folder (several, in backticks): those files may use what their
+row lists besides what their folder may. Every folder that holds sources must have a row. Prints one line per include that breaks the rule
 (`file:line: includes X (folder F may use: ...)`) and nothing when the tree keeps it.
 """
 import os
@@ -27,10 +27,11 @@ def rows(doc_path):
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) < 3:
             continue
-        name = re.match(r"`([^`]+)`", cells[0]).group(1).rstrip("/")
+        names = [n.rstrip("/") for n in re.findall(r"`([^`]+)`", cells[0])]
         may_use = [p.rstrip("/") for p in re.findall(r"`([^`]+)`", cells[-1])
                    if p.split("/")[0] in TOPS]
-        table[name] = may_use
+        for name in names:
+            table[name] = may_use
     return table
 
 
@@ -60,7 +61,7 @@ def main(src, doc_path):
                 if home is None:
                     problems.append(f"{path}: its folder has no row in {doc_path}'s table")
                     continue
-                allowed = set(table.get(path, table[home])) | {home}
+                allowed = set(table[home]) | set(table.get(path, [])) | {home}
                 with open(os.path.join(src, path), encoding="utf-8", errors="replace") as fh:
                     for n, line in enumerate(fh, 1):
                         m = include.match(line)
