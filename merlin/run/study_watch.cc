@@ -5,6 +5,7 @@
 
 #include "merlin/run/local_run.h"
 #include "merlin/run/run_record.h"
+#include "merlin/run/status_report.h"
 #include "merlin/run/task_details.h"
 
 namespace merlin::run {

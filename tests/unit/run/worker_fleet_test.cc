@@ -167,7 +167,7 @@ TEST_F(WorkerFleetTest, AQueuedStudyIsHeldByItsBrokerAfterAFailure) {
   failing->script("sim", 2, {1});  // sample 2 fails
   auto o = options();
   o.executor = shared_executor(failing);
-  run_fleet(backend_, loc_, "fleet", plans(), o);
+  run_fleet(backend_, "fleet", plans(), o);
   auto s = reopen_study(workspace_, true, "");
   ASSERT_TRUE(s.ok()) << s.error().message;
   auto held = broker_holds_study(**s, backend_);
