@@ -20,8 +20,8 @@ install(TARGETS merlin_core EXPORT merlinTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 foreach(dir util spec samples sampling data study workspace plan broker batch ml report server)
-  install(DIRECTORY ${PROJECT_SOURCE_DIR}/merlin/${dir}/
-          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/merlin/${dir}
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/merlin/core/${dir}/
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/merlin/core/${dir}
           FILES_MATCHING PATTERN "*.h")
 endforeach()
 

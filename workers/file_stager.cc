@@ -14,7 +14,7 @@
 #include <mutex>
 #include <vector>
 
-#include "merlin/util/crc32c.h"
+#include "merlin/core/util/crc32c.h"
 
 namespace merlin {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

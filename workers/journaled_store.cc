@@ -1,6 +1,6 @@
 #include "workers/journaled_store.h"
 
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin {
 

@@ -6,8 +6,8 @@
 /// worker.
 #include <atomic>
 
-#include "merlin/broker/state_store.h"
-#include "merlin/workspace/journal.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/workspace/journal.h"
 
 namespace merlin {
 

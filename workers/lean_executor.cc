@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin {
 namespace {

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/study/task_renderer.h"
 #include "workers/step_executor.h"
 #include "workers/step_logs.h"
 

@@ -14,8 +14,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "merlin/util/files.h"
-#include "merlin/util/shell_words.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/shell_words.h"
 #include "workers/guarded_spawn.h"
 #include "workers/return_code_policy.h"
 #include "workers/step_environment.h"

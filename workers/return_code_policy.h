@@ -3,8 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "merlin/broker/state_store.h"
-#include "merlin/study/task_kind.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/study/task_kind.h"
 
 namespace merlin {
 

@@ -10,7 +10,7 @@
 /// each names the path and says how to fix it.
 #include <string>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

@@ -4,7 +4,7 @@
 /// time without sleeping. Not thread-safe: the worker guards it with its lock.
 #include <chrono>
 
-#include "merlin/broker/broker.h"
+#include "merlin/core/broker/broker.h"
 
 namespace merlin {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/study/task_renderer.h"
-#include "merlin/util/result.h"
+#include "merlin/core/study/task_renderer.h"
+#include "merlin/core/util/result.h"
 #include "workers/staging_rules.h"
 
 namespace merlin {

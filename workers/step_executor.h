@@ -1,8 +1,8 @@
 #pragma once
 /// Running one rendered task: the side effect at the end of the worker loop, behind a small
 /// interface (the real one spawns a shell; tests use a recording fake).
-#include "merlin/study/task_renderer.h"
-#include "merlin/util/result.h"
+#include "merlin/core/study/task_renderer.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

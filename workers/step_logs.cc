@@ -10,9 +10,9 @@
 #include <ctime>
 #include <vector>
 
-#include "merlin/util/files.h"
-#include "merlin/util/io_error.h"
-#include "merlin/workspace/log_index.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/io_error.h"
+#include "merlin/core/workspace/log_index.h"
 
 namespace merlin {
 namespace {

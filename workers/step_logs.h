@@ -3,7 +3,7 @@
 /// per-process logs `<instance dir>/.merlin_logs/<writer>.{out,err,index}`. A step's stdout and
 /// stderr are captured to node-local temp files while it runs (capture_file()); after it exits
 /// append() copies them to the end of the logs, each after a marker line naming the sample and
-/// attempt, and only then appends the index record (merlin/workspace/log_index.h) pointing at
+/// attempt, and only then appends the index record (merlin/core/workspace/log_index.h) pointing at
 /// them. Memory stays bounded: the bytes move file to file (copy_file_range, else 64 KiB
 /// blocks). Only this object writes its files (the writer name is unique per process and
 /// appender), so offsets are tracked here, under one lock.
@@ -12,7 +12,7 @@
 #include <mutex>
 #include <string>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "merlin/util/io_error.h"
+#include "merlin/core/util/io_error.h"
 
 namespace merlin {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

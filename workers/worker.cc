@@ -9,7 +9,7 @@
 #include <system_error>
 #include <thread>
 
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 #include "workers/file_stager.h"
 #include "workers/return_code_policy.h"
 

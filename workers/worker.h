@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/broker.h"
-#include "merlin/broker/state_store.h"
-#include "merlin/plan/plan.h"
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/broker/broker.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/plan/plan.h"
+#include "merlin/core/study/task_renderer.h"
 #include "workers/scratch_health.h"
 #include "workers/stager.h"
 #include "workers/staging_pool.h"

@@ -2,7 +2,7 @@
 // threads, which stage its outputs, then commit and ack it; a node whose scratch is unusable
 // hands tasks back and pauses the scratch queues. Kept apart from worker.cc, which holds the
 // slot loop.
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 #include "workers/worker.h"
 
 namespace merlin {

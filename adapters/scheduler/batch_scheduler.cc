@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "adapters/scheduler/external_command.h"
-#include "merlin/batch/scheduler.h"
+#include "merlin/core/batch/scheduler.h"
 
 namespace merlin {
 namespace {

@@ -2,12 +2,12 @@
 /// The batch schedulers as merlin uses them: submit a worker job script, tell whether this
 /// process already runs inside an allocation, and how long that allocation has left. Side
 /// effects (sbatch, flux, bsub, squeue) stay here; what they print is read by
-/// merlin/batch/scheduler_text.
+/// merlin/core/batch/scheduler_text.
 #include <optional>
 #include <string>
 
-#include "merlin/util/process_info.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <sstream>
 
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin {
 namespace {

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/util/process_info.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

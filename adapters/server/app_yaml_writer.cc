@@ -1,8 +1,8 @@
 #include "adapters/server/app_yaml_writer.h"
 
 #include "adapters/server/local_redis_server.h"
-#include "merlin/server/app_yaml_blocks.h"
-#include "merlin/util/files.h"
+#include "merlin/core/server/app_yaml_blocks.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::server {
 

@@ -1,9 +1,9 @@
 #pragma once
 /// Points an app.yaml at `merlin server`'s Redis (the file side of
-/// merlin/server/app_yaml_blocks.h).
+/// merlin/core/server/app_yaml_blocks.h).
 #include <string>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::server {
 

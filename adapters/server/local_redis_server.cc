@@ -14,9 +14,9 @@
 #include <thread>
 
 #include "adapters/server/server_process.h"
-#include "merlin/util/files.h"
-#include "merlin/util/secret.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/secret.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::server {
 namespace {

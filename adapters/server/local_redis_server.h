@@ -1,6 +1,6 @@
 #pragma once
 /// `merlin server`: a user-space Redis (Debian's redis-server binary) run from one private
-/// directory (merlin/server/server_files.h). This class holds every side effect of the
+/// directory (merlin/core/server/server_files.h). This class holds every side effect of the
 /// command: the files (0600 in a 0700 directory), the process (started in its own session,
 /// output to redis.log), the port check; what it asks the running server goes through a
 /// ServerProbe. Not thread-safe; each call reads the files again, so two processes see each
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/server/process_file.h"
-#include "merlin/server/redis_conf.h"
-#include "merlin/server/server_files.h"
-#include "merlin/server/server_probe.h"
-#include "merlin/util/result.h"
+#include "merlin/core/server/process_file.h"
+#include "merlin/core/server/redis_conf.h"
+#include "merlin/core/server/server_files.h"
+#include "merlin/core/server/server_probe.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::server {
 

@@ -15,8 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "merlin/util/files.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/process_info.h"
 
 extern char** environ;
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/server/process_file.h"
-#include "merlin/util/result.h"
+#include "merlin/core/server/process_file.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::server {
 

@@ -14,7 +14,7 @@
 
 #include "adapters/web/connection_table.h"
 #include "adapters/web/http_limits.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::web {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "adapters/web/http_limits.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::web {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "merlin/report/study_snapshot.h"
+#include "merlin/core/report/study_snapshot.h"
 
 namespace merlin::web {
 

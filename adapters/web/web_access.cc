@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "merlin/util/secret.h"
+#include "merlin/core/util/secret.h"
 
 namespace merlin::web {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "adapters/web/http_server.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::web {
 

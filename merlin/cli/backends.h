@@ -1,18 +1,18 @@
 #pragma once
 /// The one place that names the concrete backends: the table of broker providers (one line
 /// per kind of broker, backends.cc). Every other file of the CLI and the run layer works
-/// through merlin/broker/backend.h and merlin/broker/broker_provider.h.
+/// through merlin/core/broker/backend.h and merlin/core/broker/broker_provider.h.
 #include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/broker_provider.h"
-#include "merlin/server/server_probe.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/broker_provider.h"
+#include "merlin/core/server/server_probe.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::cli {
 

@@ -4,9 +4,9 @@
 /// (merlin/run/broker_resolution.h), through this build's providers (backends.h).
 #include <string>
 
-#include "merlin/broker/broker_location.h"
+#include "merlin/core/broker/broker_location.h"
 #include "merlin/run/broker_resolution.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace CLI {
 class App;

@@ -7,8 +7,8 @@
 
 #include "merlin/run/run_workers_options.h"
 #include "merlin/run/slots.h"
-#include "merlin/util/process_info.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/result.h"
 
 namespace CLI {
 class App;

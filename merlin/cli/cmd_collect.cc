@@ -11,7 +11,7 @@
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/collect_run.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::cli {
 namespace {

@@ -16,9 +16,9 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
-#include "merlin/spec/app_config.h"
-#include "merlin/util/files.h"
-#include "merlin/util/path_expand.h"
+#include "merlin/core/spec/app_config.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/path_expand.h"
 
 namespace merlin::cli {
 namespace {

@@ -12,15 +12,15 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/status_broker.h"
-#include "merlin/report/format.h"
-#include "merlin/report/text_writer.h"
+#include "merlin/core/report/format.h"
+#include "merlin/core/report/text_writer.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/task_details.h"
 #include "merlin/run/task_selection.h"
 #include "merlin/run/task_table.h"
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

@@ -10,7 +10,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/example_dirs.h"
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::cli {
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/command.h"
 #include "merlin/run/dist_study.h"
-#include "merlin/util/files.h"
-#include "merlin/util/version.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/version.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

@@ -12,7 +12,7 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/run/step_log_lookup.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::cli {
 namespace {

@@ -15,8 +15,8 @@
 #include "merlin/run/dist_study.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_monitor.h"
-#include "merlin/spec/did_you_mean.h"
-#include "merlin/util/log.h"
+#include "merlin/core/spec/did_you_mean.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

@@ -9,10 +9,10 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
-#include "merlin/report/format.h"
+#include "merlin/core/report/format.h"
 #include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

@@ -11,7 +11,7 @@
 #include "merlin/run/dry_run.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

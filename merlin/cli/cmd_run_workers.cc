@@ -19,7 +19,7 @@
 #include "merlin/run/worker_fleet.h"
 #include "merlin/run/worker_jobs.h"
 #include "merlin/run/worker_planning.h"
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

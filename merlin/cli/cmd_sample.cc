@@ -10,9 +10,9 @@
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/stop_control.h"
-#include "merlin/sampling/output_room.h"
-#include "merlin/sampling/sample_writer.h"
-#include "merlin/util/disk_space.h"
+#include "merlin/core/sampling/output_room.h"
+#include "merlin/core/sampling/sample_writer.h"
+#include "merlin/core/util/disk_space.h"
 
 namespace merlin::cli {
 namespace {

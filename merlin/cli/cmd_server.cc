@@ -16,9 +16,9 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/run/app_broker.h"
-#include "merlin/util/files.h"
-#include "merlin/util/path_expand.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/path_expand.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::cli {
 namespace {

@@ -13,7 +13,7 @@
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/status_source.h"
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

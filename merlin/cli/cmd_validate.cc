@@ -4,7 +4,7 @@
 
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::cli {
 namespace {

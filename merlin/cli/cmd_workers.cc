@@ -11,7 +11,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
-#include "merlin/report/format.h"
+#include "merlin/core/report/format.h"
 #include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
 

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "merlin/run/run_workers_options.h"
-#include "merlin/util/exit_codes.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/exit_codes.h"
+#include "merlin/core/util/result.h"
 
 namespace CLI {
 class App;

@@ -2,7 +2,7 @@
 
 #include <system_error>
 
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/process_info.h"
 
 // Given by CMake (merlin_cli's compile definitions); the defaults keep a hand build working.
 #ifndef MERLIN_EXAMPLES_RELATIVE

@@ -7,9 +7,9 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/help_formatter.h"
-#include "merlin/util/log.h"
-#include "merlin/util/process_info.h"
-#include "merlin/util/version.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/version.h"
 
 int main(int argc, char** argv) {
   using namespace merlin;

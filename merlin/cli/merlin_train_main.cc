@@ -1,5 +1,5 @@
 // merlin-train: the surrogate trainer (docs/training.md). Wires the HDF5 reader, the MPI
-// communicator and the torch trainer; the decisions live in merlin/ml.
+// communicator and the torch trainer; the decisions live in merlin/core/ml.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -10,11 +10,11 @@
 #include "adapters/data/hdf5/hdf5_columns.h"
 #include "adapters/ml/mpi/mpi_communicator.h"
 #include "adapters/ml/torch/surrogate.h"
-#include "merlin/ml/model_card.h"
-#include "merlin/ml/train_options.h"
-#include "merlin/ml/train_report.h"
-#include "merlin/ml/training_set.h"
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/ml/model_card.h"
+#include "merlin/core/ml/train_options.h"
+#include "merlin/core/ml/train_report.h"
+#include "merlin/core/ml/training_set.h"
+#include "merlin/core/samples/sample_table.h"
 
 namespace {
 

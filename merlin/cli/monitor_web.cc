@@ -18,8 +18,8 @@
 #include "merlin/run/run_record.h"
 #include "merlin/run/step_log_lookup.h"
 #include "merlin/run/study_watch.h"
-#include "merlin/util/log.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

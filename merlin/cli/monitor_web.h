@@ -6,7 +6,7 @@
 #include <string>
 
 #include "merlin/cli/broker_config.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace CLI {
 class App;

@@ -10,9 +10,9 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
-#include "merlin/util/path_expand.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/path_expand.h"
 
 namespace merlin::run {
 namespace {

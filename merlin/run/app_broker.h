@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/broker_provider.h"
-#include "merlin/spec/app_config.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/broker_provider.h"
+#include "merlin/core/spec/app_config.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

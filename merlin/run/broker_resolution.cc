@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "merlin/run/app_broker.h"
-#include "merlin/spec/app_config.h"
-#include "merlin/util/log.h"
+#include "merlin/core/spec/app_config.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::run {
 namespace {

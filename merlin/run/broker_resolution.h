@@ -10,9 +10,9 @@
 /// environment (merlin/cli/broker_config.h); the brokers' own forms come from the providers.
 #include <string>
 
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/broker_provider.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/broker_provider.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

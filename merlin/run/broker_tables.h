@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/study_registry.h"
-#include "merlin/broker/worker_registry.h"
-#include "merlin/report/table.h"
+#include "merlin/core/broker/study_registry.h"
+#include "merlin/core/broker/worker_registry.h"
+#include "merlin/core/report/table.h"
 
 namespace merlin::run {
 

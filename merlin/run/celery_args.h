@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

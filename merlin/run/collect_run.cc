@@ -12,7 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "merlin/data/output_reader.h"
+#include "merlin/core/data/output_reader.h"
 #include "merlin/run/bounded_queue.h"
 #include "merlin/run/collect_writer.h"
 #include "merlin/run/local_run.h"
@@ -20,9 +20,9 @@
 #include "merlin/run/progress.h"
 #include "merlin/run/run_record.h"
 #include "merlin/run/sample_outcomes.h"
-#include "merlin/spec/did_you_mean.h"
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
+#include "merlin/core/spec/did_you_mean.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::run {
 namespace fs = std::filesystem;

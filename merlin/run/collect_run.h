@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "merlin/data/dataset_sink.h"
-#include "merlin/data/output_file.h"
-#include "merlin/util/result.h"
+#include "merlin/core/data/dataset_sink.h"
+#include "merlin/core/data/output_file.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "merlin/data/dataset_sink.h"
-#include "merlin/data/sample_fields.h"
-#include "merlin/util/result.h"
+#include "merlin/core/data/dataset_sink.h"
+#include "merlin/core/data/sample_fields.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

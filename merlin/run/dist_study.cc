@@ -5,10 +5,10 @@
 #include <filesystem>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/plan/plan.h"
-#include "merlin/study/resource_tokens.h"
-#include "merlin/util/files.h"
-#include "merlin/util/process_info.h"
+#include "merlin/core/plan/plan.h"
+#include "merlin/core/study/resource_tokens.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/process_info.h"
 
 namespace merlin::run {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/state_store.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/state_store.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
 

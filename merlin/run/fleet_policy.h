@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/study_registry.h"
+#include "merlin/core/broker/study_registry.h"
 #include "merlin/run/run_workers_options.h"
 #include "merlin/run/worker_fleet.h"
 #include "workers/worker.h"

@@ -14,15 +14,15 @@
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 #include "merlin/run/progress.h"
 #include "merlin/run/progress_totals.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 #include "workers/file_stager.h"
 
 namespace merlin::run {

@@ -12,10 +12,10 @@
 #include <filesystem>
 #include <sstream>
 
-#include "merlin/study/resource_tokens.h"
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
-#include "merlin/util/visible_text.h"
+#include "merlin/core/study/resource_tokens.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/visible_text.h"
 #include "workers/step_environment.h"
 
 namespace merlin::run {

@@ -8,12 +8,12 @@
 #include <vector>
 
 #include "merlin/run/run_record.h"
-#include "merlin/samples/sample_table.h"
-#include "merlin/spec/spec_loader.h"
-#include "merlin/study/study_graph.h"
-#include "merlin/study/study_tokens.h"
-#include "merlin/study/task_renderer.h"
-#include "merlin/util/result.h"
+#include "merlin/core/samples/sample_table.h"
+#include "merlin/core/spec/spec_loader.h"
+#include "merlin/core/study/study_graph.h"
+#include "merlin/core/study/study_tokens.h"
+#include "merlin/core/study/task_renderer.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

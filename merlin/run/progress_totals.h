@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "merlin/broker/state_store.h"
+#include "merlin/core/broker/state_store.h"
 
 namespace merlin::run {
 

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 namespace merlin::run {
 namespace {

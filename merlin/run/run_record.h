@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

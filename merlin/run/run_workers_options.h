@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/broker.h"
-#include "merlin/broker/worker_registry.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/broker.h"
+#include "merlin/core/broker/worker_registry.h"
+#include "merlin/core/util/result.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
 

@@ -1,7 +1,7 @@
 #include "merlin/run/sample_outcomes.h"
 
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 
 namespace merlin::run {
 

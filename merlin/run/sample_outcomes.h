@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/study/ids.h"
-#include "merlin/util/result.h"
+#include "merlin/core/study/ids.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

@@ -3,7 +3,7 @@
 /// `--concurrency` in a worker's args all mean slots, checked here against one bound.
 #include <string>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "merlin/report/csv_writer.h"
-#include "merlin/report/json_writer.h"
-#include "merlin/report/text_writer.h"
+#include "merlin/core/report/csv_writer.h"
+#include "merlin/core/report/json_writer.h"
+#include "merlin/core/report/text_writer.h"
 
 namespace merlin::run {
 

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/state_store.h"
-#include "merlin/report/format.h"
-#include "merlin/report/study_snapshot.h"
-#include "merlin/report/table.h"
-#include "merlin/study/study_graph.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/report/format.h"
+#include "merlin/core/report/study_snapshot.h"
+#include "merlin/core/report/table.h"
+#include "merlin/core/study/study_graph.h"
 
 namespace merlin::run {
 

@@ -3,8 +3,8 @@
 #include <chrono>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 
 namespace merlin::run {
 namespace {

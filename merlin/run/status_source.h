@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/broker_provider.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/broker_provider.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/run_record.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

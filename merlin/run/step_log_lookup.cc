@@ -1,6 +1,6 @@
 #include "merlin/run/step_log_lookup.h"
 
-#include "merlin/spec/did_you_mean.h"
+#include "merlin/core/spec/did_you_mean.h"
 
 namespace merlin::run {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "merlin/run/prepared_study.h"
-#include "merlin/workspace/log_index.h"
+#include "merlin/core/workspace/log_index.h"
 
 namespace merlin::run {
 

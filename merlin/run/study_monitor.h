@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/worker_registry.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/worker_registry.h"
 #include "merlin/run/progress_totals.h"
 #include "merlin/run/study_recovery.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

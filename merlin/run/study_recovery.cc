@@ -9,10 +9,10 @@
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/run/progress.h"
 #include "merlin/run/progress_totals.h"
-#include "merlin/util/files.h"
-#include "merlin/util/process_info.h"
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 
 namespace merlin::run {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
+#include "merlin/core/broker/backend.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/prepared_study.h"
 

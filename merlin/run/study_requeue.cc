@@ -1,6 +1,6 @@
 #include "merlin/run/study_requeue.h"
 
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 #include "merlin/run/progress_totals.h"
 #include "merlin/run/run_record.h"
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "merlin/broker/backend.h"
+#include "merlin/core/broker/backend.h"
 #include "merlin/run/prepared_study.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

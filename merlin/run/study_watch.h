@@ -10,13 +10,13 @@
 #include <memory>
 #include <string>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/worker_registry.h"
-#include "merlin/plan/plan.h"
-#include "merlin/report/study_snapshot.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/worker_registry.h"
+#include "merlin/core/plan/plan.h"
+#include "merlin/core/report/study_snapshot.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/throughput.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

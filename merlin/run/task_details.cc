@@ -7,7 +7,7 @@
 
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_source.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/workspace/task_journals.h"
 
 namespace merlin::run {
 namespace {

@@ -12,11 +12,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/state_store.h"
-#include "merlin/plan/plan.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/plan/plan.h"
 #include "merlin/run/prepared_study.h"
-#include "merlin/util/result.h"
-#include "merlin/workspace/journal.h"
+#include "merlin/core/util/result.h"
+#include "merlin/core/workspace/journal.h"
 
 namespace merlin::run {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <set>
 
-#include "merlin/plan/plan.h"
-#include "merlin/spec/did_you_mean.h"
+#include "merlin/core/plan/plan.h"
+#include "merlin/core/spec/did_you_mean.h"
 
 namespace merlin::run {
 namespace {

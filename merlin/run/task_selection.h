@@ -6,7 +6,7 @@
 
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/task_details.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

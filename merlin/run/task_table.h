@@ -2,7 +2,7 @@
 /// `merlin detailed-status`'s report table (docs/json-output.md): one row per task.
 #include <vector>
 
-#include "merlin/report/table.h"
+#include "merlin/core/report/table.h"
 #include "merlin/run/task_details.h"
 
 namespace merlin::run {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <vector>
 
-#include "merlin/report/study_snapshot.h"
+#include "merlin/core/report/study_snapshot.h"
 
 namespace merlin::run {
 

@@ -11,7 +11,7 @@
 #include <system_error>
 #include <thread>
 
-#include "merlin/batch/scheduler.h"
+#include "merlin/core/batch/scheduler.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/fleet_policy.h"
 #include "merlin/run/progress.h"
@@ -19,11 +19,11 @@
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
-#include "merlin/util/exit_codes.h"
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/util/exit_codes.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 #include "workers/journaled_store.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"

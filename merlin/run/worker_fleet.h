@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/backend.h"
-#include "merlin/broker/broker_location.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/broker_location.h"
 #include "merlin/run/run_workers_options.h"
 #include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"

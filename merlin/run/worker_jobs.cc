@@ -10,11 +10,11 @@
 #include <filesystem>
 
 #include "adapters/scheduler/batch_scheduler.h"
-#include "merlin/batch/scheduler.h"
-#include "merlin/util/files.h"
-#include "merlin/util/log.h"
-#include "merlin/util/process_info.h"
-#include "merlin/util/shell_words.h"
+#include "merlin/core/batch/scheduler.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/shell_words.h"
 
 namespace merlin::run {
 namespace {

@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "merlin/batch/worker_job.h"
+#include "merlin/core/batch/worker_job.h"
 #include "merlin/run/run_workers_options.h"
 #include "merlin/run/worker_fleet.h"
-#include "merlin/spec/study_spec.h"
-#include "merlin/study/study_tokens.h"
-#include "merlin/util/process_info.h"
-#include "merlin/util/result.h"
+#include "merlin/core/spec/study_spec.h"
+#include "merlin/core/study/study_tokens.h"
+#include "merlin/core/util/process_info.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

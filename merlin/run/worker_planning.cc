@@ -6,7 +6,7 @@
 
 #include "merlin/run/celery_args.h"
 #include "merlin/run/slots.h"
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::run {
 namespace {

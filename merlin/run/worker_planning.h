@@ -7,8 +7,8 @@
 
 #include "merlin/run/run_workers_options.h"
 #include "merlin/run/worker_fleet.h"
-#include "merlin/spec/study_spec.h"
-#include "merlin/util/result.h"
+#include "merlin/core/spec/study_spec.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::run {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/broker.h"
-#include "merlin/broker/state_store.h"
+#include "merlin/core/broker/broker.h"
+#include "merlin/core/broker/state_store.h"
 
 namespace merlin::testing {
 

@@ -13,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/study/task_kind.h"
+#include "merlin/core/study/task_kind.h"
 #include "workers/step_executor.h"
 
 namespace merlin::testing {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/samples/sample_table.h"
 
 namespace merlin::testing {
 

@@ -9,7 +9,7 @@
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/broker/backend.h"
+#include "merlin/core/broker/backend.h"
 
 namespace merlin::testing {
 

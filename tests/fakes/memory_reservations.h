@@ -6,7 +6,7 @@
 #include <mutex>
 #include <set>
 
-#include "merlin/broker/reservations.h"
+#include "merlin/core/broker/reservations.h"
 
 namespace merlin::testing {
 

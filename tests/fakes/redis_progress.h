@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::testing {
 

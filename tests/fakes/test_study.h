@@ -7,10 +7,10 @@
 #include <string>
 #include <string_view>
 
-#include "merlin/spec/study_spec.h"
-#include "merlin/study/study_graph.h"
-#include "merlin/study/study_tokens.h"
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/spec/study_spec.h"
+#include "merlin/core/study/study_graph.h"
+#include "merlin/core/study/study_tokens.h"
+#include "merlin/core/study/task_renderer.h"
 #include "tests/fakes/fake_sample_table.h"
 
 namespace merlin::testing {

@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "merlin/ml/communicator.h"
+#include "merlin/core/ml/communicator.h"
 
 namespace merlin::testing {
 

@@ -6,17 +6,17 @@
 
 #include "adapters/broker/amqp/amqp_provider.h"
 #include "adapters/broker/redis/redis_provider.h"
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/task_message.h"
-#include "merlin/data/output_reader.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/task_message.h"
+#include "merlin/core/data/output_reader.h"
 #include "merlin/run/app_broker.h"
-#include "merlin/samples/mapped_file.h"
-#include "merlin/samples/npy_table.h"
-#include "merlin/samples/sample_table.h"
-#include "merlin/samples/text_table.h"
-#include "merlin/spec/app_config.h"
-#include "merlin/spec/spec_loader.h"
-#include "merlin/util/log.h"
+#include "merlin/core/samples/mapped_file.h"
+#include "merlin/core/samples/npy_table.h"
+#include "merlin/core/samples/sample_table.h"
+#include "merlin/core/samples/text_table.h"
+#include "merlin/core/spec/app_config.h"
+#include "merlin/core/spec/spec_loader.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::fuzz {
 namespace {

@@ -24,7 +24,7 @@ check "the bash completion is installed" test -f "$P/share/bash-completion/compl
 if [ -f "$BUILD/share/man/man1/merlin.1" ]; then  # built when help2man is here
   check "the man pages are installed" test -f "$P/share/man/man1/merlin.1" -a -f "$P/share/man/man1/merlin-run.1"
 fi
-check "the library's headers are installed" test -f "$P/include/merlin/spec/spec_loader.h"
+check "the library's headers are installed" test -f "$P/include/merlin/core/spec/spec_loader.h"
 config=$(find "$P" -name merlinConfig.cmake | head -1)
 check "merlinConfig.cmake and its version file are installed" \
   test -n "$config" -a -f "$(dirname "$config")/merlinConfigVersion.cmake"

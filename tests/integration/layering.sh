@@ -18,7 +18,7 @@ expect_eq "only merlin/cli/backends.cc includes a broker adapter" "merlin/cli/ba
   "$(grep -rl '#include "adapters/broker/' merlin/cli | sort)"
 # A broker is one folder plus one line in backends.cc: no product file outside adapters/broker
 # names a broker's URL scheme (as a literal or a URL) or its default port; generic code asks
-# the providers (merlin/broker/broker_provider.h). merlin/server and adapters/server run a Redis
+# the providers (merlin/core/broker/broker_provider.h). merlin/core/server and adapters/server run a Redis
 # server (`merlin server`), whose own port they name.
 # Code only: comments (from a "//" after a blank or at the line's start) are cut first.
 broker_code() {
@@ -30,7 +30,7 @@ expect_eq "no broker URL scheme literal outside adapters/broker" "" \
        | grep -v '^adapters/broker/')"
 expect_eq "no broker default port outside adapters/broker" "" \
   "$(broker_code '\b(5671|5672|6379)\b' \
-       | grep -vE '^(adapters/broker|merlin/server|adapters/server)/|^merlin/cli/cmd_server\.cc:')"
+       | grep -vE '^(adapters/broker|merlin/core/server|adapters/server)/|^merlin/cli/cmd_server\.cc:')"
 # Dataset formats: named by one CLI file; HDF5 and nlohmann::json each stay in their one place.
 # (merlin_train_main.cc is the merlin-train binary's own main, wiring HDF5, MPI and torch.)
 expect_eq "only merlin/cli/data_formats.cc (and merlin-train's main) include a data adapter" \
@@ -39,8 +39,8 @@ expect_eq "only merlin/cli/data_formats.cc (and merlin-train's main) include a d
 expect_eq "hdf5.h only in adapters/data/hdf5" "adapters/data/hdf5/hdf5_handle.h" \
   "$(grep -rl '#include <hdf5.h>' merlin workers adapters | sort)"
 # nlohmann::json: the reader of per-sample outputs, the one writer of JSON reports, and the web page's /api/status.
-expect_eq "nlohmann::json only in merlin/data/json_output.cc, merlin/report/json_writer.cc and adapters/web/status_json.cc" \
-  "$(printf '%s\n' adapters/web/status_json.cc merlin/data/json_output.cc merlin/report/json_writer.cc)" \
+expect_eq "nlohmann::json only in merlin/core/data/json_output.cc, merlin/core/report/json_writer.cc and adapters/web/status_json.cc" \
+  "$(printf '%s\n' adapters/web/status_json.cc merlin/core/data/json_output.cc merlin/core/report/json_writer.cc)" \
   "$(grep -rl '#include <nlohmann/' merlin workers adapters | sort)"
 expect_eq "httplib.h only in adapters/web/httplib_server.cc" "adapters/web/httplib_server.cc" \
   "$(grep -rl '#include <httplib.h>' merlin workers adapters | sort)"

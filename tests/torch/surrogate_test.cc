@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "adapters/ml/torch/surrogate.h"
-#include "merlin/ml/checkpoint_files.h"
+#include "merlin/core/ml/checkpoint_files.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::torchml {

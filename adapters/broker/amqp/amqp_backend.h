@@ -12,8 +12,8 @@
 #include "adapters/broker/amqp/amqp_connection.h"
 #include "adapters/broker/amqp/amqp_provider.h"
 #include "adapters/broker/amqp/amqp_session.h"
-#include "merlin/broker/backend.h"
-#include "merlin/broker/reservations.h"
+#include "merlin/core/broker/backend.h"
+#include "merlin/core/broker/reservations.h"
 
 namespace merlin {
 

@@ -4,8 +4,8 @@
 #include <thread>
 
 #include "adapters/broker/amqp/amqp_names.h"
-#include "merlin/broker/worker_registry.h"
-#include "merlin/util/log.h"
+#include "merlin/core/broker/worker_registry.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin {
 namespace {

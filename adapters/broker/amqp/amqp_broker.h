@@ -1,6 +1,6 @@
 #pragma once
 /// The Broker on RabbitMQ, with reservations kept beside the study's progress
-/// (merlin/broker/reservations.h, on the results backend). Per task queue a durable queue
+/// (merlin/core/broker/reservations.h, on the results backend). Per task queue a durable queue
 /// "merlin.<study>.q.<queue>", declared on first use; persistent publishes confirmed before
 /// `publish` returns. `reserve` takes one message by basic.get, in the queues' order of
 /// preference, records the reservation (queue, message, deliveries, lease) and only then acks
@@ -35,8 +35,8 @@
 #include <string>
 
 #include "adapters/broker/amqp/amqp_session.h"
-#include "merlin/broker/broker.h"
-#include "merlin/broker/reservations.h"
+#include "merlin/core/broker/broker.h"
+#include "merlin/core/broker/reservations.h"
 
 namespace merlin {
 

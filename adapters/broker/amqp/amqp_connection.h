@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/broker_location.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

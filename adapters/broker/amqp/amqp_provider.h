@@ -2,7 +2,7 @@
 /// RabbitMQ as a kind of broker, with a results backend (a Redis) for the rest: its URL forms
 /// (amqp://, amqps:// over TLS, pyamqp:// as amqp), its app.yaml names (Merlin's rabbitmq and
 /// amqps are TLS on port 5671), its template, and opening an AmqpBackend.
-#include "merlin/broker/broker_provider.h"
+#include "merlin/core/broker/broker_provider.h"
 
 namespace merlin {
 

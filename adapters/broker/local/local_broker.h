@@ -12,7 +12,7 @@
 #include <queue>
 #include <set>
 
-#include "merlin/broker/broker.h"
+#include "merlin/core/broker/broker.h"
 
 namespace merlin {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/broker/state_store.h"
-#include "merlin/util/interval_set.h"
+#include "merlin/core/broker/state_store.h"
+#include "merlin/core/util/interval_set.h"
 
 namespace merlin {
 

@@ -4,7 +4,7 @@
 #include <memory>
 #include <string>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

@@ -8,7 +8,7 @@
 #include "adapters/broker/redis/redis_stop_channel.h"
 #include "adapters/broker/redis/redis_studies.h"
 #include "adapters/broker/redis/redis_workers.h"
-#include "merlin/broker/backend.h"
+#include "merlin/core/broker/backend.h"
 
 namespace merlin {
 

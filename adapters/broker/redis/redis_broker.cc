@@ -9,7 +9,7 @@
 
 #include "adapters/broker/redis/redis_error.h"
 #include "adapters/broker/redis/redis_lua.h"
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin {
 namespace {

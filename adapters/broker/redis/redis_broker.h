@@ -22,7 +22,7 @@
 
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_script.h"
-#include "merlin/broker/broker.h"
+#include "merlin/core/broker/broker.h"
 
 namespace merlin {
 

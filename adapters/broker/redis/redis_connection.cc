@@ -13,7 +13,7 @@
 #include <optional>
 #include <thread>
 
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin {
 namespace {

@@ -32,7 +32,7 @@
 #include "adapters/broker/redis/redis_reply.h"
 #include "adapters/broker/redis/redis_settings.h"
 #include "adapters/broker/redis/tls_stream.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 struct redisContext;  // hiredis, defined in redis_connection.cc only
 struct redisReader;

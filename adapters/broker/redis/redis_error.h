@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

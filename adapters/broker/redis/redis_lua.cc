@@ -80,7 +80,7 @@ for _, member in ipairs(redis.call('ZRANGEBYSCORE', delayed, '-inf', now, 'LIMIT
 end
 local function stops() return redis.call('XLEN', prefix .. 'halts') end
 -- A single-sample message's done bit (0/1), -1 for a range. Reads only the head of the text
--- ("v1 <instance> <lo> <hi> ...", merlin/broker/task_message.cc); -1 if it does not parse.
+-- ("v1 <instance> <lo> <hi> ...", merlin/core/broker/task_message.cc); -1 if it does not parse.
 local function done_of(text)
   local inst, lo, hi = string.match(text, '^v1 (%d+) (%d+) (%d+) ')
   if not inst or tonumber(hi) - tonumber(lo) ~= 1 then return -1 end

@@ -1,7 +1,7 @@
 #pragma once
 /// Redis as a kind of broker: its URL forms (redis://, rediss:// over TLS, redis+socket:// and
 /// unix:// for a Unix socket), its app.yaml names, its template, and opening a RedisBackend.
-#include "merlin/broker/broker_provider.h"
+#include "merlin/core/broker/broker_provider.h"
 
 namespace merlin {
 

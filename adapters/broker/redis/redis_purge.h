@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

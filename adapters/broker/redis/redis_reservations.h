@@ -8,7 +8,7 @@
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_script.h"
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/broker/reservations.h"
+#include "merlin/core/broker/reservations.h"
 
 namespace merlin {
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "merlin/broker/broker.h"
-#include "merlin/broker/broker_location.h"
-#include "merlin/broker/worker_registry.h"
+#include "merlin/core/broker/broker.h"
+#include "merlin/core/broker/broker_location.h"
+#include "merlin/core/broker/worker_registry.h"
 
 namespace merlin {
 
@@ -74,7 +74,7 @@ struct RedisKeys {
   std::string secs() const { return prefix + "secs"; }            ///< hash inst -> run seconds
   std::string released() const { return prefix + "released"; }    ///< hash inst -> 1 once
   std::string halts() const { return prefix + "halts"; }  ///< Stream of step-requested stops
-  /// Reservations of a broker that keeps them here (merlin/broker/reservations.h): hash id ->
+  /// Reservations of a broker that keeps them here (merlin/core/broker/reservations.h): hash id ->
   /// "deliveries\nqueue\nmessage", and a sorted set id -> lease end (server epoch ms).
   std::string held() const { return prefix + "held"; }
   std::string held_until() const { return prefix + "held_until"; }

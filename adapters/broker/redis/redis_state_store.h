@@ -11,7 +11,7 @@
 
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_script.h"
-#include "merlin/broker/state_store.h"
+#include "merlin/core/broker/state_store.h"
 
 namespace merlin {
 

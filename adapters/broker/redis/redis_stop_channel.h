@@ -2,7 +2,7 @@
 /// The StopChannel on Redis: per study the Stream "merlin:<study>:halts", whose ids are the
 /// server's clock (ordered across hosts without trusting theirs); a mark is a Stream id.
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/broker/stop_channel.h"
+#include "merlin/core/broker/stop_channel.h"
 
 namespace merlin {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/broker/study_registry.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/study_registry.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

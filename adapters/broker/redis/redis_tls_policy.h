@@ -7,7 +7,7 @@
 #include <sys/types.h>
 #include <vector>
 
-#include "merlin/broker/broker_location.h"
+#include "merlin/core/broker/broker_location.h"
 
 namespace merlin {
 

@@ -10,8 +10,8 @@
 
 #include "adapters/broker/redis/redis_pool.h"
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/broker/worker_registry.h"
-#include "merlin/util/result.h"
+#include "merlin/core/broker/worker_registry.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "adapters/broker/redis/redis_tls_policy.h"
-#include "merlin/util/result.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin {
 

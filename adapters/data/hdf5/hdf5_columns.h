@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/data/dataset_columns.h"
-#include "merlin/util/result.h"
+#include "merlin/core/data/dataset_columns.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::hdf5 {
 

@@ -10,9 +10,9 @@
 #include <limits>
 
 #include "adapters/data/hdf5/hdf5_handle.h"
-#include "merlin/util/crc32c.h"
-#include "merlin/util/isolated_call.h"
-#include "merlin/util/version.h"
+#include "merlin/core/util/crc32c.h"
+#include "merlin/core/util/isolated_call.h"
+#include "merlin/core/util/version.h"
 
 namespace merlin::hdf5 {
 namespace {

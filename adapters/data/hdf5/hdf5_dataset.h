@@ -3,7 +3,7 @@
 #include <memory>
 #include <string>
 
-#include "merlin/data/dataset_sink.h"
+#include "merlin/core/data/dataset_sink.h"
 
 namespace merlin::hdf5 {
 

@@ -9,7 +9,7 @@
 /// rows and gzip-compressed (with shuffle). Only this folder sees HDF5's types.
 #include <memory>
 
-#include "merlin/data/dataset_sink.h"
+#include "merlin/core/data/dataset_sink.h"
 
 namespace merlin::hdf5 {
 

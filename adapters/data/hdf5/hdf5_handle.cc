@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
-#include "merlin/util/log.h"
+#include "merlin/core/util/log.h"
 
 namespace merlin::hdf5 {
 namespace {

@@ -9,7 +9,7 @@
 #include "adapters/data/hdf5/hdf5_dataset.h"
 #include "adapters/data/hdf5/hdf5_format.h"
 #include "adapters/data/hdf5/hdf5_handle.h"
-#include "merlin/util/version.h"
+#include "merlin/core/util/version.h"
 
 namespace merlin::hdf5 {
 namespace {

@@ -2,8 +2,8 @@
 /// The MPI Communicator (MPI_COMM_WORLD). Only this folder includes <mpi.h>.
 #include <memory>
 
-#include "merlin/ml/communicator.h"
-#include "merlin/util/result.h"
+#include "merlin/core/ml/communicator.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::mpi {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/ml/model_card.h"
-#include "merlin/util/result.h"
+#include "merlin/core/ml/model_card.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::torchml {
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "merlin/ml/communicator.h"
-#include "merlin/ml/train_options.h"
-#include "merlin/ml/train_report.h"
-#include "merlin/ml/training_set.h"
-#include "merlin/util/result.h"
+#include "merlin/core/ml/communicator.h"
+#include "merlin/core/ml/train_options.h"
+#include "merlin/core/ml/train_report.h"
+#include "merlin/core/ml/training_set.h"
+#include "merlin/core/util/result.h"
 
 namespace merlin::torchml {
 

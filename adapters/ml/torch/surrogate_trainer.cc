@@ -11,9 +11,9 @@
 
 #include "adapters/ml/torch/mlp.h"
 #include "adapters/ml/torch/surrogate.h"
-#include "merlin/ml/checkpoint_files.h"
-#include "merlin/ml/lr_schedule.h"
-#include "merlin/ml/row_split.h"
+#include "merlin/core/ml/checkpoint_files.h"
+#include "merlin/core/ml/lr_schedule.h"
+#include "merlin/core/ml/row_split.h"
 
 namespace merlin::torchml {
 namespace {

@@ -2,8 +2,8 @@
 // one per line: what a tool built on merlin's spec layer looks like.
 #include <cstdio>
 
-#include "merlin/spec/spec_loader.h"
-#include "merlin/util/version.h"
+#include "merlin/core/spec/spec_loader.h"
+#include "merlin/core/util/version.h"
 #include "step_count.h"
 
 int main(int argc, char** argv) {

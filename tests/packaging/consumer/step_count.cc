@@ -2,7 +2,7 @@
 // library must be position-independent for this to link.
 #include "step_count.h"
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 int consumer_step_count(const char* spec_path) {
   auto loaded = merlin::spec::load_spec(spec_path);

@@ -1,11 +1,11 @@
 // The scheduler table and PBS, the scheduler added through it: its job script (golden text),
 // launchers, submit output and qstat's time left.
-#include "merlin/batch/scheduler.h"
+#include "merlin/core/batch/scheduler.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/batch/scheduler_text.h"
-#include "merlin/study/launcher.h"
+#include "merlin/core/batch/scheduler_text.h"
+#include "merlin/core/study/launcher.h"
 
 namespace merlin::batch {
 namespace {

@@ -1,5 +1,5 @@
 // Reading what sbatch, flux batch, bsub and squeue print.
-#include "merlin/batch/scheduler_text.h"
+#include "merlin/core/batch/scheduler_text.h"
 
 #include <gtest/gtest.h>
 

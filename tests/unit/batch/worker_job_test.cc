@@ -1,10 +1,10 @@
 // Worker batch jobs: the exact scripts for slurm, flux, lsf and lsf-srun, and the launch line
 // inside an allocation (golden texts: a scheduler reads every character).
-#include "merlin/batch/worker_job.h"
+#include "merlin/core/batch/worker_job.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/batch/walltime.h"
+#include "merlin/core/batch/walltime.h"
 
 namespace merlin::batch {
 namespace {

@@ -1,5 +1,5 @@
 // MERLIN_BROKER_URL / --broker: redis://[[user]:password@]host[:port][/db].
-#include "merlin/broker/broker_location.h"
+#include "merlin/core/broker/broker_location.h"
 
 #include <gtest/gtest.h>
 

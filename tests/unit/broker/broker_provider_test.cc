@@ -1,6 +1,6 @@
-// The table of brokers (merlin/broker/broker_provider.h): a kind of broker is one provider, and
+// The table of brokers (merlin/core/broker/broker_provider.h): a kind of broker is one provider, and
 // generic code finds it by scheme or app.yaml name instead of comparing text.
-#include "merlin/broker/broker_provider.h"
+#include "merlin/core/broker/broker_provider.h"
 
 #include <gtest/gtest.h>
 

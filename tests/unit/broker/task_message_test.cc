@@ -1,5 +1,5 @@
 // Task messages: "v1 <instance> <lo> <hi> <attempt> <kind> <gated>", and nothing else decodes.
-#include "merlin/broker/task_message.h"
+#include "merlin/core/broker/task_message.h"
 
 #include <gtest/gtest.h>
 

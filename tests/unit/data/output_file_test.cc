@@ -1,6 +1,6 @@
 // read_output_file: what merlin collect opens of a sample's outputs (issue #25): regular files
 // only, never a device, a FIFO or a directory, and never more than the cap.
-#include "merlin/data/output_file.h"
+#include "merlin/core/data/output_file.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // The per-sample output readers of merlin collect: JSON, .npy, CSV into numeric fields.
-#include "merlin/data/output_reader.h"
+#include "merlin/core/data/output_reader.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/workspace/journal.h"
-#include "merlin/workspace/task_journals.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::run {

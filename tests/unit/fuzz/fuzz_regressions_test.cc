@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "merlin/broker/task_message.h"
-#include "merlin/spec/app_config.h"
+#include "merlin/core/broker/task_message.h"
+#include "merlin/core/spec/app_config.h"
 #include "tests/fuzz/fuzz_entries.h"
 
 namespace fs = std::filesystem;

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/ml/checkpoint_files.h"
+#include "merlin/core/ml/checkpoint_files.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::ml {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/ml/row_split.h"
+#include "merlin/core/ml/row_split.h"
 
 namespace merlin::ml {
 namespace {

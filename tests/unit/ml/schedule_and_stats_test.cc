@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/ml/lr_schedule.h"
-#include "merlin/ml/standardizer.h"
+#include "merlin/core/ml/lr_schedule.h"
+#include "merlin/core/ml/standardizer.h"
 
 namespace merlin::ml {
 namespace {

@@ -1,7 +1,7 @@
 // merlin-train's command line: defaults, every option, and bad values naming the option.
 #include <gtest/gtest.h>
 
-#include "merlin/ml/train_options.h"
+#include "merlin/core/ml/train_options.h"
 
 namespace merlin::ml {
 namespace {

@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/ml/model_card.h"
-#include "merlin/ml/train_report.h"
+#include "merlin/core/ml/model_card.h"
+#include "merlin/core/ml/train_report.h"
 
 namespace merlin::ml {
 namespace {

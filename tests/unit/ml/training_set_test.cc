@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/ml/training_set.h"
+#include "merlin/core/ml/training_set.h"
 #include "tests/fakes/threaded_communicator.h"
 
 namespace merlin::ml {

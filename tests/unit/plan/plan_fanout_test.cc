@@ -5,7 +5,7 @@
 #include <map>
 
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 #include "tests/fakes/test_study.h"
 
 namespace merlin {

@@ -1,6 +1,6 @@
 // Plan: which messages a study start, a commit or a restart makes ready. Pure decisions read
 // from a LocalStateStore; nothing is queued here.
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 
 #include "adapters/broker/redis/redis_broker.h"
 #include "adapters/broker/redis/redis_state_store.h"
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/redis_progress.h"
 #include "tests/fakes/test_study.h"

@@ -6,7 +6,7 @@
 #include <thread>
 
 #include "adapters/broker/redis/redis_settings.h"
-#include "merlin/broker/task_message.h"
+#include "merlin/core/broker/task_message.h"
 #include "tests/fakes/redis_server.h"
 
 namespace merlin::testing {

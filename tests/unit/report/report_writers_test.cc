@@ -1,13 +1,13 @@
-// The report writers (merlin/report): one typed table, written as aligned text, CSV and JSON.
+// The report writers (merlin/core/report): one typed table, written as aligned text, CSV and JSON.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-#include "merlin/report/csv_writer.h"
-#include "merlin/report/format.h"
-#include "merlin/report/json_writer.h"
-#include "merlin/report/text_writer.h"
+#include "merlin/core/report/csv_writer.h"
+#include "merlin/core/report/format.h"
+#include "merlin/core/report/json_writer.h"
+#include "merlin/core/report/text_writer.h"
 
 namespace merlin::report {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/report/csv_writer.h"
-#include "merlin/report/json_writer.h"
-#include "merlin/report/text_writer.h"
+#include "merlin/core/report/csv_writer.h"
+#include "merlin/core/report/json_writer.h"
+#include "merlin/core/report/text_writer.h"
 #include "merlin/run/status_report.h"
 
 namespace merlin::run {

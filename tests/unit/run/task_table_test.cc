@@ -3,8 +3,8 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/report/csv_writer.h"
-#include "merlin/report/json_writer.h"
+#include "merlin/core/report/csv_writer.h"
+#include "merlin/core/report/json_writer.h"
 
 namespace merlin::run {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::run {
 namespace {

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/samples/npy_header.h"
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/samples/npy_header.h"
+#include "merlin/core/samples/sample_table.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::samples {

@@ -1,4 +1,4 @@
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/samples/sample_table.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

@@ -3,7 +3,7 @@
 #include <fstream>
 #include <string>
 
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/samples/sample_table.h"
 
 namespace merlin::samples {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/samples/sample_table.h"
+#include "merlin/core/samples/sample_table.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::samples {

@@ -1,14 +1,14 @@
 // `merlin sample` and the disk (issue #25 item 9): counts are read signed and bounded, the
 // output's size is estimated by format before writing, and a writing stopped by an interrupt
 // leaves no file.
-#include "merlin/sampling/output_room.h"
+#include "merlin/core/sampling/output_room.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 
-#include "merlin/sampling/sample_writer.h"
+#include "merlin/core/sampling/sample_writer.h"
 
 namespace merlin::sampling {
 namespace {

@@ -9,10 +9,10 @@
 #include <filesystem>
 #include <set>
 
-#include "merlin/samples/sample_table.h"
-#include "merlin/sampling/sample_rows.h"
-#include "merlin/sampling/sample_writer.h"
-#include "merlin/sampling/sobol_directions.h"
+#include "merlin/core/samples/sample_table.h"
+#include "merlin/core/sampling/sample_rows.h"
+#include "merlin/core/sampling/sample_writer.h"
+#include "merlin/core/sampling/sobol_directions.h"
 
 namespace merlin::sampling {
 namespace {

@@ -1,10 +1,10 @@
 // `merlin server start` points app.yaml at its Redis without touching the rest of the file.
-#include "merlin/server/app_yaml_blocks.h"
+#include "merlin/core/server/app_yaml_blocks.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/server/process_file.h"
-#include "merlin/server/server_probe.h"
+#include "merlin/core/server/process_file.h"
+#include "merlin/core/server/server_probe.h"
 
 namespace merlin::server {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "adapters/server/app_yaml_writer.h"
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 #include "tests/unit/samples/sample_test_files.h"
 
 namespace merlin::server {

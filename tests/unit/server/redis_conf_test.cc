@@ -1,5 +1,5 @@
 // merlin server's redis.conf: generated, read back, edited by `merlin server config`.
-#include "merlin/server/redis_conf.h"
+#include "merlin/core/server/redis_conf.h"
 
 #include <gtest/gtest.h>
 

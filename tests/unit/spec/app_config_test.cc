@@ -1,6 +1,6 @@
 // app.yaml as Merlin writes it: every key understood or named as not used, with a reason;
 // nothing Merlin writes is refused by the reader.
-#include "merlin/spec/app_config.h"
+#include "merlin/core/spec/app_config.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

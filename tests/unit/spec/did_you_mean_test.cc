@@ -1,4 +1,4 @@
-#include "merlin/spec/did_you_mean.h"
+#include "merlin/core/spec/did_you_mean.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Why a study or step name cannot be a directory: a kind to decide on, a reason to print.
 #include <gtest/gtest.h>
 
-#include "merlin/spec/field_checks.h"
+#include "merlin/core/spec/field_checks.h"
 
 namespace merlin::spec {
 namespace {

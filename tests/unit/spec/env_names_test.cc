@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "merlin/spec/env_names.h"
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/spec/env_names.h"
+#include "merlin/core/study/task_renderer.h"
 #include "tests/unit/spec/spec_test_util.h"
 
 namespace merlin::spec {

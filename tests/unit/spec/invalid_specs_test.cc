@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::spec {
 namespace {

@@ -2,7 +2,7 @@
 // (docs/lean-workspace.md).
 #include <gtest/gtest.h>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::spec {
 namespace {

@@ -1,11 +1,11 @@
 // merlin.combine_parameters: cartesian — the grid as zipped lists, and its bound.
-#include "merlin/spec/parameter_grid.h"
+#include "merlin/core/spec/parameter_grid.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::spec {
 namespace {

@@ -1,4 +1,4 @@
-#include "merlin/spec/python_scalar.h"
+#include "merlin/core/spec/python_scalar.h"
 
 #include <gtest/gtest.h>
 

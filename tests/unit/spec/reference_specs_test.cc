@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::spec {
 namespace {

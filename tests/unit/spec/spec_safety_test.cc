@@ -126,10 +126,10 @@ TEST(SpecSafety, TooLargeFileIsRefusedBeforeReading) {
 }
 
 TEST(SpecSafety, MissingFileAndDirectoryAreErrors) {
-  auto r = load_spec("/nonexistent/merlin/spec.yaml");
+  auto r = load_spec("/nonexistent/merlin/core/spec.yaml");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::kBadInput);
-  EXPECT_EQ(r.error().message, "/nonexistent/merlin/spec.yaml: cannot read the spec: no such file");
+  EXPECT_EQ(r.error().message, "/nonexistent/merlin/core/spec.yaml: cannot read the spec: no such file");
   auto d = load_spec(std::filesystem::temp_directory_path().string());
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().code, ErrorCode::kBadInput);

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin::spec::testing {
 

@@ -1,6 +1,6 @@
 // FanoutTables and the renderer on a fan-out step (docs/fanout.md): expansion checks and
 // copies the producer's file once; tasks read their values and directories from the copy.
-#include "merlin/study/fanout_tables.h"
+#include "merlin/core/study/fanout_tables.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // $(LAUNCHER) text from a step's resources, per batch type.
-#include "merlin/study/launcher.h"
+#include "merlin/core/study/launcher.h"
 
 #include <gtest/gtest.h>
 

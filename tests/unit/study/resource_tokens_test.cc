@@ -1,8 +1,8 @@
-#include "merlin/study/resource_tokens.h"
+#include "merlin/core/study/resource_tokens.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 
 namespace merlin {
 namespace {

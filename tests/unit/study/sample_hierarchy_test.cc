@@ -1,6 +1,6 @@
 // Merlin's sample directory layout: k levels, the least k with L^k >= N; base-L digits
 // zero-padded to the width of L; split() into at most L aligned children.
-#include "merlin/study/sample_hierarchy.h"
+#include "merlin/core/study/sample_hierarchy.h"
 
 #include <gtest/gtest.h>
 

@@ -1,12 +1,12 @@
 // Where steps with `scratch:` run: the root `auto` picks, paths expanded from the node's
 // environment, the per-task scratch dir, and $(MERLIN_SCRATCH) in the rendered command.
-#include "merlin/study/scratch_paths.h"
+#include "merlin/core/study/scratch_paths.h"
 
 #include <gtest/gtest.h>
 
 #include <map>
 
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/study/task_renderer.h"
 #include "tests/fakes/test_study.h"
 
 namespace merlin {

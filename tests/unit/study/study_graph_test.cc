@@ -1,9 +1,9 @@
 // StudyGraph: steps × parameter combinations, sampled steps, and the edges between instances.
-#include "merlin/study/study_graph.h"
+#include "merlin/core/study/study_graph.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/spec/spec_loader.h"
+#include "merlin/core/spec/spec_loader.h"
 #include "tests/fakes/test_study.h"
 
 namespace merlin {

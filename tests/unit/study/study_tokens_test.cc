@@ -1,10 +1,10 @@
 // Study-level tokens: variables, OUTPUT_PATH, the workspace name and the merlin_info paths.
-#include "merlin/study/study_tokens.h"
+#include "merlin/core/study/study_tokens.h"
 
 #include <gtest/gtest.h>
 
-#include "merlin/spec/spec_loader.h"
-#include "merlin/study/substitute.h"
+#include "merlin/core/spec/spec_loader.h"
+#include "merlin/core/study/substitute.h"
 
 namespace merlin {
 namespace {

@@ -1,6 +1,6 @@
 // TaskRenderer: (instance, sample, kind) → directory, script text, output paths and env.
 // The workspace is "/ws" (see tests/fakes/test_study.h); sample values read "<label><row>".
-#include "merlin/study/task_renderer.h"
+#include "merlin/core/study/task_renderer.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // files::copy: the samples copy in merlin_info/ is a new file, not a clone of the source's mode.
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

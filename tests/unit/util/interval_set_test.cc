@@ -1,5 +1,5 @@
 // IntervalSet: a set of sample ids as merged half-open runs.
-#include "merlin/util/interval_set.h"
+#include "merlin/core/util/interval_set.h"
 
 #include <gtest/gtest.h>
 

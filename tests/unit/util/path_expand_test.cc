@@ -1,4 +1,4 @@
-#include "merlin/util/path_expand.h"
+#include "merlin/core/util/path_expand.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The PATH a merlin process gives its children: its own directory last, once.
-#include "merlin/util/process_info.h"
+#include "merlin/core/util/process_info.h"
 
 #include <gtest/gtest.h>
 

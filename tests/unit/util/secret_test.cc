@@ -1,5 +1,5 @@
 // random_secret: the passwords of `merlin server` and the tokens of `merlin monitor --web`.
-#include "merlin/util/secret.h"
+#include "merlin/core/util/secret.h"
 
 #include <gtest/gtest.h>
 

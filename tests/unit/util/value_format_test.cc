@@ -1,4 +1,4 @@
-#include "merlin/util/value_format.h"
+#include "merlin/core/util/value_format.h"
 
 #include <cmath>
 #include <limits>

@@ -1,5 +1,5 @@
 // visible_text: what a message quotes can always be seen, and never cuts the message short.
-#include "merlin/util/visible_text.h"
+#include "merlin/core/util/visible_text.h"
 
 #include <gtest/gtest.h>
 

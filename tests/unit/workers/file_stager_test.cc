@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "merlin/util/crc32c.h"
+#include "merlin/core/util/crc32c.h"
 #include "workers/staging_rules.h"
 
 namespace merlin {

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <thread>
 
-#include "merlin/util/files.h"
+#include "merlin/core/util/files.h"
 #include "workers/step_output.h"
 
 extern char** environ;

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <thread>
 
-#include "merlin/util/files.h"
-#include "merlin/workspace/log_index.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/workspace/log_index.h"
 #include "tests/fakes/test_study.h"
 #include "workers/process_executor.h"
 

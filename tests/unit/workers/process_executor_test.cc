@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "merlin/util/files.h"
-#include "merlin/util/shell_words.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/shell_words.h"
 
 namespace merlin {
 namespace {

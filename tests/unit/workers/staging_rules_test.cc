@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "merlin/util/crc32c.h"
+#include "merlin/core/util/crc32c.h"
 
 namespace merlin {
 namespace {

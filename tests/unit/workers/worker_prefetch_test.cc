@@ -12,7 +12,7 @@
 
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
-#include "merlin/plan/plan.h"
+#include "merlin/core/plan/plan.h"
 #include "tests/fakes/fake_executor.h"
 #include "tests/fakes/test_study.h"
 #include "workers/worker.h"

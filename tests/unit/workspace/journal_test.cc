@@ -1,5 +1,5 @@
 // The local run's journal: fixed-size records appended per commit, read back on restart.
-#include "merlin/workspace/journal.h"
+#include "merlin/core/workspace/journal.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 // A lean workspace's log index: fixed records, read back per sample, torn tails ignored.
-#include "merlin/workspace/log_index.h"
+#include "merlin/core/workspace/log_index.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,81 @@
+#include "merlin/core/data/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace merlin::data {
+namespace {
+
+const char* kind_of(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a file";
+}
+
+OutputFileRead malformed(std::string why) { return {SampleStatus::kMalformed, std::move(why)}; }
+
+OutputFileRead from_errno(int err) {
+  if (err == ENOENT) return {SampleStatus::kMissing, "no such file"};
+  return malformed(std::strerror(err));
+}
+
+// A reason when `st` is not a regular file of at most `max_bytes`; "" when it is.
+std::string refusal(const struct stat& st, std::uint64_t max_bytes) {
+  if (!S_ISREG(st.st_mode))
+    return std::string("not a regular file (") + kind_of(st.st_mode) +
+           "); merlin collect reads only regular files";
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+    return std::to_string(st.st_size) + " bytes, more than --max-output-size " +
+           std::to_string(max_bytes) + " bytes (raise it to read this file)";
+  return "";
+}
+
+}  // namespace
+
+OutputFileRead read_output_file(const std::string& path, std::uint64_t max_bytes,
+                                std::string& out) {
+  out.clear();
+  // Looked at before it is opened: opening a device can do things (a tape rewinds).
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return from_errno(errno);
+  if (auto why = refusal(st, max_bytes); !why.empty()) return malformed(why);
+  // O_NONBLOCK: a FIFO swapped in since the stat cannot block the open; fstat refuses it.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) return from_errno(errno);
+  OutputFileRead result;
+  if (::fstat(fd, &st) != 0) {
+    result = from_errno(errno);
+  } else if (auto why = refusal(st, max_bytes); !why.empty()) {
+    result = malformed(why);
+  } else {
+    out.reserve(static_cast<std::size_t>(st.st_size));
+    char buf[65536];
+    for (;;) {
+      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        result = from_errno(errno);
+        break;
+      }
+      if (n == 0) break;
+      if (out.size() + static_cast<std::size_t>(n) > max_bytes) {  // it grew while read
+        result = malformed("more than --max-output-size " + std::to_string(max_bytes) +
+                           " bytes (it grew while it was read; raise the cap to read it)");
+        break;
+      }
+      out.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  if (result.status != SampleStatus::kOk) out.clear();
+  return result;
+}
+
+}  // namespace merlin::data

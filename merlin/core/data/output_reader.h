@@ -1,0 +1,39 @@
+#pragma once
+/// Readers of one sample's output files into numeric fields, chosen by extension:
+///  - `.json`: a number, a (nested, rectangular) array of numbers, or an object. An object's
+///    keys become fields `<stem>/<key>` (nested objects: `<stem>/<key>/<subkey>`); a number or
+///    array at the top is the field `<stem>`. true/false are 1/0, null is NaN. Strings,
+///    ragged arrays, empty objects and nesting deeper than 64 arrays and objects are
+///    malformed (the depth is checked before anything is built, so any text is safe).
+///  - `.npy`: the array is the field `<stem>` (bool, int, uint, float dtypes; C or Fortran
+///    order, read into C order).
+///  - `.csv`: a header line and one row: a field `<stem>/<column>` per column (a scalar).
+/// `<stem>` is the file name without its directory and extension (`result.json` → `result`).
+/// Thread-safe: readers share nothing.
+#include <string>
+#include <string_view>
+
+#include "merlin/core/data/sample_fields.h"
+#include "merlin/core/util/result.h"
+
+namespace merlin::data {
+
+enum class OutputKind { kJson, kNpy, kCsv };
+
+/// The kind of `file` by its extension; kBadInput naming it for any other extension.
+Result<OutputKind> output_kind(const std::string& file);
+
+/// `result.json` → `result`.
+std::string output_stem(const std::string& file);
+
+/// Appends the fields of `text` (the contents of a file of `kind` with stem `stem`) to `out`.
+/// Errors (kBadInput) say what is wrong, without the file name (the caller adds it).
+Result<void> parse_output(OutputKind kind, const std::string& stem, std::string_view text,
+                          SampleFields& out);
+
+/// Parsers by kind (parse_output dispatches to them).
+Result<void> parse_json_output(const std::string& stem, std::string_view text, SampleFields& out);
+Result<void> parse_npy_output(const std::string& stem, std::string_view text, SampleFields& out);
+Result<void> parse_csv_output(const std::string& stem, std::string_view text, SampleFields& out);
+
+}  // namespace merlin::data

@@ -1,0 +1,112 @@
+#include "merlin/core/sampling/sample_design.h"
+
+#include <charconv>
+#include <cmath>
+
+#include "merlin/core/sampling/sobol_directions.h"
+
+namespace merlin::sampling {
+namespace {
+
+struct Named {
+  const char* name;
+  Method method;
+};
+constexpr Named kMethods[] = {{"uniform", Method::kUniform}, {"lhs", Method::kLhs},
+                              {"sobol", Method::kSobol},     {"halton", Method::kHalton},
+                              {"grid", Method::kGrid},       {"normal", Method::kNormal}};
+
+bool parse_double(std::string_view s, double* out) {
+  if (s.empty()) return false;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *out);
+  return ec == std::errc() && p == s.data() + s.size() && std::isfinite(*out);
+}
+
+}  // namespace
+
+Result<Method> parse_method(std::string_view text) {
+  for (const auto& m : kMethods)
+    if (text == m.name) return m.method;
+  return Error::bad_input("--method '" + std::string(text) +
+                          "' is none of uniform, lhs, sobol, halton, grid, normal");
+}
+
+const char* method_name(Method m) {
+  for (const auto& n : kMethods)
+    if (n.method == m) return n.name;
+  return "?";
+}
+
+Result<Column> parse_column(std::string_view text) {
+  Column c;
+  std::string_view range = text;
+  if (auto eq = text.find('='); eq != std::string_view::npos) {
+    c.name = std::string(text.substr(0, eq));
+    range = text.substr(eq + 1);
+  }
+  auto bad = [&](const std::string& why) {
+    return Error::bad_input("--column '" + std::string(text) + "': " + why +
+                            " (expected NAME=LO:HI or NAME=LO:HI:log)");
+  };
+  auto colon = range.find(':');
+  if (colon == std::string_view::npos) return bad("no ':' between the bounds");
+  std::string_view lo = range.substr(0, colon), rest = range.substr(colon + 1), scale;
+  if (auto second = rest.find(':'); second != std::string_view::npos) {
+    scale = rest.substr(second + 1);
+    rest = rest.substr(0, second);
+  }
+  if (!parse_double(lo, &c.lo)) return bad("the lower bound '" + std::string(lo) + "' is no number");
+  if (!parse_double(rest, &c.hi))
+    return bad("the upper bound '" + std::string(rest) + "' is no number");
+  if (!(c.lo < c.hi)) return bad("the lower bound is not below the upper one");
+  if (scale == "log") {
+    c.log = true;
+    if (c.lo <= 0) return bad("a log scale needs bounds above 0");
+  } else if (!scale.empty() && scale != "linear") {
+    return bad("scale '" + std::string(scale) + "' is neither linear nor log");
+  }
+  return c;
+}
+
+Result<std::uint64_t> parse_rows(std::string_view text) {
+  long long v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec == std::errc() && end == text.data() + text.size() && v >= 1 &&
+      static_cast<std::uint64_t>(v) <= kMaxRows)
+    return static_cast<std::uint64_t>(v);
+  return Error::bad_input("-n/--rows: " + std::string(text) + " is not a row count from 1 to " +
+                          std::to_string(kMaxRows));
+}
+
+Result<void> check_design(const SampleDesign& d) {
+  if (d.rows == 0) return Error::bad_input("-n: at least one row");
+  if (d.rows > kMaxRows)
+    return Error::bad_input("-n/--rows: at most " + std::to_string(kMaxRows) + " rows, got " +
+                            std::to_string(d.rows));
+  if (d.columns.empty()) return Error::bad_input("no columns: give --dims D or --column NAME=LO:HI");
+  if (d.method == Method::kSobol && d.columns.size() > kSobolMaxDims)
+    return Error::bad_input("--method sobol: at most " + std::to_string(kSobolMaxDims) +
+                            " columns in this build, got " + std::to_string(d.columns.size()));
+  if (d.method == Method::kHalton && d.columns.size() > kHaltonMaxDims)
+    return Error::bad_input("--method halton: at most " + std::to_string(kHaltonMaxDims) +
+                            " columns (one prime base each), got " +
+                            std::to_string(d.columns.size()));
+  if (d.method == Method::kSobol && d.rows > (std::uint64_t{1} << 32))
+    return Error::bad_input("--method sobol: at most 2^32 rows");
+  return ok();
+}
+
+std::uint64_t grid_side(std::uint64_t rows, std::size_t dims) {
+  auto k = static_cast<std::uint64_t>(std::floor(std::pow(static_cast<double>(rows), 1.0 / dims) + 1e-9));
+  k = std::max<std::uint64_t>(k, 1);
+  auto power = [&](std::uint64_t b) {
+    long double p = 1;
+    for (std::size_t i = 0; i < dims; ++i) p *= b;
+    return p;
+  };
+  while (power(k + 1) <= rows) ++k;  // floating error below
+  while (k > 1 && power(k) > rows) --k;
+  return k;
+}
+
+}  // namespace merlin::sampling

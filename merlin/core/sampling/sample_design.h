@@ -1,0 +1,56 @@
+#pragma once
+/// What `merlin sample` makes: a method, N rows, and per column a name, bounds and scale.
+/// Pure values and their parsing; the generators are in unit_sequences.h.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "merlin/core/util/result.h"
+
+namespace merlin::sampling {
+
+enum class Method { kUniform, kLhs, kSobol, kHalton, kGrid, kNormal };
+
+/// "uniform", "lhs", "sobol", "halton", "grid", "normal"; kBadInput naming the known ones.
+Result<Method> parse_method(std::string_view text);
+const char* method_name(Method m);
+
+struct Column {
+  std::string name;
+  double lo = 0, hi = 1;  ///< bounds; for `normal`, the ±3σ range
+  bool log = false;       ///< uniform in log(x) between lo and hi (both > 0)
+};
+
+/// "NAME=LO:HI" or "NAME=LO:HI:log" (also "LO:HI" unnamed); kBadInput saying what is wrong:
+/// inverted or equal bounds, a log scale over a non-positive bound, no number.
+Result<Column> parse_column(std::string_view text);
+
+struct SampleDesign {
+  Method method = Method::kUniform;
+  std::uint64_t rows = 0;
+  std::vector<Column> columns;
+  std::uint64_t seed = 0;
+  bool scramble = true;  ///< Sobol: random digital shift; Halton: random digit permutations
+};
+
+/// The most rows `merlin sample` writes: 10^12 (8 TB a column as float64). More is a mistake
+/// (a count that wrapped, a missing exponent), refused before anything is written.
+inline constexpr std::uint64_t kMaxRows = 1'000'000'000'000;
+
+/// `-n` as written: a whole number from 1 to kMaxRows, read as signed so that "-5" is refused
+/// as -5 rather than wrapped to 2^64-5. kBadInput "-n/--rows: -5 is not a row count from 1 to
+/// 1000000000000" otherwise.
+Result<std::uint64_t> parse_rows(std::string_view text);
+
+/// Halton's columns: one prime base each (sample_rows.cc's table).
+inline constexpr std::size_t kHaltonMaxDims = 30;
+
+/// Checks a design as a whole (rows from 1 to kMaxRows, at least one column, the method's limits:
+/// Sobol's and Halton's columns); kBadInput.
+Result<void> check_design(const SampleDesign& d);
+
+/// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.
+std::uint64_t grid_side(std::uint64_t rows, std::size_t dims);
+
+}  // namespace merlin::sampling

@@ -1,0 +1,151 @@
+#include "merlin/core/workspace/journal.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "merlin/core/util/io_error.h"
+
+namespace merlin {
+namespace {
+
+constexpr char kMagic[8] = {'M', 'R', 'L', 'N', 'J', 'R', 'N', '1'};
+constexpr std::size_t kHeader = 16;  // magic + uint32 instances + 4 reserved
+// uint32 instance, uint32 epoch seconds, uint64 sample, u8 outcome, u8 started, u8 kind (0 a
+// task, 1 a fan-out count in the sample field), 1 pad, f32 seconds. Journals written before
+// the time, the started flag and the kind have zeros there.
+constexpr std::size_t kRecord = 24;
+
+void pack(const JournalRecord& r, unsigned char* b) {
+  std::memset(b, 0, kRecord);
+  std::memcpy(b, &r.instance.v, 4);
+  std::memcpy(b + 4, &r.at, 4);
+  std::memcpy(b + 8, &r.sample, 8);
+  b[16] = static_cast<unsigned char>(r.outcome);
+  b[17] = r.started ? 1 : 0;
+  b[18] = r.count ? 1 : 0;
+  std::memcpy(b + 20, &r.seconds, 4);
+}
+
+std::string errno_text(const std::string& what, const std::string& path) {
+  return what + " " + path + ": " + std::strerror(errno);
+}
+
+}  // namespace
+
+JournalWriter::~JournalWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+Result<void> JournalWriter::open(const std::string& path, std::uint32_t instances) {
+  path_ = path;
+  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) return Error::runtime(errno_text("cannot open journal", path));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) return Error::runtime(errno_text("cannot stat journal", path));
+  if (static_cast<std::size_t>(st.st_size) < kHeader) {
+    // New, or a header torn by a crash: start afresh (no record can have followed it).
+    if (st.st_size > 0 && ::ftruncate(fd_, 0) != 0)
+      return Error::runtime(errno_text("cannot repair journal", path));
+    unsigned char h[kHeader] = {};
+    std::memcpy(h, kMagic, 8);
+    std::memcpy(h + 8, &instances, 4);
+    ssize_t n = ::write(fd_, h, kHeader);
+    if (n != static_cast<ssize_t>(kHeader)) {
+      int e = n < 0 ? errno : ENOSPC;  // a short write: the device filled up
+      (void)::ftruncate(fd_, 0);       // no torn header left behind
+      return write_error(path, e);
+    }
+  } else if ((st.st_size - kHeader) % kRecord != 0) {
+    // A torn record from a crash: cut it so new records stay aligned.
+    off_t good = static_cast<off_t>(kHeader + (st.st_size - kHeader) / kRecord * kRecord);
+    if (::ftruncate(fd_, good) != 0)
+      return Error::runtime(errno_text("cannot repair journal", path));
+  }
+  return ok();
+}
+
+Result<void> JournalWriter::append(const JournalRecord& r) {
+  unsigned char b[kRecord];
+  JournalRecord stamped = r;
+  if (stamped.at == 0) stamped.at = static_cast<std::uint32_t>(std::time(nullptr));
+  pack(stamped, b);
+  std::lock_guard lock(mu_);
+  // Where this record starts: one writer per file (under mu_), so nothing else moves the end.
+  const off_t end = ::lseek(fd_, 0, SEEK_END);
+  std::size_t written = 0;
+  errno = 0;
+  while (written < kRecord) {
+    // After a short write the next one fails and says why (ENOSPC, EDQUOT, EFBIG).
+    ssize_t n = ::write(fd_, b + written, kRecord - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<std::size_t>(n);
+  }
+  if (written == kRecord) return ok();
+  // Nothing or part of the record was written (a full disk, a quota): cut what was, so the
+  // journal ends on a whole record and the next append is aligned. Readers skip a torn tail
+  // anyway; this keeps it from being followed by good records.
+  const int e = errno != 0 ? errno : ENOSPC;
+  if (written > 0 && end >= 0) (void)::ftruncate(fd_, end);
+  return write_error(path_, e);
+}
+
+Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
+                                   const std::function<void(const JournalRecord&)>& each,
+                                   bool with_starts, const JournalCounts& on_count) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return std::uint64_t{0};
+    return Error::runtime(errno_text("cannot open journal", path));
+  }
+  struct stat st {};
+  ::fstat(fd, &st);
+  std::size_t size = static_cast<std::size_t>(st.st_size);
+  if (size < kHeader) {
+    ::close(fd);
+    return std::uint64_t{0};
+  }
+  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) return Error::runtime(errno_text("cannot map journal", path));
+  const auto* b = static_cast<const unsigned char*>(map);
+  std::uint32_t recorded = 0;
+  std::memcpy(&recorded, b + 8, 4);
+  if (std::memcmp(b, kMagic, 8) != 0 || recorded != instances) {
+    ::munmap(map, size);
+    return Error::runtime(path + ": not a journal of this study (" + std::to_string(recorded) +
+                          " step instances recorded, the spec now has " +
+                          std::to_string(instances) + ")");
+  }
+  std::uint64_t n = 0;
+  for (std::size_t at = kHeader; at + kRecord <= size; at += kRecord) {
+    JournalRecord r;
+    std::memcpy(&r.instance.v, b + at, 4);
+    std::memcpy(&r.at, b + at + 4, 4);
+    std::memcpy(&r.sample, b + at + 8, 8);
+    r.outcome = static_cast<Outcome>(b[at + 16]);
+    r.started = b[at + 17] != 0;
+    r.count = b[at + 18] == 1;
+    std::memcpy(&r.seconds, b + at + 20, 4);
+    if (r.instance.v >= instances || (r.started && !with_starts)) continue;
+    if (r.count) {
+      if (on_count) {
+        on_count(r.instance, r.sample);
+        ++n;
+      }
+      continue;
+    }
+    each(r);
+    ++n;
+  }
+  ::munmap(map, size);
+  return n;
+}
+
+}  // namespace merlin
