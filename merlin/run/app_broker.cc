@@ -113,17 +113,23 @@ Result<BrokerLocation> app_results_backend(const spec::AppConfig& config,
 }
 
 std::string unused_keys_note(const std::vector<spec::IgnoredKey>& unused) {
-  std::vector<std::pair<std::string, std::string>> groups;  // why -> keys
+  struct Group {
+    const spec::IgnoredKey* first;  // its reason
+    std::string keys;
+  };
+  std::vector<Group> groups;
   for (const auto& k : unused) {
-    auto it =
-        std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == k.why; });
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) {
+      return g.first->why == k.why && g.first->detail == k.detail;
+    });
     if (it == groups.end())
-      groups.push_back({k.why, k.key});
+      groups.push_back({&k, k.key});
     else
-      it->second += ", " + k.key;
+      it->keys += ", " + k.key;
   }
   std::string out;
-  for (const auto& [why, keys] : groups) out += (out.empty() ? "" : "; ") + keys + " (" + why + ")";
+  for (const auto& g : groups)
+    out += (out.empty() ? "" : "; ") + g.keys + " (" + spec::why_text(*g.first) + ")";
   return out;
 }
 

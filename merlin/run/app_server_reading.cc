@@ -68,8 +68,7 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
         {"path", &b.path},         {"vhost", &b.vhost},       {"cert_reqs", &b.cert_reqs},
         {"ca_certs", &b.ca_certs}, {"certfile", &b.certfile}, {"keyfile", &b.keyfile}};
     for (const auto& [key, v] : others)
-      if (v->given)
-        unused.push_back({k(key), k("url") + " is used in their place, as Merlin does"});
+      if (v->given) unused.push_back({k(key), spec::IgnoredWhy::kUrlInPlace, k("url")});
     return loc;
   }
   if (b.name.given && !b.name.scalar)
@@ -96,7 +95,7 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     if (!path) return path.error();
     loc.socket_path = edge.expand_home(*path);
     if (b.path.given && b.server.given)
-      unused.push_back({k("server"), "a " + loc.scheme + " server is reached through its path"});
+      unused.push_back({k("server"), spec::IgnoredWhy::kSocketHasPath, loc.scheme});
   } else if (b.server.given) {
     auto server = text_of(file, k("server"), b.server, "the server's host name");
     if (!server) return server.error();
@@ -106,13 +105,13 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     auto port = number_of(file, k("port"), b.port, 1, 65535, "a port number (1 to 65535)");
     if (!port) return port.error();
     if (socket)
-      unused.push_back({k("port"), "a " + loc.scheme + " server has no port"});
+      unused.push_back({k("port"), spec::IgnoredWhy::kSocketHasNoPort, loc.scheme});
     else
       loc.port = *port;
   }
   if (b.db_num.given) {
     if (vhost_path) {
-      unused.push_back({k("db_num"), "a Redis database number; RabbitMQ has vhosts"});
+      unused.push_back({k("db_num"), spec::IgnoredWhy::kRedisDatabase});
     } else {
       auto db = number_of(file, k("db_num"), b.db_num, 0, 1 << 20, "a database number (0 or more)");
       if (!db) return db.error();
@@ -141,9 +140,7 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
       if (!vhost) return vhost.error();
       loc.vhost = vhost->empty() ? "/" : *vhost;
     } else {
-      unused.push_back(
-          {k("vhost"),
-           "RabbitMQ's virtual host; a Redis server has none (db_num picks its database)"});
+      unused.push_back({k("vhost"), spec::IgnoredWhy::kRabbitmqVhost});
     }
   }
   struct TlsKey {
@@ -157,7 +154,7 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
   for (const auto& t : tls_keys) {
     if (!t.value->given) continue;
     if (!loc.tls) {
-      unused.push_back({k(t.key), "a TLS setting, which a plain (non-TLS) server does not use"});
+      unused.push_back({k(t.key), spec::IgnoredWhy::kTlsOfPlainServer});
       continue;
     }
     auto text = text_of(file, k(t.key), *t.value, "a value");
@@ -167,7 +164,7 @@ Result<BrokerLocation> read_app_server(const std::string& file, const spec::AppS
     } else if (auto reqs = parse_cert_reqs(*text)) {
       loc.tls_settings.cert_reqs = *reqs;
     } else {  // Merlin leaves such a value unset too
-      unused.push_back({k(t.key), "'" + *text + "' is none of none, optional, required"});
+      unused.push_back({k(t.key), spec::IgnoredWhy::kUnknownCertReqs, *text});
     }
   }
   return loc;

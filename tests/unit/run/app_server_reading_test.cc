@@ -78,7 +78,8 @@ TEST(AppServerReading, AUrlWinsAndEveryOtherKeyIsNamedAsUnused) {
   EXPECT_EQ(r.loc->display(), "redis://h:7000/2");
   EXPECT_EQ(r.loc->source.kind, LocationSource::kAppYaml);
   EXPECT_EQ(keys(r.unused), (std::vector<std::string>{"broker.server", "broker.port"}));
-  EXPECT_EQ(r.unused[0].why, "broker.url is used in their place, as Merlin does");
+  EXPECT_EQ(r.unused[0].why, spec::IgnoredWhy::kUrlInPlace);
+  EXPECT_EQ(spec::why_text(r.unused[0]), "broker.url is used in their place, as Merlin does");
 }
 
 TEST(AppServerReading, ABadUrlIsNamedWithItsPlaceInTheFile) {
@@ -178,8 +179,8 @@ TEST(AppServerReading, ASocketIsItsPathAndHasNoPortOrServer) {
   ASSERT_TRUE(r.loc.ok()) << r.loc.error().message;
   EXPECT_EQ(r.loc->socket_path, "/home/u/r.sock");
   EXPECT_EQ(keys(r.unused), (std::vector<std::string>{"broker.server", "broker.port"}));
-  EXPECT_EQ(r.unused[0].why, "a redis+socket server is reached through its path");
-  EXPECT_EQ(r.unused[1].why, "a redis+socket server has no port");
+  EXPECT_EQ(spec::why_text(r.unused[0]), "a redis+socket server is reached through its path");
+  EXPECT_EQ(spec::why_text(r.unused[1]), "a redis+socket server has no port");
   AppServer none;
   none.name = value("redis+socket");
   auto missing = read(none);
@@ -198,7 +199,7 @@ TEST(AppServerReading, RabbitmqTakesAVhostAndNamesADatabaseAsUnused) {
   EXPECT_EQ(r.loc->vhost, "/");
   EXPECT_EQ(r.loc->port, 5671);
   EXPECT_EQ(keys(r.unused), (std::vector<std::string>{"broker.db_num"}));
-  EXPECT_EQ(r.unused[0].why, "a Redis database number; RabbitMQ has vhosts");
+  EXPECT_EQ(spec::why_text(r.unused[0]), "a Redis database number; RabbitMQ has vhosts");
   AppServer redis;
   redis.vhost = value("v");
   auto rv = read(redis);
@@ -230,7 +231,7 @@ TEST(AppServerReading, TlsSettingsGoToATlsServerAndAreUnusedOnAPlainOne) {
   ASSERT_TRUE(o.loc.ok());
   EXPECT_EQ(o.loc->tls_settings.cert_reqs, CertReqs::kUnset) << "Merlin leaves it unset too";
   ASSERT_EQ(o.unused.size(), 1u);
-  EXPECT_EQ(o.unused[0].why, "'maybe' is none of none, optional, required");
+  EXPECT_EQ(spec::why_text(o.unused[0]), "'maybe' is none of none, optional, required");
 }
 
 TEST(AppServerReading, APasswordErrorOfTheEdgeIsReturnedAsItIs) {
