@@ -120,6 +120,66 @@ SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint
   return r;
 }
 
+// The file `o.output` when it exists: its layout must be this collect's, and its rows go into
+// `ledger` (appending to it). Null when there is none yet.
+Result<std::unique_ptr<data::DatasetSink>> open_existing(const CollectOptions& o,
+                                                         data::DatasetFormat& format,
+                                                         const Setup& s, collect::Ledger& ledger) {
+  std::error_code ec;
+  if (!fs::exists(o.output, ec)) return std::unique_ptr<data::DatasetSink>();
+  auto opened = format.open(o.output);
+  if (!opened) return opened.error();
+  if (auto why = collect::layout_mismatch((*opened)->layout(), s.base); !why.empty())
+    return Error::bad_input(o.output + ": " + why +
+                            "; give another -o (the file is left as it is)");
+  auto r = (*opened)->for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus st) {
+    ledger.record_row(row, id, st);
+  });
+  if (!r) return r.error();
+  return std::move(*opened);
+}
+
+// One round's reading and writing: reader threads take ranges of `todo`'s sample ids and hand
+// each sample's outputs through a bounded queue to this thread, which routes them to the
+// writer; the writer is flushed at the end. The first writer error closes the queue (the
+// readers stop) and is returned.
+Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOutcomes& outcomes,
+                        const std::vector<bool>& todo, CollectWriter& writer,
+                        collect::Ledger& ledger, Progress* progress, std::uint64_t& seen,
+                        std::uint64_t round_total) {
+  BoundedQueue<SampleRead> queue(o.queue_items);
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<unsigned> active{std::max(1u, o.threads)};
+  std::vector<std::thread> readers;
+  for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
+    readers.emplace_back([&] {
+      for (;;) {
+        const std::uint64_t lo = next.fetch_add(kClaim);
+        if (lo >= s.count) break;
+        bool open = true;
+        for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
+          if (todo[id]) open = queue.push(read_sample(s, outcomes, id, o.max_output_bytes));
+        if (!open) break;
+      }
+      if (--active == 0) queue.close();
+    });
+  Result<void> failed = ok();
+  while (auto r = queue.pop()) {
+    if (!failed) continue;  // drain: the readers stop at the closed queue
+    if (const auto to = collect::route_read(ledger, r->id, r->status); to.rewrite)
+      failed = writer.rewrite(to.was.row, to.was.was, std::move(*r));
+    else
+      failed = writer.add(std::move(*r));
+    if (!failed) queue.close();
+    ++seen;
+    if (progress && progress->due()) progress->update(seen, round_total);
+  }
+  for (auto& t : readers) t.join();
+  if (failed) failed = writer.flush();
+  if (progress) progress->update(seen, round_total);
+  return failed;
+}
+
 }  // namespace
 
 Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFormat& format,
@@ -135,27 +195,15 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
 
   // Samples in the file or handed to the writer, and the file's rows to read again.
   collect::Ledger ledger(s.count);
-  std::unique_ptr<data::DatasetSink> sink;
-  std::error_code ec;
-  if (fs::exists(o.output, ec)) {
-    auto opened = format.open(o.output);
-    if (!opened) return opened.error();
-    if (auto why = collect::layout_mismatch((*opened)->layout(), s.base); !why.empty())
-      return Error::bad_input(o.output + ": " + why +
-                              "; give another -o (the file is left as it is)");
-    auto r = (*opened)->for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus st) {
-      ledger.record_row(row, id, st);
-    });
-    if (!r) return r.error();
-    sum.already = (*opened)->rows();
-    sink = std::move(*opened);
-  }
+  auto sink = open_existing(o, format, s, ledger);
+  if (!sink) return sink.error();
+  sum.already = *sink ? (*sink)->rows() : 0;
 
   const samples::SampleTable* table = s.study->table.get();
   const std::size_t columns = s.base.input_columns.size();
   std::uint64_t warned = 0;  // only the writer (this thread) warns
   CollectWriter writer(
-      std::move(sink), s.base,
+      std::move(*sink), s.base,
       [&](const data::DatasetLayout& layout) { return format.create(o.output, layout, s.origin); },
       [&](std::uint64_t id, std::vector<double>& out) {
         for (std::size_t c = 0; c < columns; ++c)
@@ -191,39 +239,10 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
       if (!made) return made.error();
     }
 
-    // Readers take ranges of sample ids and hand each sample's outputs to this thread.
-    BoundedQueue<SampleRead> queue(o.queue_items);
-    std::atomic<std::uint64_t> next{0};
-    std::atomic<unsigned> active{std::max(1u, o.threads)};
-    std::vector<std::thread> readers;
-    for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
-      readers.emplace_back([&] {
-        for (;;) {
-          const std::uint64_t lo = next.fetch_add(kClaim);
-          if (lo >= s.count) break;
-          bool open = true;
-          for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
-            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id, o.max_output_bytes));
-          if (!open) break;
-        }
-        if (--active == 0) queue.close();
-      });
-    Result<void> failed = ok();
     // Progress counts this collect's samples; with --follow the unfinished ones are to come.
     const std::uint64_t round_total = seen + round.count + (o.follow ? sum.unfinished : 0);
-    while (auto r = queue.pop()) {
-      if (!failed) continue;  // drain: the readers stop at the closed queue
-      if (const auto to = collect::route_read(ledger, r->id, r->status); to.rewrite)
-        failed = writer.rewrite(to.was.row, to.was.was, std::move(*r));
-      else
-        failed = writer.add(std::move(*r));
-      if (!failed) queue.close();
-      ++seen;
-      if (progress && progress->due()) progress->update(seen, round_total);
-    }
-    for (auto& t : readers) t.join();
-    if (failed) failed = writer.flush();
-    if (progress) progress->update(seen, round_total);
+    Result<void> failed =
+        pump_round(o, s, *outcomes, todo, writer, ledger, progress.get(), seen, round_total);
     if (!failed) {
       if (progress) progress->finish();
       return failed.error();
