@@ -6,6 +6,8 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/core/broker/withheld_credentials.h"
+
 namespace merlin {
 
 /// The variables that carry the broker's (or another service's) credentials into merlin:
@@ -16,11 +18,6 @@ const std::vector<std::string_view>& credential_variables();
 
 /// True when `name` is one of credential_variables().
 bool is_credential_variable(std::string_view name);
-
-/// Set in a step's environment to the names (comma-separated, no values) of the credential
-/// variables its worker had and the step was not given, so that a `merlin` command the step
-/// runs can say why it has no broker (cli/broker_config.h).
-inline constexpr std::string_view kWithheldVariable = "MERLIN_CREDENTIALS_WITHHELD";
 
 /// `ours` ("NAME=value" strings, as `environ`) without the credential variables unless
 /// `pass_broker` (their names then in kWithheldVariable), without the names `task_env` sets,

@@ -4,12 +4,12 @@
 
 #include <cstdlib>
 
+#include "merlin/core/broker/withheld_credentials.h"
 #include "merlin/cli/backends.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/run/app_broker.h"
 #include "merlin/core/spec/app_config.h"
 #include "merlin/core/util/path_expand.h"
-#include "workers/step_environment.h"
 
 namespace merlin::cli {
 namespace {

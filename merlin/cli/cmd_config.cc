@@ -16,6 +16,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
+#include "merlin/cli/config_help.h"
 #include "merlin/core/spec/app_config.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/path_expand.h"
@@ -138,54 +139,48 @@ int use(const std::string& file) {
 }  // namespace
 
 Command config_command() {
-  return {"config",
-          "Write the app.yaml that says where the broker is (create), or choose one (use)",
-          [](CLI::App& sub) -> std::function<int()> {
-            sub.require_subcommand(1);
-            auto chosen = std::make_shared<std::function<int()>>();
-            auto args = std::make_shared<CreateArgs>();
-            auto* c = sub.add_subcommand(
-                "create",
-                "Write ~/.merlin/app.yaml (or -o FILE) for a Redis broker (or RabbitMQ and a "
-                "Redis results backend) on this machine, "
-                "mode 0600; an existing file is kept unless --force. Records the file in "
-                "~/.merlin/config_path.txt, as Merlin does");
-            offer_values(
-                c->add_option("--task-server", args->task_server, "Merlin's task server: celery")
-                    ->capture_default_str(),
-                {"celery"});
-            c->add_option("-o,--output-file", args->output,
-                          "The file to write (default ~/.merlin/app.yaml)");
-            offer_values(c->add_option("--broker", args->broker,
-                                       "redis, or rabbitmq (with a Redis as the results backend)")
-                             ->capture_default_str(),
-                         config_names());
-            c->add_flag("--force", args->force, "Replace an existing file");
-            c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
-            auto file = std::make_shared<std::string>();
-            auto* u = sub.add_subcommand(
-                "use", "Make commands read this app.yaml (recorded in ~/.merlin/config_path.txt)");
-            u->add_option("config_file", *file, "The app.yaml to read from now on")->required();
-            u->callback([chosen, file] { *chosen = [file] { return use(*file); }; });
-            for (const char* name : {"update-broker", "update-backend"}) {
-              auto* s = sub.add_subcommand(name, "(not in this build: edit app.yaml instead)");
-              s->prefix_command();  // every argument after it is left alone
-              s->fallthrough(false);
-              s->allow_extras();
-              std::string n = name;
-              s->callback([chosen, n] {
-                *chosen = [n] {
-                  std::fprintf(stderr,
-                               "merlin: 'config %s' is not in this build; edit the file that "
-                               "`merlin info` names (docs/merlin-compatibility.md lists its "
-                               "keys)\n",
-                               n.c_str());
-                  return kExitFailed;
-                };
-              });
-            }
-            return [chosen] { return *chosen ? (*chosen)() : kExitBadInput; };
-          }};
+  return {
+      "config", "Write the app.yaml that says where the broker is (create), or choose one (use)",
+      [](CLI::App& sub) -> std::function<int()> {
+        sub.require_subcommand(1);
+        auto chosen = std::make_shared<std::function<int()>>();
+        auto args = std::make_shared<CreateArgs>();
+        auto* c = sub.add_subcommand("create", config_create_help(broker_providers()));
+        offer_values(
+            c->add_option("--task-server", args->task_server, "Merlin's task server: celery")
+                ->capture_default_str(),
+            {"celery"});
+        c->add_option("-o,--output-file", args->output,
+                      "The file to write (default ~/.merlin/app.yaml)");
+        offer_values(c->add_option("--broker", args->broker, config_broker_help(broker_providers()))
+                         ->capture_default_str(),
+                     config_names());
+        c->add_flag("--force", args->force, "Replace an existing file");
+        c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
+        auto file = std::make_shared<std::string>();
+        auto* u = sub.add_subcommand(
+            "use", "Make commands read this app.yaml (recorded in ~/.merlin/config_path.txt)");
+        u->add_option("config_file", *file, "The app.yaml to read from now on")->required();
+        u->callback([chosen, file] { *chosen = [file] { return use(*file); }; });
+        for (const char* name : {"update-broker", "update-backend"}) {
+          auto* s = sub.add_subcommand(name, "(not in this build: edit app.yaml instead)");
+          s->prefix_command();  // every argument after it is left alone
+          s->fallthrough(false);
+          s->allow_extras();
+          std::string n = name;
+          s->callback([chosen, n] {
+            *chosen = [n] {
+              std::fprintf(stderr,
+                           "merlin: 'config %s' is not in this build; edit the file that "
+                           "`merlin info` names (docs/merlin-compatibility.md lists its "
+                           "keys)\n",
+                           n.c_str());
+              return kExitFailed;
+            };
+          });
+        }
+        return [chosen] { return *chosen ? (*chosen)() : kExitBadInput; };
+      }};
 }
 
 }  // namespace merlin::cli

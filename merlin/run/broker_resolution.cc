@@ -90,9 +90,8 @@ Result<BrokerLocation> resolve_broker(const BrokerOptions& flags, const BrokerEn
       unused.erase(std::remove_if(unused.begin(), unused.end(),
                                   [](const auto& k) { return k.key.rfind("broker.", 0) == 0; }),
                    unused.end());
-      unused.insert(unused.begin(),
-                    {"broker", std::string(flags.url.empty() ? "MERLIN_BROKER_URL" : "--broker") +
-                                   " is used in its place"});
+      unused.insert(unused.begin(), {"broker", spec::IgnoredWhy::kUrlReplacesBlock,
+                                     flags.url.empty() ? "MERLIN_BROKER_URL" : "--broker"});
     } else {
       auto from_file = app_broker(*config, unused, providers);
       if (!from_file) return from_file.error();
@@ -121,9 +120,7 @@ Result<BrokerLocation> resolve_broker(const BrokerOptions& flags, const BrokerEn
     if (!r) return r.error();
     results = std::move(*r);
   } else if (config->results_backend.present && !names_same_server(*config, loc, providers)) {
-    unused.push_back({"results_backend",
-                      "a Redis broker keeps progress on its own server, so that a commit and the "
-                      "queueing of what it releases are one step"});
+    unused.push_back({"results_backend", spec::IgnoredWhy::kOwnProgress});
   }
   // One line for the whole file: a Merlin user's file works, and says what is not used.
   if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));

@@ -2,25 +2,22 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 #include <thread>
-#include <unordered_map>
 
 #include "merlin/core/data/output_reader.h"
 #include "merlin/run/bounded_queue.h"
+#include "merlin/run/collect_plan.h"
 #include "merlin/run/collect_writer.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/progress.h"
 #include "merlin/run/run_record.h"
 #include "merlin/run/sample_outcomes.h"
-#include "merlin/core/spec/did_you_mean.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
 
@@ -33,18 +30,12 @@ namespace {
 constexpr std::uint64_t kClaim = 64;  // samples a reader takes at a time
 constexpr std::chrono::seconds kGoneAfter{5};
 
-struct OutputFile {
-  std::string name;  ///< as given
-  data::OutputKind kind;
-  std::string stem;
-};
-
 // What the study, step and output say before any sample is read.
 struct Setup {
   std::unique_ptr<PreparedStudy> study;
   InstanceId instance;
   std::uint64_t count = 0;
-  std::vector<OutputFile> files;
+  std::vector<collect::OutputFile> files;
   data::DatasetLayout base;  ///< without fields
   data::DatasetOrigin origin;
 };
@@ -65,18 +56,9 @@ Result<void> check_output(const std::string& output) {
 
 Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
   Setup s;
-  if (o.files.empty()) return Error::bad_input("give the output files to read: --file NAME");
-  for (const auto& f : o.files) {
-    auto kind = data::output_kind(f);
-    if (!kind) return kind.error();
-    if (f.empty() || f[0] == '/')
-      return Error::bad_input("--file " + f + ": a path relative to each sample's directory");
-    for (const auto& g : s.files)
-      if (data::output_stem(g.name) == data::output_stem(f))
-        return Error::bad_input("--file " + f + " and " + g.name +
-                                " would make fields of one name (" + data::output_stem(f) + ")");
-    s.files.push_back({f, *kind, data::output_stem(f)});
-  }
+  auto files = collect::output_files(o.files);
+  if (!files) return files.error();
+  s.files = std::move(*files);
   if (auto r = check_output(o.output); !r) return r.error();
   std::error_code ec;
   if (!fs::is_directory(o.workspace, ec) || !fs::exists(fs::path(o.workspace) / "merlin_info", ec))
@@ -87,29 +69,9 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
   if (!study) return study.error();
   s.study = std::move(*study);
   const StudyGraph& g = *s.study->graph;
-  const StepNode* node = nullptr;
-  std::vector<std::string> names;
-  for (const auto& n : g.steps()) {
-    names.push_back(n.name);
-    if (n.name == o.step) node = &n;
-  }
-  if (!node)
-    return Error::bad_input("--step " + o.step + ": the study has no such step" +
-                            spec::suggestion_suffix(o.step, names));
-  if (!node->sampled)
-    return Error::bad_input("--step " + o.step +
-                            ": not a sampled step (its commands name no sample column), so it has "
-                            "no per-sample outputs to collect");
-  if (node->fanout || node->loop >= 0)  // counts and tables decided at run time
-    return Error::bad_input(
-        "--step " + o.step + ": " +
-        (node->fanout ? "its samples come from samples_from" : "it runs in a loop") +
-        "; merlin collect does not read such steps yet (docs/fanout.md)");
-  if (node->instance_count != 1)
-    return Error::bad_input("--step " + o.step + ": it runs for " +
-                            std::to_string(node->instance_count) +
-                            " parameter combinations; merlin collect takes a step of one");
-  s.instance = node->first_instance;
+  auto node = collect::collectable_step(g, o.step);
+  if (!node) return node.error();
+  s.instance = (*node)->first_instance;
   s.count = g.instance(s.instance).count;
   s.base.step = o.step;
   for (const auto& f : s.files) s.base.files.push_back(f.name);
@@ -158,20 +120,64 @@ SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint
   return r;
 }
 
-// A layout mismatch between the file and this collect, or "".
-std::string layout_mismatch(const data::DatasetLayout& file, const data::DatasetLayout& want) {
-  auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return "[" + s + "]";
-  };
-  if (file.step != want.step) return "it holds step '" + file.step + "', not '" + want.step + "'";
-  if (file.files != want.files)
-    return "it holds the files " + list(file.files) + ", not " + list(want.files);
-  if (file.input_columns != want.input_columns)
-    return "its inputs are " + list(file.input_columns) + ", the study's " +
-           list(want.input_columns);
-  return "";
+// The file `o.output` when it exists: its layout must be this collect's, and its rows go into
+// `ledger` (appending to it). Null when there is none yet.
+Result<std::unique_ptr<data::DatasetSink>> open_existing(const CollectOptions& o,
+                                                         data::DatasetFormat& format,
+                                                         const Setup& s, collect::Ledger& ledger) {
+  std::error_code ec;
+  if (!fs::exists(o.output, ec)) return std::unique_ptr<data::DatasetSink>();
+  auto opened = format.open(o.output);
+  if (!opened) return opened.error();
+  if (auto why = collect::layout_mismatch((*opened)->layout(), s.base); !why.empty())
+    return Error::bad_input(o.output + ": " + why +
+                            "; give another -o (the file is left as it is)");
+  auto r = (*opened)->for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus st) {
+    ledger.record_row(row, id, st);
+  });
+  if (!r) return r.error();
+  return std::move(*opened);
+}
+
+// One round's reading and writing: reader threads take ranges of `todo`'s sample ids and hand
+// each sample's outputs through a bounded queue to this thread, which routes them to the
+// writer; the writer is flushed at the end. The first writer error closes the queue (the
+// readers stop) and is returned.
+Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOutcomes& outcomes,
+                        const std::vector<bool>& todo, CollectWriter& writer,
+                        collect::Ledger& ledger, Progress* progress, std::uint64_t& seen,
+                        std::uint64_t round_total) {
+  BoundedQueue<SampleRead> queue(o.queue_items);
+  std::atomic<std::uint64_t> next{0};
+  std::atomic<unsigned> active{std::max(1u, o.threads)};
+  std::vector<std::thread> readers;
+  for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
+    readers.emplace_back([&] {
+      for (;;) {
+        const std::uint64_t lo = next.fetch_add(kClaim);
+        if (lo >= s.count) break;
+        bool open = true;
+        for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
+          if (todo[id]) open = queue.push(read_sample(s, outcomes, id, o.max_output_bytes));
+        if (!open) break;
+      }
+      if (--active == 0) queue.close();
+    });
+  Result<void> failed = ok();
+  while (auto r = queue.pop()) {
+    if (!failed) continue;  // drain: the readers stop at the closed queue
+    if (const auto to = collect::route_read(ledger, r->id, r->status); to.rewrite)
+      failed = writer.rewrite(to.was.row, to.was.was, std::move(*r));
+    else
+      failed = writer.add(std::move(*r));
+    if (!failed) queue.close();
+    ++seen;
+    if (progress && progress->due()) progress->update(seen, round_total);
+  }
+  for (auto& t : readers) t.join();
+  if (failed) failed = writer.flush();
+  if (progress) progress->update(seen, round_total);
+  return failed;
 }
 
 }  // namespace
@@ -187,52 +193,21 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   sum.output = o.output;
   sum.samples = s.count;
 
-  // Samples in the file or handed to the writer (which may hold some back until a first
-  // sample gives a new file its fields): never read twice, but for rows to redo.
-  std::vector<bool> taken(s.count, false);
-  // The file's rows that are not ok, by sample id: read again, rewritten if their status
-  // changed (a sample repaired by a restart). Missing and malformed rows are read again in the
-  // first round; failed rows whenever their journal shows a success.
-  struct Redo {
-    std::uint64_t row;
-    SampleStatus was;
-  };
-  std::unordered_map<std::uint64_t, Redo> redo;
-  std::unique_ptr<data::DatasetSink> sink;
-  std::error_code ec;
-  if (fs::exists(o.output, ec)) {
-    auto opened = format.open(o.output);
-    if (!opened) return opened.error();
-    if (auto why = layout_mismatch((*opened)->layout(), s.base); !why.empty())
-      return Error::bad_input(o.output + ": " + why +
-                              "; give another -o (the file is left as it is)");
-    auto r = (*opened)->for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus st) {
-      if (id >= s.count) return;
-      taken[id] = true;
-      if (st != SampleStatus::kOk)
-        redo[id] = {row, st};
-      else
-        redo.erase(id);
-    });
-    if (!r) return r.error();
-    sum.already = (*opened)->rows();
-    sink = std::move(*opened);
-  }
+  // Samples in the file or handed to the writer, and the file's rows to read again.
+  collect::Ledger ledger(s.count);
+  auto sink = open_existing(o, format, s, ledger);
+  if (!sink) return sink.error();
+  sum.already = *sink ? (*sink)->rows() : 0;
 
   const samples::SampleTable* table = s.study->table.get();
   const std::size_t columns = s.base.input_columns.size();
   std::uint64_t warned = 0;  // only the writer (this thread) warns
   CollectWriter writer(
-      std::move(sink), s.base,
+      std::move(*sink), s.base,
       [&](const data::DatasetLayout& layout) { return format.create(o.output, layout, s.origin); },
       [&](std::uint64_t id, std::vector<double>& out) {
-        for (std::size_t c = 0; c < columns; ++c) {
-          std::string v = table->value(id, c);
-          char* end = nullptr;
-          double d = std::strtod(v.c_str(), &end);
-          out.push_back(
-              end != v.c_str() && *end == '\0' ? d : std::numeric_limits<double>::quiet_NaN());
-        }
+        for (std::size_t c = 0; c < columns; ++c)
+          out.push_back(collect::input_value(table->value(id, c)));
       },
       [&](const SampleRead& r) {
         if (++warned > o.max_warnings) return;
@@ -246,25 +221,14 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
                                            std::chrono::milliseconds(10000))
                              : nullptr;
   const bool local = !is_broker_workspace(o.workspace);
-  std::uint64_t last_finished = ~std::uint64_t{0};
-  auto alive_at = std::chrono::steady_clock::now();
+  collect::FollowState follow{~std::uint64_t{0}, std::chrono::steady_clock::now()};
   std::uint64_t seen = 0;  // samples handed to the writer by this collect
   for (bool first_round = true;; first_round = false) {
     auto outcomes = read_sample_outcomes(s.study->tokens.info_dir, instances, s.instance, s.count);
     if (!outcomes) return outcomes.error();
-    std::vector<bool> todo(s.count, false);
-    std::uint64_t n_todo = 0;
-    for (std::uint64_t i = 0; i < s.count; ++i)
-      if (outcomes->finished[i] && !taken[i]) {
-        todo[i] = true;
-        n_todo++;
-      }
-    for (const auto& [id, r] : redo)
-      if (r.was == SampleStatus::kFailed ? bool(outcomes->succeeded[id])
-                                         : first_round && outcomes->finished[id]) {
-        todo[id] = true;
-        n_todo++;
-      }
+    const collect::Round round =
+        collect::plan_round(ledger, outcomes->finished, outcomes->succeeded, first_round);
+    const std::vector<bool>& todo = round.todo;
     sum.unfinished = s.count - outcomes->finished_count;
 
     // A new file's fields: those of the lowest sample id whose files all read (never those of
@@ -275,74 +239,35 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
       if (!made) return made.error();
     }
 
-    // Readers take ranges of sample ids and hand each sample's outputs to this thread.
-    BoundedQueue<SampleRead> queue(o.queue_items);
-    std::atomic<std::uint64_t> next{0};
-    std::atomic<unsigned> active{std::max(1u, o.threads)};
-    std::vector<std::thread> readers;
-    for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
-      readers.emplace_back([&] {
-        for (;;) {
-          const std::uint64_t lo = next.fetch_add(kClaim);
-          if (lo >= s.count) break;
-          bool open = true;
-          for (std::uint64_t id = lo; id < std::min(lo + kClaim, s.count) && open; ++id)
-            if (todo[id]) open = queue.push(read_sample(s, *outcomes, id, o.max_output_bytes));
-          if (!open) break;
-        }
-        if (--active == 0) queue.close();
-      });
-    Result<void> failed = ok();
     // Progress counts this collect's samples; with --follow the unfinished ones are to come.
-    const std::uint64_t round_total = seen + n_todo + (o.follow ? sum.unfinished : 0);
-    while (auto r = queue.pop()) {
-      if (!failed) continue;  // drain: the readers stop at the closed queue
-      if (auto again = redo.find(r->id); again != redo.end() && taken[r->id]) {
-        const Redo was = again->second;
-        if (r->status != SampleStatus::kFailed) redo.erase(again);  // read: not again
-        failed = writer.rewrite(was.row, was.was, std::move(*r));
-      } else {
-        taken[r->id] = true;
-        failed = writer.add(std::move(*r));
-      }
-      if (!failed) queue.close();
-      ++seen;
-      if (progress && progress->due()) progress->update(seen, round_total);
-    }
-    for (auto& t : readers) t.join();
-    if (failed) failed = writer.flush();
-    if (progress) progress->update(seen, round_total);
+    const std::uint64_t round_total = seen + round.count + (o.follow ? sum.unfinished : 0);
+    Result<void> failed =
+        pump_round(o, s, *outcomes, todo, writer, ledger, progress.get(), seen, round_total);
     if (!failed) {
       if (progress) progress->finish();
       return failed.error();
     }
-    if (!o.follow || outcomes->finished_count == s.count) break;
-    // A local run that is gone finishes nothing more: stop rather than wait forever. Its
-    // status.live is rewritten every second while it runs (and may not be there yet in its
-    // first second), so "gone" is no live file and no new commit for kGoneAfter.
-    const auto now = std::chrono::steady_clock::now();
-    if (!local || !live_running(*s.study).empty() || outcomes->finished_count != last_finished)
-      alive_at = now;
-    if (now - alive_at >= kGoneAfter) {
+    const auto after = collect::next_round(
+        o.follow, local, outcomes->finished_count, s.count,
+        [&] { return !live_running(*s.study).empty(); }, follow, std::chrono::steady_clock::now(),
+        kGoneAfter);
+    if (after == collect::NextRound::kDone) break;
+    if (after == collect::NextRound::kGone) {
       log::warn("collect: no run of {} is alive and {} samples of {} are unfinished; stopping",
                 o.workspace, sum.unfinished, o.step);
       break;
     }
-    last_finished = outcomes->finished_count;
     std::this_thread::sleep_for(o.poll);
   }
   if (progress) progress->finish();
-  const auto* c = writer.counts();
-  sum.missing = c[0];
-  sum.ok = c[1];
-  sum.failed = c[2];
-  sum.malformed = c[3];
-  sum.written = writer.written();
-  sum.unwritten = writer.waiting();
-  sum.rows = writer.sink() ? writer.sink()->rows() : 0;
-  sum.rewritten = writer.rewritten();
-  sum.rewritten_ok = writer.rewritten_counts()[static_cast<int>(SampleStatus::kOk)];
-  return sum;
+  collect::WriterTally tally;
+  std::copy(writer.counts(), writer.counts() + 4, tally.counts);
+  std::copy(writer.rewritten_counts(), writer.rewritten_counts() + 4, tally.rewritten_counts);
+  tally.written = writer.written();
+  tally.waiting = writer.waiting();
+  tally.rows = writer.sink() ? writer.sink()->rows() : 0;
+  tally.rewritten = writer.rewritten();
+  return collect::summary_of(std::move(sum), tally);
 }
 
 std::string collect_summary_text(const CollectSummary& s) {

@@ -106,8 +106,11 @@ class MemoryStudies : public StudyRegistry {
   Result<std::vector<std::uint32_t>> running(const std::string&, std::size_t n) override {
     return std::vector<std::uint32_t>(n, 0);
   }
-  Result<std::uint64_t> purge_queues(const std::string&, const std::vector<std::string>&) override {
-    return Error::runtime("memory backend: no purge");
+  Result<std::uint64_t> purge_queues(const std::string& key,
+                                     const std::vector<std::string>& queues) override {
+    auto st = find(key);
+    if (!st) return st.error();
+    return st->broker->purge(queues);
   }
   Result<void> set_purged(const std::string& key, bool purged) override {
     std::lock_guard lock(s_->mu);
@@ -116,11 +119,16 @@ class MemoryStudies : public StudyRegistry {
     it->second.record.purged = purged;
     return ok();
   }
-  Result<void> clear_releases(const std::string&) override {
-    return Error::runtime("memory backend: no restart");
+  Result<void> clear_releases(const std::string& key) override {
+    auto st = find(key);
+    if (!st) return st.error();
+    st->store->clear_releases();
+    return ok();
   }
-  Result<std::uint64_t> reset_failed(const std::string&, std::size_t) override {
-    return Error::runtime("memory backend: no restart");
+  Result<std::uint64_t> reset_failed(const std::string& key, std::size_t) override {
+    auto st = find(key);
+    if (!st) return st.error();
+    return st->store->reset_failed();
   }
   Result<std::uint64_t> forget(const std::string& key) override {
     std::lock_guard lock(s_->mu);

@@ -1,7 +1,7 @@
 #pragma once
 /// A whole Backend in this process, for unit tests of the run layer (the worker fleet,
-/// queueing, recovery) without a server: per study an in-process LocalBroker and
-/// LocalStateStore (handles share them, as a server's clients share its keys), and in-memory
+/// queueing, recovery, restart's re-queue) without a server: per study an in-process LocalBroker
+/// and LocalStateStore (handles share them, as a server's clients share its keys), and in-memory
 /// study and worker registries and stop channel. The LocalBroker takes the test's clock.
 #include <map>
 #include <memory>

@@ -96,6 +96,37 @@ Result<std::uint64_t> LocalBroker::pending(const std::vector<std::string>& queue
   return n;
 }
 
+std::uint64_t LocalBroker::purge(const std::vector<std::string>& queues) {
+  std::lock_guard lock(mu_);
+  auto wanted = [&](const std::string& q) {
+    return queues.empty() || std::find(queues.begin(), queues.end(), q) != queues.end();
+  };
+  std::uint64_t n = 0;
+  for (auto& [name, q] : queues_)
+    if (wanted(name)) {
+      n += q.size();
+      q.clear();
+    }
+  decltype(delayed_) kept;
+  for (; !delayed_.empty(); delayed_.pop()) {
+    if (wanted(delayed_.top().queue))
+      ++n;
+    else
+      kept.push(delayed_.top());
+  }
+  delayed_ = std::move(kept);
+  for (auto it = reserved_.begin(); it != reserved_.end();) {
+    if (wanted(it->second.queue)) {
+      it = reserved_.erase(it);
+      ++n;
+    } else {
+      ++it;
+    }
+  }
+  cv_.notify_all();  // a waiter may be deciding whether the study is finished
+  return n;
+}
+
 std::map<std::string, std::uint64_t> LocalBroker::depths() {
   std::lock_guard lock(mu_);
   std::map<std::string, std::uint64_t> out;

@@ -35,6 +35,10 @@ class LocalBroker : public Broker {
   std::uint64_t reserved();
   /// Wakes every waiting `reserve` (used when stopping).
   void wake_all();
+  /// Removes the messages of `queues` (of every queue when empty): waiting, delayed and
+  /// reserved (a later ack or release of a removed one does nothing); returns how many. What a
+  /// server's purge does (StudyRegistry::purge_queues), for an in-process study.
+  std::uint64_t purge(const std::vector<std::string>& queues);
 
  private:
   struct Delayed {

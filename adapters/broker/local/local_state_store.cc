@@ -1,5 +1,7 @@
 #include "adapters/broker/local/local_state_store.h"
 
+#include <iterator>
+
 namespace merlin {
 
 LocalStateStore::LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink,
@@ -87,6 +89,7 @@ Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Out
     if (!r) return r.error();
   }
   record_locked(id, sample, outcome, seconds);
+  if (is_failure(outcome)) failed_.emplace(id.v, sample);  // for reset_failed
   return CommitResult{true, e.progress.total - e.progress.done};
 }
 
@@ -113,6 +116,31 @@ Result<std::vector<InstanceProgress>> LocalStateStore::progress() {
   out.reserve(entries_.size());
   for (const auto& e : entries_) out.push_back(e.progress);
   return out;
+}
+
+void LocalStateStore::clear_releases() {
+  std::lock_guard lock(mu_);
+  for (auto& e : entries_) e.released = false;
+}
+
+std::uint64_t LocalStateStore::reset_failed() {
+  std::lock_guard lock(mu_);
+  const std::uint64_t n = failed_.size();
+  for (auto it = failed_.begin(); it != failed_.end();) {
+    const std::uint32_t instance = it->first;
+    auto end = failed_.lower_bound({instance + 1, 0});
+    auto& e = entries_[instance];
+    IntervalSet kept;
+    for (SampleId x = 0; x < e.progress.total; ++x)
+      if (e.done.contains(x) && failed_.count({instance, x}) == 0) kept.insert(x);
+    const auto failures = static_cast<std::uint64_t>(std::distance(it, end));
+    e.done = std::move(kept);
+    e.progress.done -= failures;
+    e.progress.failed -= failures;
+    it = end;
+  }
+  failed_.clear();
+  return n;
 }
 
 }  // namespace merlin

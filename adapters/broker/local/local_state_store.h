@@ -42,6 +42,14 @@ class LocalStateStore : public StateStore {
   Result<void> forget_count(InstanceId instance) override;
   Result<std::vector<InstanceProgress>> progress() override;
 
+  /// Forgets which instances were released (StudyRegistry::clear_releases): a restart
+  /// releases the unfinished ones again.
+  void clear_releases();
+  /// Makes every failed sample unfinished again (StudyRegistry::reset_failed) and returns how
+  /// many: it leaves the done set and the done and failed counts; its run time stays summed.
+  /// Rebuilds the done set of each instance that had failures (O(its samples)).
+  std::uint64_t reset_failed();
+
  private:
   struct Entry {
     IntervalSet done;
@@ -52,7 +60,7 @@ class LocalStateStore : public StateStore {
 
   std::mutex mu_;
   std::vector<Entry> entries_;
-  std::set<std::pair<std::uint32_t, SampleId>> failed_;  ///< O(failures), for restore
+  std::set<std::pair<std::uint32_t, SampleId>> failed_;  ///< O(failures): restore, reset_failed
   CommitSink sink_;
   CountSink count_sink_;
 };

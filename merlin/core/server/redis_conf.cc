@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "merlin/core/server/append_fsync.h"
+
 namespace merlin::server {
 namespace {
 
@@ -244,9 +246,8 @@ Result<void> check_change(const ConfigChange& c) {
     bad("--snapshot-file '" + *c.snapshot_file + "' must be a file name (no '/', no spaces)");
   if (c.append_file && !plain_file_name(*c.append_file))
     bad("--append-file '" + *c.append_file + "' must be a file name (no '/', no spaces)");
-  if (c.append_mode && *c.append_mode != "always" && *c.append_mode != "everysec" &&
-      *c.append_mode != "no")
-    bad("--append-mode '" + *c.append_mode + "' is none of always, everysec, no");
+  if (c.append_mode && !parse_append_fsync(*c.append_mode))
+    bad("--append-mode '" + *c.append_mode + "' is none of " + std::string(kAppendFsyncNames));
   if (c.max_memory && !memory_size(*c.max_memory))
     bad("--max-memory '" + *c.max_memory + "' is no size (0 for none, or as 512mb, 4gb)");
   if (!problems.empty()) return Error::bad_input(problems);
@@ -284,7 +285,8 @@ std::vector<std::string> apply_change(RedisConf& conf, const ConfigChange& c) {
     }
   }
   if (c.snapshot_file) put("dbfilename", *c.snapshot_file);
-  if (c.append_mode) put("appendfsync", *c.append_mode);
+  if (auto mode = c.append_mode ? parse_append_fsync(*c.append_mode) : std::nullopt)
+    put("appendfsync", std::string(append_fsync_name(*mode)));
   if (c.append_file) put("appendfilename", *c.append_file);
   if (c.max_memory) put("maxmemory", lower(*c.max_memory));
   return changed;

@@ -72,9 +72,10 @@ struct ConfigChange {
   std::optional<int> snapshot_seconds;       ///< -ss/--snapshot-seconds
   std::optional<int> snapshot_changes;       ///< -sc/--snapshot-changes
   std::optional<std::string> snapshot_file;  ///< -sf/--snapshot-file: a file name
-  std::optional<std::string> append_mode;    ///< -am/--append-mode: always, everysec, no
-  std::optional<std::string> append_file;    ///< -af/--append-file: a file name
-  std::optional<std::string> max_memory;     ///< --max-memory: 0 (none) or N[kb|mb|gb]
+  /// -am/--append-mode as written: always, everysec, no (parse_append_fsync decides).
+  std::optional<std::string> append_mode;
+  std::optional<std::string> append_file;  ///< -af/--append-file: a file name
+  std::optional<std::string> max_memory;   ///< --max-memory: 0 (none) or N[kb|mb|gb]
   bool empty() const {
     return !bind && !port && !directory && !snapshot_seconds && !snapshot_changes &&
            !snapshot_file && !append_mode && !append_file && !max_memory;

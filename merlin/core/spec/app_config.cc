@@ -10,8 +10,6 @@
 namespace merlin::spec {
 namespace {
 
-constexpr const char* kTlsWhy = "a TLS setting merlin does not take: it uses TLS 1.2 or later";
-
 // The value of `node` as an AppValue; a null (`password:` left empty) is not given.
 AppValue value_of(const YamlNode& node) {
   AppValue v;
@@ -60,20 +58,18 @@ void read_server(const YamlEntry& e, AppServer& out, bool used, std::vector<Igno
       *v = value_of(f.value);
       if (f.key == "name") v->text = lowered(v->text);
     } else if (used) {
-      ignored.push_back({e.key + "." + f.key,
-                         f.key == "ssl_protocol" ? kTlsWhy : "not a key Merlin reads there"});
+      ignored.push_back({e.key + "." + f.key, f.key == "ssl_protocol"
+                                                  ? IgnoredWhy::kTlsProtocol
+                                                  : IgnoredWhy::kNotAServerKey});
     }
   }
 }
 
 // Why a top-level block other than broker and results_backend is not used.
-std::string why_block(const std::string& key) {
-  if (key == "celery")
-    return "Celery's own settings, which the workers here, not being Celery, do not read";
-  if (key == "container" || key == "process")
-    return "`merlin server`'s settings for the Redis it starts; that command is not in this "
-           "build";
-  return "not a key of Merlin's app.yaml";
+IgnoredWhy why_block(const std::string& key) {
+  if (key == "celery") return IgnoredWhy::kCelerySettings;
+  if (key == "container" || key == "process") return IgnoredWhy::kServerSettings;
+  return IgnoredWhy::kNotAnAppYamlKey;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "merlin/core/spec/ignored_key.h"
 #include "merlin/core/spec/source_location.h"
 #include "merlin/core/util/result.h"
 
@@ -35,12 +36,6 @@ struct AppServer {
   AppValue path;      ///< `redis+socket`: the socket's path
   AppValue vhost;     ///< RabbitMQ's virtual host
   AppValue cert_reqs, ca_certs, certfile, keyfile;  ///< TLS
-};
-
-/// A key read and not used, with the reason, for the one note a command prints.
-struct IgnoredKey {
-  std::string key;  ///< "broker.ssl_protocol", or a whole block: "celery"
-  std::string why;
 };
 
 struct AppConfig {

@@ -256,5 +256,19 @@ TEST(LocalBroker, ConcurrentReserversGetEachMessageOnce) {
   EXPECT_EQ(broker.reserved(), 0u);
 }
 
+TEST_F(LocalBrokerTest, APurgeRemovesWaitingDelayedAndReservedMessagesOfItsQueues) {
+  ASSERT_TRUE(broker_.publish("q", {msg(1), msg(2)}).ok());
+  ASSERT_TRUE(broker_.publish_at("q", msg(3), clock_.now() + seconds(10)).ok());
+  ASSERT_TRUE(broker_.publish("other", {msg(4)}).ok());
+  const Delivery held = take();
+  EXPECT_EQ(broker_.purge({"q"}), 3u);
+  EXPECT_EQ(pending({"q"}), 0u);
+  EXPECT_EQ(pending({"other"}), 1u) << "another queue is left alone";
+  EXPECT_TRUE(broker_.release(held).ok()) << "releasing a purged message does nothing";
+  EXPECT_TRUE(empty());
+  EXPECT_EQ(broker_.purge({}), 1u) << "no queue named: every queue";
+  EXPECT_EQ(pending({"other"}), 0u);
+}
+
 }  // namespace
 }  // namespace merlin

@@ -170,5 +170,32 @@ TEST(LocalStateStore, RestoredCountThatDiffersStartsTheInstanceAfresh) {
   EXPECT_TRUE(*store.is_done(kI0, 2));
 }
 
+TEST(LocalStateStore, AResetMakesFailedSamplesUnfinishedAndKeepsTheRest) {
+  LocalStateStore store({4, 2});
+  ASSERT_TRUE(store.commit(InstanceId{0}, 0, Outcome::kSuccess, 1).ok());
+  ASSERT_TRUE(store.commit(InstanceId{0}, 1, Outcome::kSoftFail, 1).ok());
+  ASSERT_TRUE(store.commit(InstanceId{0}, 2, Outcome::kStopped, 1).ok());
+  ASSERT_TRUE(store.commit(InstanceId{1}, 1, Outcome::kHardFail, 1).ok());
+  EXPECT_EQ(store.reset_failed(), 2u);
+  EXPECT_TRUE(*store.is_done(InstanceId{0}, 0));
+  EXPECT_FALSE(*store.is_done(InstanceId{0}, 1));
+  EXPECT_TRUE(*store.is_done(InstanceId{0}, 2)) << "a stop is finished, not failed";
+  EXPECT_FALSE(*store.is_done(InstanceId{1}, 1));
+  auto p = store.progress();
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)[0].done, 2u);
+  EXPECT_EQ((*p)[0].failed, 0u);
+  EXPECT_EQ((*p)[1].done, 0u);
+  EXPECT_EQ(store.reset_failed(), 0u) << "nothing failed since";
+}
+
+TEST(LocalStateStore, ClearedReleasesAreClaimedAgain) {
+  LocalStateStore store({1});
+  ASSERT_TRUE(*store.claim_release(InstanceId{0}));
+  ASSERT_FALSE(*store.claim_release(InstanceId{0}));
+  store.clear_releases();
+  EXPECT_TRUE(*store.claim_release(InstanceId{0}));
+}
+
 }  // namespace
 }  // namespace merlin

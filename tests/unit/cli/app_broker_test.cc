@@ -360,13 +360,17 @@ TEST_F(AppBrokerTest, NameIsMatchedInAnyCaseAndDbNumIsTheDatabase) {
 }
 
 TEST_F(AppBrokerTest, TheNoteGroupsKeysByReason) {
-  std::vector<spec::IgnoredKey> unused = {{"results_backend", "kept in Redis"},
-                                          {"broker.cert_reqs", "TLS"},
-                                          {"celery", "Celery"},
-                                          {"broker.ca_certs", "TLS"}};
+  using spec::IgnoredWhy;
+  std::vector<spec::IgnoredKey> unused = {{"broker.server", IgnoredWhy::kSocketHasPath, "unix"},
+                                          {"broker.cert_reqs", IgnoredWhy::kTlsOfPlainServer},
+                                          {"celery", IgnoredWhy::kCelerySettings},
+                                          {"broker.ca_certs", IgnoredWhy::kTlsOfPlainServer},
+                                          {"broker.port", IgnoredWhy::kSocketHasPath, "x"}};
   EXPECT_EQ(unused_keys_note(unused),
-            "results_backend (kept in Redis); broker.cert_reqs, broker.ca_certs (TLS); celery "
-            "(Celery)");
+            "broker.server (a unix server is reached through its path); broker.cert_reqs, "
+            "broker.ca_certs (a TLS setting, which a plain (non-TLS) server does not use); celery "
+            "(Celery's own settings, which the workers here, not being Celery, do not read); "
+            "broker.port (a x server is reached through its path)");
 }
 
 TEST_F(AppBrokerTest, TheFileIsFoundWhereMerlinLooks) {

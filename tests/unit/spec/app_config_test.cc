@@ -67,7 +67,7 @@ TEST_F(AppConfigTest, MerlinsTemplateIsReadPlaceholdersAndAll) {
   EXPECT_TRUE(c->results_backend.present);
   EXPECT_EQ(c->results_backend.name.text, "rediss");
   EXPECT_EQ(keys(*c), (std::vector<std::string>{"celery"}));
-  for (const auto& k : c->ignored) EXPECT_FALSE(k.why.empty()) << k.key;
+  for (const auto& k : c->ignored) EXPECT_FALSE(why_text(k).empty()) << k.key;
 }
 
 TEST_F(AppConfigTest, EveryServerKeyIsKeptWithWhereItWasWritten) {
@@ -143,16 +143,18 @@ process:
   ASSERT_TRUE(c.ok()) << c.error().message;
   EXPECT_EQ(c->broker.username.text, "default");
   EXPECT_EQ(keys(*c), (std::vector<std::string>{"container", "process"}));
-  EXPECT_NE(c->ignored[1].why.find("merlin server"), std::string::npos) << c->ignored[1].why;
+  EXPECT_NE(why_text(c->ignored[1]).find("merlin server"), std::string::npos)
+      << why_text(c->ignored[1]);
 }
 
 TEST_F(AppConfigTest, OtherBrokerKeysAreNamedWithAReason) {
   auto c = read("broker:\n  name: rediss\n  ssl_protocol: TLSv1_2\n  colour: blue\nextra: 1\n");
   ASSERT_TRUE(c.ok()) << c.error().message;
   ASSERT_EQ(keys(*c), (std::vector<std::string>{"broker.ssl_protocol", "broker.colour", "extra"}));
-  EXPECT_NE(c->ignored[0].why.find("TLS 1.2 or later"), std::string::npos) << c->ignored[0].why;
-  EXPECT_NE(c->ignored[1].why.find("not a key Merlin reads"), std::string::npos);
-  EXPECT_NE(c->ignored[2].why.find("not a key of Merlin's app.yaml"), std::string::npos);
+  EXPECT_NE(why_text(c->ignored[0]).find("TLS 1.2 or later"), std::string::npos)
+      << why_text(c->ignored[0]);
+  EXPECT_NE(why_text(c->ignored[1]).find("not a key Merlin reads"), std::string::npos);
+  EXPECT_NE(why_text(c->ignored[2]).find("not a key of Merlin's app.yaml"), std::string::npos);
 }
 
 TEST_F(AppConfigTest, AResultsBackendOfAnyShapeIsNoError) {
