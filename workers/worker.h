@@ -121,7 +121,10 @@ class Worker {
   /// (the others go to the buffer, where idle slots take them). Empty after `poll` with none.
   Result<std::optional<Delivery>> next_delivery(const std::vector<std::string>& queues);
   void renewal_loop();
+  /// One delivery: gathers its facts, decides (decide_delivery) and acts on the decision.
   Result<void> handle(const Delivery& d);
+  /// A leaf decided kRun: renders, prepares and runs it, then acts on decide_outcome.
+  Result<void> run_task(const Delivery& d);
   Result<void> give_up_on(const Delivery& d);
   Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds);
   /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
