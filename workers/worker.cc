@@ -430,8 +430,7 @@ Result<void> Worker::handle(const Delivery& d) {
   return run_task(d);
 }
 
-// Renders, prepares and runs a leaf, then gathers the run's facts, asks decide_outcome, and
-// acts on its answer in its order.
+// Renders, prepares and runs a leaf, then gathers the run's facts and asks decide_outcome.
 Result<void> Worker::run_task(const Delivery& d) {
   const TaskMessage& m = d.message;
   const auto& node = plan_.graph().step_of(m.instance);
@@ -486,8 +485,13 @@ Result<void> Worker::run_task(const Delivery& d) {
   facts.attempt = m.attempt;
   facts.max_retries = node.spec->run.max_retries;
   facts.scratch = scratch;
-  const TaskOutcome o = decide_outcome(facts);
+  return act_on(d, node, task, r, decide_outcome(facts));
+}
 
+// Carries out decide_outcome's answer for a run that returned `r`, in the answer's order.
+Result<void> Worker::act_on(const Delivery& d, const StepNode& node, RenderedTask& task,
+                            const Result<ExecResult>& r, const TaskOutcome& o) {
+  const TaskMessage& m = d.message;
   switch (o.next) {
     case TaskOutcome::Next::kRelease:  // ended by us: not the step's verdict
       log::warn(
