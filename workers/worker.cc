@@ -12,6 +12,7 @@
 #include "merlin/core/util/log.h"
 #include "workers/file_stager.h"
 #include "workers/return_code_policy.h"
+#include "workers/task_decisions.h"
 
 namespace merlin {
 namespace {
@@ -378,22 +379,32 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
   return broker_.ack(d);
 }
 
+// Gathers the facts of a delivery, asks decide_delivery, and acts: the broker and store calls
+// are those of the decision's branch, in its order.
 Result<void> Worker::handle(const Delivery& d) {
   const TaskMessage& m = d.message;
-  if (!m.is_leaf()) {
-    auto p = broker_.publish(d.queue, plan_.split(m));
-    if (!p) return p;
-    {
-      std::lock_guard lock(mu_);
-      report_.splits++;
-    }
-    return broker_.ack(d);
+  DeliveryFacts facts;
+  facts.leaf = m.is_leaf();
+  facts.redelivered = d.redelivered;
+  facts.deliveries = d.deliveries;
+  facts.max_deliveries = options_.max_deliveries;
+  if (facts.leaf) {
+    auto runnable = plan_.leaf_runnable(
+        m, store_, d.sample_done < 0 ? std::nullopt : std::optional<bool>(d.sample_done == 1));
+    if (!runnable) return runnable.error();
+    facts.runnable = *runnable;
   }
-  auto runnable = plan_.leaf_runnable(
-      m, store_, d.sample_done < 0 ? std::nullopt : std::optional<bool>(d.sample_done == 1));
-  if (!runnable) return runnable.error();
-  if (!*runnable) {
-    if (d.redelivered) {
+  switch (decide_delivery(facts)) {
+    case DeliveryAction::kSplit: {
+      auto p = broker_.publish(d.queue, plan_.split(m));
+      if (!p) return p;
+      {
+        std::lock_guard lock(mu_);
+        report_.splits++;
+      }
+      return broker_.ack(d);
+    }
+    case DeliveryAction::kRepublishThenSkip: {
       auto done = store_.is_done(m.instance, m.lo);
       if (!done) return done.error();
       if (*done) {
@@ -402,16 +413,26 @@ Result<void> Worker::handle(const Delivery& d) {
         auto p = publish_all(*again);
         if (!p) return p;
       }
+      [[fallthrough]];
     }
-    {
-      std::lock_guard lock(mu_);
-      report_.skipped++;
+    case DeliveryAction::kSkip: {
+      {
+        std::lock_guard lock(mu_);
+        report_.skipped++;
+      }
+      return broker_.ack(d);
     }
-    return broker_.ack(d);
+    case DeliveryAction::kGiveUp:
+      return give_up_on(d);
+    case DeliveryAction::kRun:
+      break;
   }
+  return run_task(d);
+}
 
-  if (options_.max_deliveries > 0 && d.deliveries > options_.max_deliveries) return give_up_on(d);
-
+// Renders, prepares and runs a leaf, then gathers the run's facts and asks decide_outcome.
+Result<void> Worker::run_task(const Delivery& d) {
+  const TaskMessage& m = d.message;
   const auto& node = plan_.graph().step_of(m.instance);
   // A fan-out step whose file could not be read (docs/fanout.md): its one task fails, with
   // the reason, and the study goes on.
@@ -429,8 +450,8 @@ Result<void> Worker::handle(const Delivery& d) {
   const bool scratch = !task.scratch_dir.empty();
   if (scratch) {
     auto p = stager_->prepare(task);
-    if (!p && (p.error().code == ErrorCode::kNoSpace || p.error().code == ErrorCode::kUnavailable))
-      return scratch_unusable(d, node.name, p.error());  // the node's scratch, not the task's
+    if (!p && scratch_fault_is_the_nodes(p.error().code))
+      return scratch_unusable(d, node.name, p.error());
     if (!p) {  // the task's own (a stage_in file missing): it fails, the study goes on
       log::error("scratch not usable study={} step={} sample={} error=\"{}\"",
                  plan_.graph().tokens().study_name, node.name, m.lo, p.error().message);
@@ -451,35 +472,53 @@ Result<void> Worker::handle(const Delivery& d) {
   running_[m.instance.v]++;
   auto r = executor_.run(task);
   running_[m.instance.v]--;
-  if (abort_) {  // ended by us: not the step's verdict, so nothing is committed
-    log::warn(
-        "step {} after the run was interrupted step={} sample={}: not committed, it runs "
-        "again on restart",
-        how_it_ended(r), node.name, m.lo);
-    return broker_.release(d);
-  }
-  ExecResult result;
+
+  RunFacts facts;
+  facts.aborted = abort_;
   if (r) {
-    result = *r;
-  } else if (r.error().code == ErrorCode::kNoSpace) {
-    // A full disk (the script, .out/.err, the lean logs): not the step's verdict. Nothing is
-    // committed; the slot hands the task back and the worker stops (slot_loop).
-    return r.error();
+    facts.exit_code = r->exit_code;
+    facts.timed_out = r->timed_out;
   } else {
-    log::error("cannot run step={} sample={} error=\"{}\"", node.name, m.lo, r.error().message);
-    result.exit_code = static_cast<int>(StepReturn::kSoftFail);
+    facts.run_error = r.error().code;
   }
-  StepDecision dec = result.timed_out
-                         ? decide_timeout(task.has_restart, m.attempt, node.spec->run.max_retries)
-                         : decide_return(result.exit_code, m.attempt, node.spec->run.max_retries);
+  facts.has_restart = task.has_restart;
+  facts.attempt = m.attempt;
+  facts.max_retries = node.spec->run.max_retries;
+  facts.scratch = scratch;
+  return act_on(d, node, task, r, decide_outcome(facts));
+}
+
+// Carries out decide_outcome's answer for a run that returned `r`, in the answer's order.
+Result<void> Worker::act_on(const Delivery& d, const StepNode& node, RenderedTask& task,
+                            const Result<ExecResult>& r, const TaskOutcome& o) {
+  const TaskMessage& m = d.message;
+  switch (o.next) {
+    case TaskOutcome::Next::kRelease:  // ended by us: not the step's verdict
+      log::warn(
+          "step {} after the run was interrupted step={} sample={}: not committed, it runs "
+          "again on restart",
+          how_it_ended(r), node.name, m.lo);
+      return broker_.release(d);
+    case TaskOutcome::Next::kStopWorker:
+      // Nothing is committed; the slot hands the task back and the worker stops (slot_loop).
+      return r.error();
+    case TaskOutcome::Next::kRequeue:
+    case TaskOutcome::Next::kStageThenCommit:
+    case TaskOutcome::Next::kCommit:
+      break;
+  }
+  if (o.could_not_run)
+    log::error("cannot run step={} sample={} error=\"{}\"", node.name, m.lo, r.error().message);
+  const double seconds = r ? r->seconds : 0;
+  const StepDecision& dec = o.step;
   {
     std::lock_guard lock(mu_);
     report_.executed++;
   }
 
-  if (dec.requeue) {
+  if (o.next == TaskOutcome::Next::kRequeue) {
     log::warn("step {} step={} sample={} attempt={} code={}", dec.what, node.name, m.lo,
-              m.attempt + 1, result.exit_code);
+              m.attempt + 1, o.exit_code);
     TaskMessage next = m;
     next.attempt++;
     next.kind = dec.same_kind ? m.kind : dec.next_kind;
@@ -493,27 +532,20 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     return broker_.ack(d);
   }
+  if (o.next == TaskOutcome::Next::kStageThenCommit)
+    return stage_then_commit(d, std::move(task), seconds, dec.write_finished);
 
-  switch (scratch_action(scratch, dec.outcome == Outcome::kSuccess, dec.requeue)) {
-    case ScratchAction::kStageThenCommit:
-      return stage_then_commit(d, std::move(task), result.seconds, dec.write_finished);
-    case ScratchAction::kKeepForInspection:
-      log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
-                task.scratch_dir);
-      break;
-    case ScratchAction::kNone:
-    case ScratchAction::kRequeue:
-      break;
-  }
-  if (dec.write_finished) {
+  if (o.keep_scratch)
+    log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,
+              task.scratch_dir);
+  if (o.mark_finished) {
     auto f = executor_.mark_finished(task);
     if (!f) return f;
   } else {
-    auto level = result.exit_code == static_cast<int>(StepReturn::kRaiseError) ? log::Level::kError
-                                                                               : log::Level::kWarn;
+    auto level = o.failure_is_error ? log::Level::kError : log::Level::kWarn;
     if (log::level() <= level)
       log::write(level, fmt::format("step {} step={} sample={} code={} dir={}", dec.what, node.name,
-                                    m.lo, result.exit_code, task.dir));
+                                    m.lo, o.exit_code, task.dir));
   }
   // Stops take effect before the commit publishes dependents, so no other slot can start one
   // (slots re-check after every reserve).
@@ -532,7 +564,7 @@ Result<void> Worker::handle(const Delivery& d) {
     }
     if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
-  return commit_and_ack(d, dec.outcome, result.seconds);
+  return commit_and_ack(d, dec.outcome, seconds);
 }
 
 }  // namespace merlin

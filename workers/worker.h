@@ -23,6 +23,7 @@
 #include "workers/stager.h"
 #include "workers/staging_pool.h"
 #include "workers/step_executor.h"
+#include "workers/task_decisions.h"
 
 namespace merlin {
 
@@ -121,7 +122,14 @@ class Worker {
   /// (the others go to the buffer, where idle slots take them). Empty after `poll` with none.
   Result<std::optional<Delivery>> next_delivery(const std::vector<std::string>& queues);
   void renewal_loop();
+  /// One delivery: gathers its facts, decides (decide_delivery) and acts on the decision.
   Result<void> handle(const Delivery& d);
+  /// A leaf decided kRun: renders, prepares and runs it, then acts on decide_outcome.
+  Result<void> run_task(const Delivery& d);
+  /// After the run of `task`, which returned `r`: does what `o` says (release, return the
+  /// error, requeue, stage, or mark, stop and commit) and acks.
+  Result<void> act_on(const Delivery& d, const StepNode& node, RenderedTask& task,
+                      const Result<ExecResult>& r, const TaskOutcome& o);
   Result<void> give_up_on(const Delivery& d);
   Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds);
   /// Hands a succeeded scratch task to the stager threads (blocking while their queue is

@@ -14,8 +14,10 @@
 #include "merlin/core/batch/scheduler.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/fleet_policy.h"
+#include "merlin/run/idle_turn.h"
 #include "merlin/run/progress.h"
 #include "merlin/run/progress_totals.h"
+#include "merlin/run/serve_control.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
@@ -113,27 +115,22 @@ class Fleet {
           status = kExitFailed;
           break;
         }
-        // A study is lost on two polls a second apart before we give up on it: `merlin
-        // restart` empties its queues for a moment before queueing them again.
-        lost_polls_ = *lost ? lost_polls_ + 1 : 0;
-        if (exit_when_done && lost_polls_ == 1) {
-          if (!idle_second("")) break;
-          continue;
-        }
-        if (exit_when_done) {
-          status = report_stuck(*named);
-          if (lost_polls_ > 0) status = kExitFailed;
+        const IdleTurn turn =
+            decide_idle_turn({exit_when_done, *lost, lost_polls_, announced_wait});
+        lost_polls_ = turn.lost_polls;
+        if (turn.next == IdleTurn::Next::kFinish) {
+          const bool stuck = report_stuck(*named) != kExitOk;
           if (!skipped_.empty()) {
             std::string keys;
             for (const auto& k : skipped_) keys += (keys.empty() ? "" : ", ") + k;
             log::error("studies not served because their workspace could not be opened: {}", keys);
-            status = kExitFailed;
           }
+          status = exit_status_when_done(stuck, lost_polls_ > 0, !skipped_.empty());
           if (status == kExitOk) log::info("no work left for study name={}: exiting", spec_name_);
           break;
         }
-        if (!announced_wait) log::info("waiting for work on study name={}", spec_name_);
-        announced_wait = true;
+        if (turn.announce) log::info("waiting for work on study name={}", spec_name_);
+        if (turn.next == IdleTurn::Next::kWait) announced_wait = true;
         if (!idle_second("")) break;
         continue;
       }
@@ -152,9 +149,9 @@ class Fleet {
   }
 
  private:
-  bool stopping() const { return stop_requested_ || Interrupts::count() > 0 || past_drain_time(); }
-  bool past_drain_time() const {
-    return options_.drain_at && std::chrono::steady_clock::now() >= *options_.drain_at;
+  bool stopping() const {
+    return stop_requested_ || Interrupts::count() > 0 ||
+           past_drain_time(options_.drain_at, std::chrono::steady_clock::now());
   }
 
   // Messages queued, delayed or in flight on the study's queues that a hard fail has not
@@ -323,8 +320,8 @@ class Fleet {
       return Error::runtime(std::string("cannot start a thread for each worker: ") + e.what());
     }
     // Control: signals, stop requests, halts, heartbeats and progress lines while the
-    // workers run.
-    StopControl control;
+    // workers run; ServeControl decides each turn, this loop acts.
+    ServeControl control;
     // "progress study=K 4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s (x/y done in all)": the
     // rate is the study's over this process's time on it (every worker's commits count).
     auto done_before = done_total(store).first;
@@ -337,25 +334,24 @@ class Fleet {
             log::info("progress {} ({}/{} done in all)", line, all.first, all.second);
           },
           options_.progress_every);
-    auto last_beat = Clock::now() - std::chrono::seconds(10);
     while (left.load() > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      auto steps = control.advance(Interrupts::count(), stop_requested_ || past_drain_time());
-      if (steps.drain) {
-        if (past_drain_time())
+      const ServeTurn turn = control.advance(
+          {Clock::now(), Interrupts::count(), stop_requested_.load(), options_.drain_at});
+      if (turn.drain) {
+        if (turn.drain_for_allocation)
           log::warn("the allocation ends soon: draining before its time limit");
         log::info("draining: running tasks finish and commit, reserved ones go back to the queue");
         for (auto& r : fleet) r->worker->request_stop();
       }
-      if (steps.abort) {
+      if (turn.abort) {
         log::warn(
             "second signal: ending running steps (SIGTERM now, SIGKILL in {:g} s to those still "
             "running); their tasks go back uncommitted",
             std::chrono::duration<double>(options_.given.kill_wait_ms()).count());
         for (auto& r : fleet) r->worker->abort();
       }
-      if (Clock::now() - last_beat >= std::chrono::seconds(1)) {
-        last_beat = Clock::now();
+      if (turn.beat) {
         beat(rec.key);
         obey_halts(rec.key, fleet);
       }
