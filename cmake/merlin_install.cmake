@@ -10,6 +10,7 @@ include(CMakePackageConfigHelpers)
 # directory (workers/guarded_spawn.h).
 install(TARGETS merlin EXPORT merlinTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS merlin-guard RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS merlin-rank-env RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 if(TARGET merlin-train)
   install(TARGETS merlin-train RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

@@ -12,11 +12,14 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
 #include "merlin/core/util/shell_words.h"
 #include "workers/guarded_spawn.h"
+#include "workers/port_lease.h"
 #include "workers/return_code_policy.h"
 #include "workers/step_environment.h"
 #include "workers/step_output.h"
@@ -87,7 +90,23 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
   // task's variables replacing same-named ones.
   std::vector<std::string_view> ours;
   for (char** e = environ; *e; ++e) ours.emplace_back(*e);
-  request.env = step_environment(ours, task.env, task.pass_broker);
+  // A step that starts ranks gets a port of its own for them to meet on, held while it runs,
+  // and this host's name for ranks elsewhere (workers/rank_environment.h).
+  std::optional<PortLease> lease;
+  if (task.starts_ranks) {
+    auto l = PortLease::take(port_lock_dir());
+    if (l) {
+      lease.emplace(std::move(*l));
+      auto env = task.env;
+      env.emplace_back("MASTER_PORT", std::to_string(lease->port()));
+      env.emplace_back("MERLIN_MASTER_ADDR", this_host());
+      request.env = step_environment(ours, env, task.pass_broker);
+    } else {
+      log::warn("no MASTER_PORT for step={} sample={}: {}", task.step, task.sample,
+                l.error().message);
+    }
+  }
+  if (!lease) request.env = step_environment(ours, task.env, task.pass_broker);
   // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
   request.argv = shell_words(task.shell);
   std::string command_line;

@@ -84,6 +84,7 @@ int restart(const RestartArgs& a) {
   if (!reopened) return report_error(reopened.error());
   PrepareOptions po = *reopened;
   po.scratch.app_scratch = app_scratch();
+  po.rank_env = rank_env_program();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   const bool queued = is_broker_workspace(a.workspace);

@@ -112,6 +112,7 @@ int run(const RunArgs& a) {
   po.epoch = now_epoch();
   po.cwd = current_dir();
   po.scratch.app_scratch = app_scratch();
+  po.rank_env = rank_env_program();
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   print_warnings(**s);

@@ -123,6 +123,7 @@ Result<std::unique_ptr<PreparedStudy>> reopen_study(const std::string& workspace
   if (!po) return po.error();
   po->open_samples = open_samples;
   po->scratch.app_scratch = app_scratch;
+  po->rank_env = rank_env_program();
   return prepare_study(*po);
 }
 

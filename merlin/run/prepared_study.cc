@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "merlin/core/study/resource_tokens.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
+#include "merlin/core/util/process_info.h"
 #include "merlin/core/util/visible_text.h"
 #include "workers/step_environment.h"
 
@@ -255,8 +257,15 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
     auto w = write_info(o, *s);
     if (!w) return cleanup(w.error());
   }
-  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get(), o.scratch);
+  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get(), o.scratch, o.rank_env);
   return s;
+}
+
+std::string rank_env_program() {
+  if (const char* env = std::getenv("MERLIN_RANK_ENV")) return env;
+  std::string self = self_exe();
+  std::string beside = self.substr(0, self.rfind('/') + 1) + "merlin-rank-env";
+  return ::access(beside.c_str(), X_OK) == 0 ? beside : "";
 }
 
 Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd) {

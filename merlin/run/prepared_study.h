@@ -33,6 +33,8 @@ struct PrepareOptions {
   bool create_workspace = true;      ///< run: lay out merlin_info/ (removed again on failure)
   bool open_samples = true;          ///< status needs only the count, stored in run.env
   ScratchSettings scratch;  ///< how steps with `scratch:` find their root on this node
+  /// The rank shim `$(LAUNCHER)` ends with (rank_env_program()); "" = none.
+  std::string rank_env;
   /// `run --lean`, or a reopened workspace recorded lean: the spec's layout becomes lean.
   bool lean = false;
 };
@@ -53,6 +55,10 @@ struct PreparedStudy {
 /// On failure a workspace created by this call is removed again.
 Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& options);
 
+
+/// The rank shim for `$(LAUNCHER)` (docs/training.md): $MERLIN_RANK_ENV when it is set (empty:
+/// none), else `merlin-rank-env` beside this executable when it is there, else none.
+std::string rank_env_program();
 
 /// Options to reopen an existing workspace from its merlin_info/ (restart, status): the spec
 /// copy, the recorded --vars, samples copy and timestamp.

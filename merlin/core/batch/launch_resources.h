@@ -13,6 +13,9 @@ struct LaunchResources {
   int gpus_per_task = 0;
   long walltime_seconds = 0;  ///< the step's walltime; 0 = not set
   std::string extra_flags;    ///< the step's `slurm:`/`flux:`/`lsf:` flags
+  /// The rank shim (`merlin-rank-env`, docs/training.md) that goes after the launcher and its
+  /// flags, so that each rank gets RANK, WORLD_SIZE, MASTER_ADDR...; "" = none.
+  std::string rank_env;
 };
 
 }  // namespace merlin

@@ -12,8 +12,9 @@ const batch::Scheduler& scheduler_of(const LaunchResources& r) {
   return s ? *s : *batch::find_scheduler("local");
 }
 
-std::string with_flags(std::string base, const std::string& flags) {
-  if (!flags.empty()) base += " " + flags;
+std::string with_flags(std::string base, const LaunchResources& r) {
+  if (!r.extra_flags.empty()) base += " " + r.extra_flags;
+  if (!r.rank_env.empty()) base += " " + r.rank_env;
   return base;
 }
 
@@ -28,13 +29,13 @@ std::string render_launcher(const LaunchResources& r) {
   if (!scheduler_of(r).has_jobs() && procs <= 1) return {};
   batch::LaunchCounts c{std::to_string(nodes), std::to_string(procs), std::to_string(cores),
                         std::to_string(r.gpus), std::to_string((procs + nodes - 1) / nodes)};
-  return with_flags(scheduler_of(r).step_launcher(r, c), r.extra_flags);
+  return with_flags(scheduler_of(r).step_launcher(r, c), r);
 }
 
 std::string render_vlauncher(const LaunchResources& r) {
   batch::LaunchCounts c{"${MERLIN_NODES}", "${MERLIN_PROCS}", "${MERLIN_CORES}", "${MERLIN_GPUS}",
                         "${MERLIN_PROCS}"};
-  return with_flags(scheduler_of(r).step_launcher(r, c), r.extra_flags);
+  return with_flags(scheduler_of(r).step_launcher(r, c), r);
 }
 
 LaunchResources with_override(LaunchResources r, std::string_view bracket) {

@@ -12,7 +12,8 @@ namespace merlin {
 /// "srun -n 4 -N 2" (slurm), "flux run -n 4 -N 1 -c 1" (flux), "jsrun --np 4 --nrs 2 -b rs
 /// -d plane:2 -X 1" (lsf), "mpiexec -n 4 -ppn 2" (pbs), "mpirun -np 4" (local, procs > 1).
 /// Set cores per task, gpus per task and walltime add the scheduler's flags for them: slurm
-/// "-c C -t HH:MM:SS", flux "-g G -t Ss", lsf "-c C -g G"; the step's extra flags go last.
+/// "-c C -t HH:MM:SS", flux "-g G -t Ss", lsf "-c C -g G"; then the step's extra flags, then
+/// the rank shim (r.rank_env) when there is one, which the step's command follows.
 /// Empty when the step sets neither nodes nor procs, or under `local` with procs <= 1.
 std::string render_launcher(const LaunchResources& r);
 

@@ -38,13 +38,29 @@ LaunchResources resources_of(const StepNode& node, const StudyTokens& tokens) {
   return r;
 }
 
+/// Whether the step's command or restart starts ranks: `$(VLAUNCHER)`, or a `$(LAUNCHER)` that
+/// renders to a launcher (not to nothing, as one process under `local` does).
+bool starts_ranks(const StepNode& node, const StudyTokens& tokens) {
+  for (const std::string* text : {&node.cmd, &node.restart})
+    for (const auto& t : spec::find_tokens(*text)) {
+      if (t.name == "VLAUNCHER") return true;
+      if (t.name != "LAUNCHER") continue;
+      auto r = resources_of(node, tokens);
+      std::string_view whole(text->data() + t.offset, t.length);
+      if (auto bracket = whole.find('['); bracket != std::string_view::npos)
+        r = with_override(r, whole.substr(bracket));
+      if (!render_launcher(r).empty()) return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 bool exported_as_env(const std::string& label) { return spec::is_exported_label(label); }
 
 TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table,
-                           const ScratchSettings& scratch)
-    : graph_(graph), table_(table) {
+                           const ScratchSettings& scratch, std::string rank_env)
+    : graph_(graph), table_(table), rank_env_(std::move(rank_env)) {
   const auto& spec = graph.spec();
   for (const auto& node : graph.steps()) {
     const auto& run = node.spec->run;
@@ -60,6 +76,7 @@ TaskRenderer::TaskRenderer(const StudyGraph& graph, const samples::SampleTable* 
     scratch_home_.push_back(std::move(home));
     stage_in_.push_back(std::move(in));
     walltime_.push_back(resources_of(node, graph.tokens()).walltime_seconds);
+    starts_ranks_.push_back(starts_ranks(node, graph.tokens()));
   }
   if (spec.samples) {
     const auto& labels = spec.samples->column_labels;
@@ -149,10 +166,15 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
       std::string_view whole(text.data() + t.offset, t.length);
       auto bracket = whole.find('[');
       auto r = resources_of(node, graph_.tokens());
+      r.rank_env = rank_env_;
       if (bracket != std::string_view::npos) r = with_override(r, whole.substr(bracket));
       return render_launcher(r);
     }
-    if (t.name == "VLAUNCHER") return render_vlauncher(resources_of(node, graph_.tokens()));
+    if (t.name == "VLAUNCHER") {
+      auto r = resources_of(node, graph_.tokens());
+      r.rank_env = rank_env_;
+      return render_vlauncher(r);
+    }
     if (t.name == "MERLIN_ITERATION") return std::to_string(inst.iteration);
     if (t.name == "MERLIN_GLOB_PATH") return graph_.hierarchy().glob();
     if (t.name == "MERLIN_PATHS_ALL") return paths_all_;
@@ -235,6 +257,7 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   t.kind = kind;
   t.walltime_seconds = walltime_[inst.step.v];
   t.has_restart = !node.restart.empty();
+  t.starts_ranks = starts_ranks_[inst.step.v];
   t.scratch_dir = scratch_of(inst, t.dir);
   if (!t.scratch_dir.empty()) {
     const auto& run = node.spec->run;

@@ -58,6 +58,9 @@ struct RenderedTask {
   long walltime_seconds = 0;
   /// The step has a `restart:` command (a timed-out task runs again with it).
   bool has_restart = false;
+  /// The step starts ranks through `$(LAUNCHER)` (more than one process) or `$(VLAUNCHER)`:
+  /// the worker gives the task a MASTER_PORT of its own (docs/training.md).
+  bool starts_ranks = false;
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
@@ -72,8 +75,9 @@ class TaskRenderer {
  public:
   /// `table` may be null when the study has no samples. Both must outlive the renderer.
   /// `scratch`: how steps with `scratch:` find their root on this node (read once here).
+  /// `rank_env`: the rank shim `$(LAUNCHER)` ends with (LaunchResources::rank_env), "" = none.
   TaskRenderer(const StudyGraph& graph, const samples::SampleTable* table,
-               const ScratchSettings& scratch = {});
+               const ScratchSettings& scratch = {}, std::string rank_env = {});
 
   /// Thread-safe (read-only).
   RenderedTask render(InstanceId instance, SampleId sample, TaskKind kind) const;
@@ -110,6 +114,8 @@ class TaskRenderer {
   std::vector<std::string> cmd_;      ///< per instance, instance-level tokens substituted
   std::vector<std::string> restart_;  ///< idem
   std::vector<long> walltime_;        ///< per step: its walltime in seconds, 0 = none
+  std::vector<char> starts_ranks_;    ///< per step: RenderedTask::starts_ranks
+  std::string rank_env_;              ///< the rank shim, "" = none
   std::unordered_map<std::string, std::size_t> column_of_;  ///< label → column
   /// Per step: a fan-out step's own label → column and exported columns (else empty).
   std::vector<std::unordered_map<std::string, std::size_t>> step_column_of_;

@@ -92,5 +92,37 @@ TEST(Launcher, VlauncherReadsTheCountsAtRunTime) {
   EXPECT_EQ(render_vlauncher(r), "mpirun -np ${MERLIN_PROCS}");
 }
 
+// The rank shim goes last, after the scheduler's flags and the step's own: the step's command
+// follows it. The exact lines, for every launcher (docs/training.md).
+TEST(Launcher, RankShimEndsEveryLauncher) {
+  LaunchResources r;
+  r.nodes = 2;
+  r.procs = 4;
+  r.gpus = 1;
+  r.rank_env = "/opt/merlin/bin/merlin-rank-env";
+  const std::pair<const char*, const char*> golden[] = {
+      {"local", "mpirun -np 4 /opt/merlin/bin/merlin-rank-env"},
+      {"slurm", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
+      {"lsf-srun", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
+      {"flux", "flux run -n 4 -N 2 -c 1 -g 1 --exclusive /opt/merlin/bin/merlin-rank-env"},
+      {"lsf", "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1 --exclusive "
+              "/opt/merlin/bin/merlin-rank-env"},
+      {"pbs", "mpiexec -n 4 -ppn 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
+  };
+  for (const auto& [type, line] : golden) {
+    r.batch_type = type;
+    r.extra_flags = std::string(type) == "local" ? "" : "--exclusive";
+    EXPECT_EQ(render_launcher(r), line) << type;
+  }
+  r.batch_type = "slurm";
+  r.extra_flags.clear();
+  EXPECT_EQ(render_vlauncher(r),
+            "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} /opt/merlin/bin/merlin-rank-env");
+  r.batch_type = "local";
+  r.nodes = 0;
+  r.procs = 1;
+  EXPECT_EQ(render_launcher(r), "") << "one local process has no launcher, so no shim";
+}
+
 }  // namespace
 }  // namespace merlin

@@ -320,6 +320,43 @@ TEST(TaskRenderer, LocalLauncherWithOneProcIsEmpty) {
   EXPECT_EQ(rendered_cmd(launcher_spec("local", "")), " ./app");
 }
 
+// With a rank shim, $(LAUNCHER) and $(VLAUNCHER) end with it, and the task is marked as one
+// that starts ranks (the worker then gives it a MASTER_PORT of its own).
+TEST(TaskRenderer, RankShimFollowsTheLauncherAndMarksTheTask) {
+  auto s = make_study(launcher_spec("slurm", "      nodes: 1\n      procs: 2\n"));
+  ASSERT_TRUE(s);
+  TaskRenderer with_shim(*s->graph, s->table.get(), {}, "/x/merlin-rank-env");
+  auto t = with_shim.render(s->instance("app"), 0, TaskKind::kCmd);
+  EXPECT_NE(t.script_text.find("\nsrun -n 2 -N 1 /x/merlin-rank-env ./app\n"), std::string::npos)
+      << t.script_text;
+  EXPECT_TRUE(t.starts_ranks);
+  EXPECT_TRUE(s->renderer->render(s->instance("app"), 0, TaskKind::kCmd).starts_ranks)
+      << "without the shim the task still starts ranks";
+  auto v = make_study(launcher_spec("local", "", "\"$(VLAUNCHER) ./app\""));
+  ASSERT_TRUE(v);
+  TaskRenderer v_shim(*v->graph, v->table.get(), {}, "/x/merlin-rank-env");
+  auto vt = v_shim.render(v->instance("app"), 0, TaskKind::kCmd);
+  EXPECT_NE(vt.script_text.find("mpirun -np ${MERLIN_PROCS} /x/merlin-rank-env ./app"),
+            std::string::npos)
+      << vt.script_text;
+  EXPECT_TRUE(vt.starts_ranks);
+}
+
+TEST(TaskRenderer, OneLocalProcessOrNoLauncherStartsNoRanks) {
+  for (const char* resources : {"      procs: 1\n", ""}) {
+    auto s = make_study(launcher_spec("local", resources));
+    ASSERT_TRUE(s);
+    TaskRenderer with_shim(*s->graph, s->table.get(), {}, "/x/merlin-rank-env");
+    auto t = with_shim.render(s->instance("app"), 0, TaskKind::kCmd);
+    EXPECT_FALSE(t.starts_ranks) << resources;
+    EXPECT_EQ(t.script_text.find("merlin-rank-env"), std::string::npos) << t.script_text;
+  }
+  auto plain = make_study(launcher_spec("slurm", "      procs: 2\n", "./app"));
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(plain->renderer->render(plain->instance("app"), 0, TaskKind::kCmd).starts_ranks)
+      << "no $(LAUNCHER) in the command";
+}
+
 TEST(TaskRenderer, LocalLauncherWithSeveralProcsUsesMpirun) {
   EXPECT_EQ(rendered_cmd(launcher_spec("local", "      procs: 4\n")), "mpirun -np 4 ./app");
 }
