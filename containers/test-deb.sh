@@ -100,7 +100,7 @@ t_run=$(date +%s)
 fails=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
 check "the package installed and hello ran inside (rc=$rc)" '[ $rc = 0 ]'
-check "merlin and merlin-guard are in /usr/bin" '[ -x "$rootfs/usr/bin/merlin" ] && [ -x "$rootfs/usr/bin/merlin-guard" ]'
+check "merlin, merlin-guard and merlin-rank-env are in /usr/bin" '[ -x "$rootfs/usr/bin/merlin" ] && [ -x "$rootfs/usr/bin/merlin-guard" ] && [ -x "$rootfs/usr/bin/merlin-rank-env" ]'
 check "the examples are in /usr/share/merlin/examples" '[ -f "$rootfs/usr/share/merlin/examples/hello/hello.yaml" ]'
 check "the binaries are stripped (no .symtab)" \
   '! readelf -S "$rootfs/usr/bin/merlin" | grep -q "\.symtab" && ! readelf -S "$rootfs/usr/bin/merlin-guard" | grep -q "\.symtab"'

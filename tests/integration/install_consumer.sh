@@ -16,8 +16,8 @@ cmake --install "$BUILD" --prefix "$WORK/first" >install.log 2>&1
 expect_eq "cmake --install into a temp prefix succeeds" 0 $?
 mv "$WORK/first" "$WORK/prefix"  # nothing may point back at the first prefix
 P=$WORK/prefix
-check "merlin and merlin-guard are installed side by side" \
-  test -x "$P/bin/merlin" -a -x "$P/bin/merlin-guard"
+check "merlin, merlin-guard and merlin-rank-env are installed side by side" \
+  test -x "$P/bin/merlin" -a -x "$P/bin/merlin-guard" -a -x "$P/bin/merlin-rank-env"
 check "the hello example is under share/merlin/examples" test -f "$P/share/merlin/examples/hello/hello.yaml"
 check "LICENSE and CHANGELOG are in the doc dir" test -f "$P/share/doc/merlin/LICENSE" -a -f "$P/share/doc/merlin/CHANGELOG.md"
 check "the bash completion is installed" test -f "$P/share/bash-completion/completions/merlin"

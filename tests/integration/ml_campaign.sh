@@ -58,7 +58,7 @@ evaluate,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | tail -n +2 | cut -d, 
   expect_eq "$w: the final training is rung 3's best, with doubled epochs" \
     "$(json "$ws/select/iter.3/rung.json" "'ID=%d LR=%s WIDTH=%d BATCH=%d EPOCHS=%d' % tuple(d['trials'][0][k] * (2 if k == 'epochs' else 1) for k in ['id', 'lr', 'width', 'batch', 'epochs'])")" \
     "$(cat "$ws/select/iter.3/best.env")"
-  check "$w: the train step ran under mpirun -np 2" grep -q '^mpirun -np 2 merlin-train ' "$ws/train/train.sh"
+  check "$w: the train step ran under mpirun -np 2" grep -q "^mpirun -np 2 $(dirname "$MERLIN")/merlin-rank-env merlin-train " "$ws/train/train.sh"
   expect_eq "$w: the final model trained on 2 ranks, the comparison on 1" "2 1" \
     "$(json "$ws/train/model/report.json" "d['ranks']") $(json "$ws/train_1rank/model/report.json" "d['ranks']")"
   # Held out: the spread of the held-out ranges (computed here, from the simulations' own

@@ -9,7 +9,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1  # harmless whe
 "$MERLIN" run --local --no-progress "$SRC/examples/mpi_ensemble/mpi_ensemble.yaml" \
   --vars "MPI_HELLO=$mpi_hello" >out.txt 2>err.txt
 ws=$(ls -d mpi_ensemble_*)
-check "the launcher is mpirun -np 2" grep -q "^mpirun -np 2 $mpi_hello 2 ranks.txt$" "$ws"/sim/00/sim.sh
+check "the launcher is mpirun -np 2, then the rank shim" grep -q "^mpirun -np 2 $(dirname "$MERLIN")/merlin-rank-env $mpi_hello 2 ranks.txt$" "$ws"/sim/00/sim.sh
 expect_eq "4 samples, each 2 ranks under mpirun" "4" \
   "$(grep -c '^ranks=2 launcher=mpirun$' "$ws/collect/all_ranks.txt")"
 expect_eq "every seed collected" "101 102 103 104" \

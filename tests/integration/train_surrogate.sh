@@ -51,7 +51,7 @@ DATA=$(ls -d "$WORK"/studies/proj_*/dataset.h5 2>/dev/null)
 [ -f "$DATA" ] || { fail "the study made dataset.h5"; cat run.txt | tail -20; finish; exit 1; }
 pass "the study made a dataset of 300 projectiles"
 # Its train step: $(LAUNCHER) with procs: 2 under the local batch type is mpirun -np 2.
-check "the spec's train step ran under mpirun -np 2" grep -q "^mpirun -np 2 $TRAIN " "$WORK"/studies/proj_*/train/train.sh
+check "the spec's train step ran under mpirun -np 2" grep -q "^mpirun -np 2 $(dirname "$MERLIN")/merlin-rank-env $TRAIN " "$WORK"/studies/proj_*/train/train.sh
 expect_eq "the spec's train step trained on 2 ranks" 2 \
   "$(sed -n 's/^  "ranks": \([0-9]*\),$/\1/p' "$WORK"/studies/proj_*/train/model/report.json)"
 
