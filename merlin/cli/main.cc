@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   using namespace merlin;
   using namespace merlin::cli;
   put_self_on_path();  // steps and generate.cmd may call `merlin sample` / `merlin collect`
+  put_python_on_path();  // steps may `import merlin_dataset` (docs/training.md)
   CLI::App app{
       "merlin: ensemble workflows for simulation campaigns.\n"
       "Runs LLNL Merlin / Maestro study specs: `merlin run --local spec.yaml` runs a study on "

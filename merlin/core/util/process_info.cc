@@ -41,6 +41,21 @@ void put_self_on_path() {
   ::setenv("PATH", path_with(path ? path : "", exe.substr(0, slash)).c_str(), 1);
 }
 
+void put_python_on_path() {
+  const std::string exe = self_exe();
+  const auto slash = exe.rfind('/');
+  if (slash == std::string::npos) return;
+  const std::string bin = exe.substr(0, slash);
+  for (const std::string dir : {bin + "/python", bin + "/../share/merlin/python"}) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    const std::string canonical = std::filesystem::weakly_canonical(dir, ec).string();
+    const char* path = std::getenv("PYTHONPATH");
+    ::setenv("PYTHONPATH", path_with(path ? path : "", ec ? dir : canonical).c_str(), 1);
+    return;
+  }
+}
+
 std::string self_exe() {
   std::error_code ec;
   auto p = std::filesystem::read_symlink("/proc/self/exe", ec);

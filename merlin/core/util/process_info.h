@@ -21,6 +21,10 @@ std::string path_with(const std::string& path_var, const std::string& dir);
 /// `merlin collect` — even when it was started by a full path. Entries already in PATH come
 /// first: a `merlin` there still wins. Call once at start, before any thread.
 void put_self_on_path();
+/// Appends merlin's python directory (`<bin>/python` in a build tree, `<bin>/../share/merlin/
+/// python` installed; the first that exists) to PYTHONPATH (see path_with), so that steps
+/// `import merlin_dataset` (docs/training.md). Call once at start, before any thread.
+void put_python_on_path();
 /// Seconds since the epoch, now.
 long long now_epoch();
 /// Number of cores (at least 1).
