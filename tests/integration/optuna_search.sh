@@ -1,80 +1,99 @@
 #!/usr/bin/env bash
-# Optuna interop (issue 13): examples/ml_campaign/optuna_search.yaml — Optuna's ask-and-tell in
-# a Merlin loop. Each of 3 rounds Optuna proposes 4 trials (`ask`), Merlin trains one per task
-# (a samples_from fan-out), `tell` reports each validation RMSE back; `best` reads Optuna's
-# best. Checks that Optuna's study holds exactly the 12 trials Merlin ran, each round its own
-# 4, each complete with the value of its own report and the parameters its task trained with,
-# and that the best is the lowest and far better than the mean. Locally, then on two Redis workers.
+# Optuna done right (issue 27 §3): examples/ml_campaign/optuna_search.yaml — an asynchronous
+# search. Lanes (tasks of the `search` step) each ask Optuna for one trial, train it with
+# merlin-train while reporting every epoch, tell the result and ask again at once; the pruner
+# (here asynchronous successive halving) stops bad trials, and the lane stops their merlin-train.
+# Checks that Optuna's study holds the trials the lanes trained, each complete one with the
+# last RMSE its own train.log shows, that pruned ones stopped early and saved epochs, and that
+# the best is the lowest. Locally (a journal file in the workspace), then on two Redis workers at
+# once (the study in the study's own Redis, JournalRedisStorage).
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 need_merlin_train
 need_python optuna h5py numpy
 command -v c++ >/dev/null || { echo "SKIP: no c++ compiler for the example's build step"; exit 77; }
 export PATH=$(dirname "$MERLIN"):$PATH
-VARS=(--vars N_SAMPLES=200 EPOCHS=60)
+ulimit -f 200000  # KiB
+N=10 EPOCHS=40
+VARS=(--vars N_SAMPLES=200 N_TRIALS=$N EPOCHS=$EPOCHS PRUNE=asha)
 "$MERLIN" example ml_campaign >/dev/null 2>&1
 spec=$WORK/ml_campaign/optuna_search.yaml
 
-# check_search WS WHAT
+# check_search WS WHAT STORAGE_URL: Optuna's study against what the lanes' trials did.
 check_search() {
-  local ws=$1 w=$2
-  expect_eq "$w: 3 rounds of 4 trials, every task done" "ask,3,3,3,0
-trial,3,12,12,0
-tell,3,3,3,0
-best,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | grep -E '^(ask|trial|tell|best),' | cut -d, -f1-5)"
-  check "$w: rounds 1 and 2 asked for another, round 3 did not" \
-    test -e "$ws/tell/iter.1/MERLIN_LOOP_AGAIN" -a -e "$ws/tell/iter.2/MERLIN_LOOP_AGAIN" -a ! -e "$ws/tell/iter.3/MERLIN_LOOP_AGAIN"
-  # Optuna's study against what Merlin's tasks did, trial by trial.
+  local ws=$1 w=$2 url=$3
+  expect_eq "$w: every task done" "collect,1,1,1,0
+search,4,4,4,0
+best,1,1,1,0" "$("$MERLIN" status "$ws" --format csv | grep -E '^(collect|search|best),' | cut -d, -f1-5)"
   local out
-  out=$("$PY" - "$ws" <<'PYEOF'
-import glob, json, os, sys, optuna
-ws = sys.argv[1]
-s = optuna.load_study(study_name="surrogate", storage=f"sqlite:///{ws}/optuna.db")
-by_number = {t.number: t for t in s.trials}
-problems, rounds, values = [], [], {}
-for i in (1, 2, 3):
-    numbers = []
-    for cfg in glob.glob(f"{ws}/trial/iter.{i}/**/config.csv", recursive=True):
-        number, lr, width, batch = open(cfg).read().strip().split(",")
-        t = by_number[int(number)]
-        numbers.append(t.number)
-        value = json.load(open(os.path.join(os.path.dirname(cfg), "model/report.json")))["final_val_rmse"]
-        values[t.number] = value
-        if t.state != optuna.trial.TrialState.COMPLETE or t.value != value:
-            problems.append(f"trial {t.number}: {t.state.name} {t.value} vs report {value}")
-        if (float(lr), int(width), int(batch)) != (float(f"{t.params['lr']:.6g}"), t.params["width"], t.params["batch"]):
-            problems.append(f"trial {t.number}: trained {lr},{width},{batch}, Optuna asked {t.params}")
-    rounds.append(" ".join(map(str, sorted(numbers))))
-best = json.load(open(f"{ws}/best/best.json"))
-baseline = json.load(open(glob.glob(f"{ws}/trial/iter.1/**/report.json", recursive=True)[0]))["baseline_val_rmse_per_target"][0]
-print(len(s.trials), "|".join(rounds), problems or "ok")
-print(best["number"] == min(values, key=values.get) and best["val_rmse"] == min(values.values()),
-      best["val_rmse"] < baseline / 5, f"(best {best['val_rmse']:.3g} m, mean predictor {baseline:.3g} m)")
+  out=$(MERLIN_WORKSPACE=$ws MERLIN_BROKER_URL=$url "$PY" - "$ws" "$N" "$EPOCHS" <<'PYEOF'
+import glob, json, os, re, sys
+import optuna
+from optuna.storages import JournalFileStorage, JournalRedisStorage, JournalStorage
+from optuna.trial import TrialState as S
+ws, n, epochs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+url = os.environ.get("MERLIN_BROKER_URL")
+storage = JournalStorage(JournalRedisStorage(url) if url else JournalFileStorage(ws + "/optuna.journal"))
+study = optuna.load_study(study_name=os.path.basename(ws), storage=storage)
+trials = study.get_trials()
+best = json.load(open(ws + "/best/best.json"))
+logs = {int(d.split("/")[-1]): d for d in glob.glob(ws + "/search/LANE.*/trials/*")}
+last = {}
+for k, d in logs.items():
+    vals = re.findall(r"^epoch=(\d+)/\d+ .*?val_rmse=(\S+)", open(d + "/train.log").read(), re.M)
+    last[k] = (int(vals[-1][0]), float(vals[-1][1])) if vals else (0, None)
+complete = [t for t in trials if t.state == S.COMPLETE]
+pruned = [t for t in trials if t.state == S.PRUNED]
+print("trials", n <= len(trials) < n + 4)
+print("only_complete_or_pruned", len(complete) + len(pruned) == len(trials))
+print("one_dir_per_trial", sorted(logs) == sorted(t.number for t in trials))
+print("some_pruned", len(pruned) >= 1)
+print("pruned_stopped_early", all(last[t.number][0] < epochs and t.user_attrs["epochs_run"] == last[t.number][0] for t in pruned))
+print("complete_ran_all", all(last[t.number][0] == epochs for t in complete))
+print("value_is_the_logs", all(abs(last[t.number][1] - t.value) <= 1e-9 * max(1, t.value) for t in complete))
+print("intermediate_values", all(len(t.intermediate_values) == last[t.number][0] for t in trials))
+print("best_is_lowest", best["val_rmse"] == min(t.value for t in complete) and best["number"] == study.best_trial.number)
+print("epochs_saved", best["trainer_epochs"] < len(trials) * epochs, best["trainer_epochs"], len(trials) * epochs)
 PYEOF
 )
-  echo "$w: $out"
-  expect_eq "$w: Optuna holds the 12 trials, each round its own, complete with their reports' values and params" \
-    "12 0 1 2 3|4 5 6 7|8 9 10 11 ok" "$(echo "$out" | head -1)"
-  expect_eq "$w: best.json is the lowest trial, under a fifth of the mean predictor's RMSE" "True True" \
-    "$(echo "$out" | sed -n 2p | cut -d' ' -f1-2)"
+  echo "$w: $(grep -o 'best of .*' "$ws/best/best.out")"
+  local c
+  for c in trials only_complete_or_pruned one_dir_per_trial some_pruned pruned_stopped_early \
+    complete_ran_all value_is_the_logs intermediate_values best_is_lowest; do
+    expect_eq "$w: $c" "$c True" "$(grep "^$c " <<<"$out")"
+  done
+  check "$w: pruning saved trainer epochs ($(grep '^epochs_saved' <<<"$out" | cut -d' ' -f3-4 | sed 's/ / of /'))" \
+    grep -q "^epochs_saved True" <<<"$out"
+  [ $FAILS = 0 ] || echo "$out"
 }
 
+# --- locally: the study in a journal file in the workspace
 mkdir local
-(cd local && "$MERLIN" run --local --no-progress "$spec" "${VARS[@]}" >run.out 2>run.err)
-rc=$?
-expect_eq "local: run exits 0" 0 "$rc"
-[ "$rc" = 0 ] || tail -20 local/run.err
-check_search "$(ls -d "$WORK"/local/studies/optuna_search_* | head -1)" local
+(cd local && "$MERLIN" run --local -j 2 --no-progress "$spec" "${VARS[@]}" >run.out 2>run.err)
+expect_eq "local: the search ran" 0 $?
+ws=$(ls -d "$WORK"/local/studies/optuna_search_* | head -1)
+check "local: Optuna's journal is in the workspace" test -s "$ws/optuna.journal"
+check_search "$ws" local ""
 
+# --- two Redis workers at once: the study in the study's own Redis
 start_redis
 mkdir dist
 (cd dist && "$MERLIN" run "$spec" "${VARS[@]}" >run.out 2>run.err)
 expect_eq "workers: the study is queued" 0 $?
 for w in 1 2; do
-  (cd dist && timeout 300 "$MERLIN" run-workers "$spec" --exit-when-done >"workers$w.out" 2>"workers$w.err") &
+  (cd dist && timeout 300 "$MERLIN" run-workers "$spec" --concurrency 2 --exit-when-done >"workers$w.out" 2>"workers$w.err") &
 done
 wait %1; rc1=$?
 wait %2; rc2=$?
 expect_eq "workers: both exit 0" "0 0" "$rc1 $rc2"
-check_search "$(ls -d "$WORK"/dist/studies/optuna_search_* | head -1)" workers
+ws=$(ls -d "$WORK"/dist/studies/optuna_search_* | head -1)
+check "workers: no journal file: the study is in Redis" test ! -e "$ws/optuna.journal"
+check_search "$ws" workers "$MERLIN_BROKER_URL"
+# Each worker runs 2 tasks at once: more than 2 lanes running at one moment means both ran lanes.
+at_once=$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "search" { print $9 "," $10 }' |
+  "$PY" -c "
+import sys
+spans = [l.strip().split(',') for l in sys.stdin if l.strip()]
+print(max(sum(s <= start < e for s, e in spans) for start, _ in spans))")
+check "workers: the lanes ran on both workers ($at_once at once, 2 per worker)" test "$at_once" -gt 2
 finish

@@ -44,16 +44,23 @@ sum=3 RANK=1 WORLD_SIZE=2 LOCAL_RANK=1 LOCAL_WORLD_SIZE=2 NODE_RANK=0 MASTER_ADD
   check "$w: the two tasks had ports of their own ($pa, $pb)" test -n "$pa" -a "$pa" != "$pb"
 }
 
+# run_pair DIR SPEC WHAT SCRIPT LINE: both tasks of SPEC at once in DIR; the launcher line of
+# task a's SCRIPT must start with LINE; then the ranks of both (check_ranks).
+run_pair() {
+  local dir=$1 spec=$2 w=$3 script=$4 line=$5
+  mkdir -p "$dir/barrier"
+  (cd "$dir" && "$MERLIN" run --local -j 2 --no-progress "$spec" --vars BARRIER="$WORK/$dir/barrier" \
+    >out.txt 2>err.txt)
+  expect_eq "$w: the study ran" 0 $?
+  ws=$(ls -d "$WORK/$dir"/ddp_pair_*)
+  check "$w: \$(LAUNCHER) is '$line', then the user's command" \
+    grep -q "^$line /usr/bin/python3 .*ddp_allreduce.py a " "$ws/train/TASK.a/$script"
+  check_ranks "$ws" "$w" 127.0.0.1
+  [ $FAILS = 0 ] || { cat "$dir/err.txt" "$ws"/train/TASK.*/train_TASK.*.err | tail -30; }
+}
+
 # --- local: mpirun -np 2 --------------------------------------------------------------------
-mkdir -p local/barrier
-(cd local && "$MERLIN" run --local -j 2 --no-progress "$SPEC" --vars BARRIER="$WORK/local/barrier" \
-  >out.txt 2>err.txt)
-expect_eq "mpirun: the study ran" 0 $?
-ws=$(ls -d "$WORK"/local/ddp_pair_*)
-check "mpirun: \$(LAUNCHER) is mpirun -np 2, then the shim, then the user's command" \
-  grep -q "^mpirun -np 2 $SHIM /usr/bin/python3 .*ddp_allreduce.py a " "$ws/train/TASK.a/train_TASK.a.sh"
-check_ranks "$ws" mpirun 127.0.0.1
-[ $FAILS = 0 ] || { cat local/err.txt "$ws"/train/TASK.*/train_TASK.*.err | tail -30; }
+run_pair local "$SPEC" mpirun train_TASK.a.sh "mpirun -np 2 $SHIM"
 
 # MERLIN_RANK_ENV= (empty) renders $(LAUNCHER) as before, without the shim.
 (cd local && MERLIN_RANK_ENV= "$MERLIN" run --local --dry --no-progress "$SPEC" >/dev/null 2>&1)
@@ -63,15 +70,8 @@ check "MERLIN_RANK_ENV= leaves the shim out" \
 # --- srun in a private Slurm ----------------------------------------------------------------
 source "$SRC/tests/integration/slurm_lib.sh"
 SLURM_NODES=1 SLURM_CPUS=4 start_slurm
-mkdir -p slurm/barrier
+mkdir -p slurm
 sed 's/type: local/type: slurm/; s/procs: 2/procs: 2\n      nodes: 1/' "$SPEC" >slurm/ddp_pair.yaml
 cp "$(dirname "$SPEC")/ddp_allreduce.py" slurm/
-(cd slurm && "$MERLIN" run --local -j 2 --no-progress ddp_pair.yaml --vars BARRIER="$WORK/slurm/barrier" \
-  >out.txt 2>err.txt)
-expect_eq "srun: the study ran" 0 $?
-ws=$(ls -d "$WORK"/slurm/ddp_pair_*)
-check "srun: \$(LAUNCHER) is srun -n 2 -N 1, then the shim" \
-  grep -q "^srun -n 2 -N 1 $SHIM /usr/bin/python3 " "$ws/train/TASK.a/train_TASK.a.slurm.sh"
-check_ranks "$ws" srun 127.0.0.1
-[ $FAILS = 0 ] || { cat slurm/err.txt "$ws"/train/TASK.*/train_TASK.*.err | tail -30; }
+run_pair slurm "$WORK/slurm/ddp_pair.yaml" srun train_TASK.a.slurm.sh "srun -n 2 -N 1 $SHIM"
 finish
