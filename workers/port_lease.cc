@@ -39,11 +39,12 @@ Result<int> free_port() {
 Result<void> own_dir(const std::string& dir) {
   if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST)
     return Error::runtime(errno_text("cannot make " + dir));
-  struct stat st{};
+  struct stat st {};
   if (::lstat(dir.c_str(), &st) != 0) return Error::runtime(errno_text(dir));
   if (!S_ISDIR(st.st_mode) || st.st_uid != ::geteuid() || (st.st_mode & 077) != 0)
-    return Error::runtime(dir + " is not a private directory of ours (a link, or another "
-                                "user's, or open to others): no port lease there");
+    return Error::runtime(dir +
+                          " is not a private directory of ours (a link, or another "
+                          "user's, or open to others): no port lease there");
   return ok();
 }
 

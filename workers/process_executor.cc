@@ -151,8 +151,7 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
       GuardedProcess::start(request, GuardOptions{options_.guard_program, options_.kill_wait});
   if (!child) close_opened();
   if (!child)
-    return Error::runtime("cannot start '" + command_line + script +
-                          "': " + child.error().message);
+    return Error::runtime("cannot start '" + command_line + script + "': " + child.error().message);
   const pid_t pgid = child->group();
   {
     std::lock_guard lock(mu_);

@@ -115,7 +115,8 @@ void set_master_addr(const Ranks& r, const RankEnvLookup& env, const FirstLineRe
   }
   if (addr.empty()) addr = env("MERLIN_MASTER_ADDR").value_or("");
   if (addr.empty()) {
-    out.warnings.push_back("ranks on " + std::to_string((r.size + r.local_size - 1) / r.local_size) +
+    out.warnings.push_back("ranks on " +
+                           std::to_string((r.size + r.local_size - 1) / r.local_size) +
                            " nodes and no way to tell rank 0's: MASTER_ADDR left unset");
     return;
   }

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -79,6 +80,7 @@ def run_trial(study, a, workdir):
            "--hidden", f"{width},{width}", "--lr", f"{lr:.6g}", "--batch", str(batch),
            "--epochs", str(a.epochs), "--seed", "1", "--out", os.path.join(d, "model")]
     started, epochs, value, pruned = time.monotonic(), 0, None, False
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(os.path.join(d, "train.log"), "w") as log:
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, text=True)
         for line in p.stdout:
@@ -95,8 +97,11 @@ def run_trial(study, a, workdir):
         p.stdout.close()
         rc = p.wait()
     seconds = time.monotonic() - started
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)  # merlin-train's, once reaped
+    cpu = (cpu_after.ru_utime - cpu_before.ru_utime) + (cpu_after.ru_stime - cpu_before.ru_stime)
     t.set_user_attr("epochs_run", epochs)
     t.set_user_attr("trainer_seconds", round(seconds, 3))
+    t.set_user_attr("trainer_cpu_seconds", round(cpu, 3))
     if pruned:
         study.tell(t, state=TrialState.PRUNED)
         state = "pruned"
@@ -135,12 +140,14 @@ def best(a):
            "states": {s.name: sum(t.state == s for t in trials) for s in TrialState},
            "trainer_epochs": sum(t.user_attrs.get("epochs_run", 0) for t in trials),
            "trainer_seconds": round(sum(t.user_attrs.get("trainer_seconds", 0) for t in trials), 3),
+           "trainer_cpu_seconds": round(sum(t.user_attrs.get("trainer_cpu_seconds", 0) for t in trials), 3),
            "trials": [{"number": t.number, "state": t.state.name, "params": t.params,
                        "value": t.value, "epochs_run": t.user_attrs.get("epochs_run"),
                        "lane": t.user_attrs.get("lane")} for t in trials]}
     json.dump(out, open("best.json", "w"), indent=1)
     print(f"best of {len(trials)} ({out['states']['PRUNED']} pruned, {out['trainer_epochs']} epochs "
-          f"trained in {out['trainer_seconds']} s): #{b.number} {b.params} val RMSE {b.value:.4g}")
+          f"trained in {out['trainer_seconds']} s, {out['trainer_cpu_seconds']} CPU s): "
+          f"#{b.number} {b.params} val RMSE {b.value:.4g}")
 
 
 p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -7,11 +7,11 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/core/util/log.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/dry_run.h"
 #include "merlin/run/local_run.h"
 #include "merlin/run/status_report.h"
-#include "merlin/core/util/log.h"
 
 namespace merlin::cli {
 using namespace merlin::run;

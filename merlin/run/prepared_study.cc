@@ -257,7 +257,8 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
     auto w = write_info(o, *s);
     if (!w) return cleanup(w.error());
   }
-  if (o.open_samples) s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get(), o.scratch, o.rank_env);
+  if (o.open_samples)
+    s->renderer = std::make_unique<TaskRenderer>(*s->graph, s->table.get(), o.scratch, o.rank_env);
   return s;
 }
 
@@ -265,7 +266,8 @@ std::string rank_env_program() {
   if (const char* env = std::getenv("MERLIN_RANK_ENV")) return env;
   std::string self = self_exe();
   std::string beside = self.substr(0, self.rfind('/') + 1) + "merlin-rank-env";
-  return ::access(beside.c_str(), X_OK) == 0 ? beside : "";
+  // One shell word: $(LAUNCHER) is shell text (an install path with a space stays whole).
+  return ::access(beside.c_str(), X_OK) == 0 ? shell_quote(beside) : "";
 }
 
 Result<PrepareOptions> reopen_options(const std::string& workspace, const std::string& cwd) {

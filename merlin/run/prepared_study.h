@@ -7,13 +7,13 @@
 #include <utility>
 #include <vector>
 
-#include "merlin/run/run_record.h"
 #include "merlin/core/samples/sample_table.h"
 #include "merlin/core/spec/spec_loader.h"
 #include "merlin/core/study/study_graph.h"
 #include "merlin/core/study/study_tokens.h"
 #include "merlin/core/study/task_renderer.h"
 #include "merlin/core/util/result.h"
+#include "merlin/run/run_record.h"
 
 namespace merlin::run {
 
@@ -32,7 +32,7 @@ struct PrepareOptions {
   std::uint64_t expect_samples = 0;  ///< restart/status: the row count recorded at run time
   bool create_workspace = true;      ///< run: lay out merlin_info/ (removed again on failure)
   bool open_samples = true;          ///< status needs only the count, stored in run.env
-  ScratchSettings scratch;  ///< how steps with `scratch:` find their root on this node
+  ScratchSettings scratch;           ///< how steps with `scratch:` find their root on this node
   /// The rank shim `$(LAUNCHER)` ends with (rank_env_program()); "" = none.
   std::string rank_env;
   /// `run --lean`, or a reopened workspace recorded lean: the spec's layout becomes lean.
@@ -54,7 +54,6 @@ struct PreparedStudy {
 /// samples, run.env). Errors: kBadInput (exit 2) for spec/sample problems, kRuntime otherwise.
 /// On failure a workspace created by this call is removed again.
 Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& options);
-
 
 /// The rank shim for `$(LAUNCHER)` (docs/training.md): $MERLIN_RANK_ENV when it is set (empty:
 /// none), else `merlin-rank-env` beside this executable when it is there, else none.

@@ -105,8 +105,9 @@ TEST(Launcher, RankShimEndsEveryLauncher) {
       {"slurm", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
       {"lsf-srun", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
       {"flux", "flux run -n 4 -N 2 -c 1 -g 1 --exclusive /opt/merlin/bin/merlin-rank-env"},
-      {"lsf", "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1 --exclusive "
-              "/opt/merlin/bin/merlin-rank-env"},
+      {"lsf",
+       "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1 --exclusive "
+       "/opt/merlin/bin/merlin-rank-env"},
       {"pbs", "mpiexec -n 4 -ppn 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
   };
   for (const auto& [type, line] : golden) {

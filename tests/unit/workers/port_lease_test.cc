@@ -2,8 +2,8 @@
 // from a private lock directory.
 #include "workers/port_lease.h"
 
-#include <netinet/in.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -59,7 +59,7 @@ TEST_F(PortLeaseTest, LeasesHeldTogetherNeverShareAPortNorALockFile) {
   }
   EXPECT_EQ(ports.size(), 64u);
   EXPECT_EQ(buckets.size(), 64u) << "a held lock file is never handed out twice";
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(::stat(locks().c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 0777, 0700u);
 }

@@ -121,8 +121,11 @@ TEST(RankEnvironment, JsrunAndMpiexec) {
   EXPECT_EQ(m.launcher, "mpiexec");
   EXPECT_EQ(as_map(m)["MASTER_ADDR"], "cn017");
   EXPECT_EQ(as_map(m)["NODE_RANK"], "1");
-  auto p = decide({{"PALS_RANKID", "2"}, {"PMI_SIZE", "4"}, {"PALS_LOCAL_RANKID", "0"},
-                   {"PALS_NODEID", "1"}, {"MERLIN_NODES", "2"}});
+  auto p = decide({{"PALS_RANKID", "2"},
+                   {"PMI_SIZE", "4"},
+                   {"PALS_LOCAL_RANKID", "0"},
+                   {"PALS_NODEID", "1"},
+                   {"MERLIN_NODES", "2"}});
   EXPECT_EQ(p.launcher, "mpiexec");
   EXPECT_EQ(as_map(p)["LOCAL_WORLD_SIZE"], "2");
   EXPECT_EQ(as_map(p)["NODE_RANK"], "1");
