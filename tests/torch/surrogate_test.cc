@@ -285,6 +285,32 @@ TEST(SurrogateTrainer, LrDecayMultipliesTheRateEachEpochAfterTheWarmup) {
   EXPECT_DOUBLE_EQ(r->history[11].lr, o.lr * std::pow(0.5, 9));
 }
 
+TEST(SurrogateTrainer, ADecayedRunResumedFromACheckpointEndsWhereAnUninterruptedRunDoes) {
+  ScratchDir dir;
+  auto o = options(dir.file("a"));
+  o.warmup_epochs = 2;
+  o.lr_decay = 0.8;
+  auto set = linear_set(o);
+  ml::SingleProcess comm;
+  auto whole = train_surrogate(set, o, comm, {});
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  auto part = o;
+  part.out = dir.file("b");
+  part.checkpoint_dir = dir.file("ck");
+  part.epochs = 7;  // "killed" after epoch 7, inside the decay
+  ASSERT_TRUE(train_surrogate(set, part, comm, {}).ok());
+  part.epochs = o.epochs;
+  auto resumed = train_surrogate(set, part, comm, {});
+  ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+  EXPECT_EQ(resumed->resumed_from_epoch, 7);
+  ASSERT_EQ(resumed->history.size(), whole->history.size());
+  for (std::size_t i = 0; i < whole->history.size(); ++i) {
+    EXPECT_EQ(resumed->history[i].lr, whole->history[i].lr) << "epoch " << i + 1;
+    EXPECT_EQ(resumed->history[i].val_rmse, whole->history[i].val_rmse) << "epoch " << i + 1;
+  }
+  EXPECT_EQ(resumed->saved_epoch, whole->saved_epoch) << "the best so far is in the checkpoint";
+}
+
 TEST(SurrogateTrainer, WarmStartBeginsFromTheOtherRunsWeightsAtEpochZero) {
   ScratchDir dir;
   auto tuned = options(dir.file("tuned"));
