@@ -1,5 +1,6 @@
 // merlin-train: the surrogate trainer (docs/training.md). Wires the HDF5 reader, the MPI
 // communicator and the torch trainer; the decisions live in merlin/core/ml.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -39,7 +40,10 @@ Result<void> write_file(const std::string& path, const std::string& text) {
   return ok();
 }
 
-Result<void> train_on_rank(const ml::TrainOptions& o, ml::Communicator& comm) {
+using Clock = std::chrono::steady_clock;
+
+Result<void> train_on_rank(const ml::TrainOptions& o, ml::Communicator& comm,
+                           Clock::time_point started) {
   const bool leader = comm.rank() == 0;
   // Every rank reads the index (ids, status, inputs); the targets only of its own rows.
   auto index = hdf5::read_dataset_index(o.data, o.inputs, o.targets);
@@ -54,24 +58,39 @@ Result<void> train_on_rank(const ml::TrainOptions& o, ml::Communicator& comm) {
               << " val_rows=" << set->val_rows_total << " inputs=" << set->n_in
               << " targets=" << set->n_out << " data=" << o.data << std::endl;
   auto outcome = torchml::train_surrogate(
-      *set, o, comm, [](const std::string& line) { std::cout << line << std::endl; });
+      *set, o, comm, [](const std::string& line) { std::cout << line << std::endl; }, started);
   if (!outcome) return outcome.error();
   if (!leader) return ok();
-  ml::RunFacts facts{
-      comm.size(),        set->train_rows_total, set->val_rows_total,        set->card.target_names,
-      set->baseline_rmse, o.target_error,        outcome->resumed_from_epoch};
-  const auto report = ml::report_json(outcome->history, facts);
+  ml::RunFacts facts;
+  facts.ranks = comm.size();
+  facts.train_rows = set->train_rows_total;
+  facts.val_rows = set->val_rows_total;
+  facts.targets = set->card.target_names;
+  facts.baseline_rmse = set->baseline_rmse;
+  facts.target_error = o.target_error;
+  facts.resumed_from_epoch = outcome->resumed_from_epoch;
+  facts.saved_epoch = outcome->saved_epoch;
+  facts.stopped_at_target = outcome->stopped_at_target;
+  auto card = set->card;
+  card.saved_epoch = outcome->saved_epoch;
+  if (outcome->saved_epoch > 0)
+    card.saved_val_rmse =
+        ml::worst_rmse(outcome->history[static_cast<std::size_t>(outcome->saved_epoch - 1)]);
   const auto dir = std::filesystem::path(o.out);
-  if (auto r = write_file((dir / "model.json").string(), ml::model_card_json(set->card)); !r)
-    return r;
+  if (auto r = write_file((dir / "model.json").string(), ml::model_card_json(card)); !r) return r;
+  // The process's whole time, up to the report (model.pt and model.json written).
+  facts.process_seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  const auto report = ml::report_json(outcome->history, facts);
   if (auto r = write_file((dir / "report.json").string(), report); !r) return r;
   const auto s = ml::summarize(outcome->history, facts);
   std::cout << "done epochs=" << s.epochs << " final_val_rmse=" << s.final_val_rmse
-            << " best_val_rmse=" << s.best_val_rmse << " baseline_val_rmse="
+            << " best_val_rmse=" << s.best_val_rmse << " saved_epoch=" << outcome->saved_epoch
+            << " baseline_val_rmse="
             << ml::json_number(set->baseline_rmse.empty() ? 0 : set->baseline_rmse[0])
             << " seconds_to_target="
             << (s.seconds_to_target ? ml::json_number(*s.seconds_to_target) : "null")
             << " total_seconds=" << s.total_seconds
+            << " epoch_seconds_total=" << s.epoch_seconds_total
             << " samples_per_second=" << s.samples_per_second
             << " report=" << (dir / "report.json").string() << std::endl;
   return ok();
@@ -116,6 +135,8 @@ Result<void> predict(const ml::PredictOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // First: time to accuracy counts from here (MPI start-up, data reading and set-up included).
+  const auto started = Clock::now();
   std::vector<std::string> args(argv + 1, argv + argc);
   auto cmd = ml::parse_train_command(args);
   if (!cmd) return fail(cmd.error());
@@ -130,7 +151,7 @@ int main(int argc, char** argv) {
   const auto& o = std::get<ml::TrainOptions>(*cmd);
   auto comm = mpi::make_communicator(&argc, &argv);
   if (!comm) return fail(comm.error());
-  auto r = train_on_rank(o, **comm);
+  auto r = train_on_rank(o, **comm, started);
   if (!r) {
     const int code = fail(r.error());
     // Another rank may be waiting in a collective for this one: end them all.

@@ -3,8 +3,9 @@
 # formula per sample) collected into HDF5 by `merlin collect`. Trains on 1 rank and on 2 ranks
 # under mpirun and checks both beat the model that predicts the mean by a wide margin; kills a
 # run with SIGKILL after its first checkpoint and checks the resumed run ends where the
-# uninterrupted one did (and a 2-rank run stopped and resumed, the 2-rank one); predicts;
-# bad input exits 2, divergence exits 1. A spec step runs it under $(LAUNCHER) with procs: 2.
+# uninterrupted one did (and a 2-rank run stopped and resumed, the 2-rank one); stops at the
+# target with that epoch's model saved; warm-starts; predicts; bad input exits 2, divergence
+# exits 1. A spec step runs it under $(LAUNCHER) with procs: 2.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 
@@ -129,6 +130,48 @@ check "2 ranks resumed: the same final val RMSE as uninterrupted ($R5 vs $R2)" s
 "$TRAIN" "${OPTS[@]}" --lr 1e-2 --checkpoint ck3 --out m4 >t4.txt 2>&1
 expect_eq "resume with another --lr: exit 2" 2 $?
 check "resume with another --lr: says why" grep -q 'written by a run with other options' t4.txt
+
+# Both clocks: from the process start (data reading, set-up) and the epochs' own seconds.
+check "1 rank: seconds_to_target (process) >= epoch_seconds_to_target" awk \
+  -v a="$(field m1/report.json seconds_to_target)" -v b="$(field m1/report.json epoch_seconds_to_target)" \
+  'BEGIN { exit !(b > 0 && a >= b) }'
+check "1 rank: total_seconds (process) >= epoch_seconds_total" awk \
+  -v a="$(field m1/report.json total_seconds)" -v b="$(field m1/report.json epoch_seconds_total)" \
+  'BEGIN { exit !(b > 0 && a >= b) }'
+expect_eq "all epochs: model.pt is the best epoch's" "$(field m1/report.json best_epoch)" \
+  "$(field m1/report.json saved_epoch)"
+
+# --stop-at-target: the first epoch within the bound ends the run, on 1 and on 2 ranks, and
+# model.pt is that epoch's (model.json says which, with its validation RMSE).
+for ranks in 1 2; do
+  if [ "$ranks" = 2 ]; then RUN=("${MPIRUN[@]}" "$TRAIN"); else RUN=("$TRAIN"); fi
+  "${RUN[@]}" "${OPTS[@]}" --stop-at-target --out ms$ranks >ts$ranks.txt 2>&1
+  expect_eq "$ranks rank(s), --stop-at-target: exit 0" 0 $?
+  E=$(field ms$ranks/report.json epochs)
+  check "$ranks rank(s), --stop-at-target: stopped before 120 epochs (at $E)" below "$E" 120
+  expect_eq "$ranks rank(s), --stop-at-target: stopped at the epoch to target" \
+    "$(field ms$ranks/report.json epoch_to_target) true" "$E $(field ms$ranks/report.json stopped_at_target)"
+  expect_eq "$ranks rank(s), --stop-at-target: model.pt is that epoch's" "$E $E" \
+    "$(field ms$ranks/report.json saved_epoch) $(field ms$ranks/model.json saved_epoch)"
+  SV=$(field ms$ranks/model.json saved_val_rmse)
+  check "$ranks rank(s), --stop-at-target: the saved model's val RMSE $SV <= $BOUND" \
+    awk -v a="$SV" -v b="$BOUND" 'BEGIN { exit !(a != "" && a + 0 <= b + 0) }'
+  check "$ranks rank(s), --stop-at-target: model.json and report.json agree ($SV)" same "$SV" \
+    "$(field ms$ranks/report.json best_val_rmse)"
+  check "$ranks rank(s), --stop-at-target: logged" grep -q "^target reached: epoch=$E " ts$ranks.txt
+done
+
+# Warm start from the 1-rank model: epoch 0, fresh optimizer, already near the bound.
+"$TRAIN" "${OPTS[@]}" --epochs 1 --init-from m1 --out mw >tw.txt 2>&1
+expect_eq "--init-from: exit 0" 0 $?
+check "--init-from: says where from" grep -q "^warm start from m1/model.pt" tw.txt
+check "--init-from: 1 epoch from the trained weights beats the mean by 5x" below \
+  "$(field mw/report.json final_val_rmse)" "$BOUND"
+"$TRAIN" "${OPTS[@]}" --hidden 16 --epochs 1 --init-from m1 --out mx >tw2.txt 2>&1
+expect_eq "--init-from another --hidden: exit 2" 2 $?
+check "--init-from another --hidden: names the file and the widths" \
+  grep -q "hidden widths: it has 32,32, this run 16" tw2.txt
+check "--init-from another --hidden: names the file" grep -q "m1/model.pt is a model of another architecture" tw2.txt
 
 # Predictions for inputs the model has seen as rows of the study: closer than the mean.
 head -20 samples.csv >x.csv

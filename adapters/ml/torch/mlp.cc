@@ -75,6 +75,15 @@ void unflatten_parameters(Mlp& model, const torch::Tensor& flat) {
   }
 }
 
+void write_architecture(torch::serialize::OutputArchive& ar, const ml::ModelCard& card) {
+  std::vector<long> arch = {static_cast<long>(card.input_names.size())};
+  for (int h : card.hidden) arch.push_back(h);
+  arch.push_back(static_cast<long>(card.target_names.size()));
+  ar.write("arch", torch::tensor(arch, torch::kLong));
+  ar.write("input_names", c10::IValue(joined(card.input_names)));
+  ar.write("target_names", c10::IValue(joined(card.target_names)));
+}
+
 Result<void> save_model(Mlp& model, const ml::ModelCard& card, const std::string& dir) {
   namespace fs = std::filesystem;
   const std::string path = (fs::path(dir) / "model.pt").string();
@@ -84,16 +93,11 @@ Result<void> save_model(Mlp& model, const ml::ModelCard& card, const std::string
     torch::serialize::OutputArchive ar, weights;
     model->save(weights);
     ar.write("model", weights);
-    std::vector<long> arch = {static_cast<long>(card.input_names.size())};
-    for (int h : card.hidden) arch.push_back(h);
-    arch.push_back(static_cast<long>(card.target_names.size()));
-    ar.write("arch", torch::tensor(arch, torch::kLong));
+    write_architecture(ar, card);
     ar.write("input_mean", doubles(card.inputs.mean));
     ar.write("input_std", doubles(card.inputs.std));
     ar.write("target_mean", doubles(card.targets.mean));
     ar.write("target_std", doubles(card.targets.std));
-    ar.write("input_names", c10::IValue(joined(card.input_names)));
-    ar.write("target_names", c10::IValue(joined(card.target_names)));
     ar.save_to(tmp);
   } catch (const c10::Error& e) {
     std::remove(tmp.c_str());

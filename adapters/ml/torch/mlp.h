@@ -24,6 +24,10 @@ torch::Tensor flatten_parameters(Mlp& model);
 /// Writes a flat tensor (from flatten_parameters) back into the parameters.
 void unflatten_parameters(Mlp& model, const torch::Tensor& flat);
 
+/// Writes the architecture of `card` (layer widths, input and target names) into `ar`: in
+/// model.pt and in checkpoints, so a warm start can check it (adapters/ml/torch/warm_start.h).
+void write_architecture(torch::serialize::OutputArchive& ar, const ml::ModelCard& card);
+
 /// Writes model.pt into `dir` (temp name, rename): weights, layer widths, names and
 /// normalisation.
 Result<void> save_model(Mlp& model, const ml::ModelCard& card, const std::string& dir);

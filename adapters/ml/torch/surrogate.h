@@ -3,6 +3,7 @@
 /// behind a header without torch: only the .cc files of this folder include <torch/torch.h>
 /// (each takes tens of seconds to compile). Torch's exceptions (c10::Error) are caught here
 /// and come back as Errors.
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -19,6 +20,8 @@ namespace merlin::torchml {
 struct TrainOutcome {
   std::vector<ml::EpochRecord> history;  ///< every epoch, those before a resume included
   std::optional<int> resumed_from_epoch;
+  int saved_epoch = 0;             ///< the epoch model.pt holds: the best validation one
+  bool stopped_at_target = false;  ///< o.stop_at_target ended it before o.epochs
 };
 
 /// Called on rank 0 with each line to log (epochs, checkpoints, the resume).
@@ -29,11 +32,18 @@ using LogFn = std::function<void(const std::string&)>;
 /// the ranks after a linear warm-up, validation errors summed over the ranks. With
 /// `o.checkpoint_dir`, resumes from the newest checkpoint there (every rank reads it: the
 /// directory must be shared) and rank 0 writes one every `o.checkpoint_every` epochs and at
-/// the end. At the end rank 0 writes `o.out`/model.pt. Errors: kRuntime when the loss stops
-/// being finite ("diverged") or a file cannot be written; kBadInput when the checkpoint was
-/// made by a run with other options. Every rank returns the same outcome.
-Result<TrainOutcome> train_surrogate(const ml::TrainingSet& set, const ml::TrainOptions& o,
-                                     ml::Communicator& comm, const LogFn& log);
+/// the end. With `o.init_from` and nothing to resume, starts from that run's weights (every
+/// rank reads the file). With `o.stop_at_target`, stops after the first epoch whose worst
+/// validation RMSE is <= `o.target_error` (every rank sees the same all-reduced errors, so all
+/// stop together). At the end rank 0 writes `o.out`/model.pt with the weights of the best
+/// validation epoch (the earliest of equals), not the last. `started` is the process start:
+/// each epoch records its seconds since then. Errors: kRuntime when the loss stops being finite
+/// ("diverged") or a file cannot be written; kBadInput when the checkpoint was made by a run
+/// with other options, or the --init-from model has another architecture. Every rank returns
+/// the same outcome.
+Result<TrainOutcome> train_surrogate(
+    const ml::TrainingSet& set, const ml::TrainOptions& o, ml::Communicator& comm, const LogFn& log,
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
 
 /// Predictions (rows × targets, in target units) of the model in `model_dir` for `x` (rows ×
 /// the model's inputs, in its input order). Fills `card` with what model.pt says (names,

@@ -11,9 +11,11 @@
 
 #include "adapters/ml/torch/mlp.h"
 #include "adapters/ml/torch/surrogate.h"
+#include "adapters/ml/torch/warm_start.h"
 #include "merlin/core/ml/checkpoint_files.h"
 #include "merlin/core/ml/lr_schedule.h"
 #include "merlin/core/ml/row_split.h"
+#include "merlin/core/ml/train_report.h"
 
 namespace merlin::torchml {
 namespace {
@@ -58,11 +60,21 @@ struct Progress {
   int epoch = 0;  // epochs done
   long step = 0;  // global steps done
   std::vector<ml::EpochRecord> history;
+  torch::Tensor best_weights;  // flat parameters of best_epoch (undefined before epoch 1)
+  int best_epoch = 0;
 };
 
+// The since_start column of the history (a tensor of its own: older checkpoints lack it).
+torch::Tensor since_start_tensor(const std::vector<ml::EpochRecord>& h) {
+  std::vector<double> v;
+  for (const auto& r : h) v.push_back(r.since_start);
+  return torch::tensor(v, torch::kDouble);
+}
+
 Result<void> write_checkpoint(Mlp& model, torch::optim::Optimizer& opt, const Progress& p,
-                              std::size_t n_out, const std::string& fingerprint,
+                              const ml::ModelCard& card, const std::string& fingerprint,
                               const std::string& dir) {
+  const std::size_t n_out = card.target_names.size();
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -77,7 +89,11 @@ Result<void> write_checkpoint(Mlp& model, torch::optim::Optimizer& opt, const Pr
     ar.write("epoch", torch::tensor(static_cast<long>(p.epoch), torch::kLong));
     ar.write("step", torch::tensor(p.step, torch::kLong));
     ar.write("history", history_tensor(p.history, n_out));
+    ar.write("history_since_start", since_start_tensor(p.history));
+    ar.write("best_weights", p.best_weights);
+    ar.write("best_epoch", torch::tensor(static_cast<long>(p.best_epoch), torch::kLong));
     ar.write("fingerprint", c10::IValue(fingerprint));
+    write_architecture(ar, card);
     ar.save_to(tmp);
   } catch (const c10::Error& e) {
     std::remove(tmp.c_str());
@@ -111,8 +127,22 @@ Result<Progress> read_checkpoint(Mlp& model, torch::optim::Optimizer& opt, const
     ar.read("epoch", epoch);
     ar.read("step", step);
     ar.read("history", history);
-    return Progress{static_cast<int>(epoch.item<long>()), step.item<long>(),
-                    history_records(history)};
+    Progress p{
+        static_cast<int>(epoch.item<long>()), step.item<long>(), history_records(history), {}, 0};
+    torch::Tensor since, best, best_epoch;
+    if (ar.try_read("history_since_start", since) &&
+        since.numel() == static_cast<long>(p.history.size()))
+      for (std::size_t i = 0; i < p.history.size(); ++i)
+        p.history[i].since_start = since[static_cast<long>(i)].item<double>();
+    if (ar.try_read("best_weights", best) && ar.try_read("best_epoch", best_epoch)) {
+      p.best_weights = best;
+      p.best_epoch = static_cast<int>(best_epoch.item<long>());
+    } else {
+      // An older checkpoint kept no best: the weights it holds stand in for it.
+      p.best_weights = flatten_parameters(model).clone();
+      p.best_epoch = p.epoch;
+    }
+    return p;
   } catch (const c10::Error& e) {
     return Error::runtime("cannot read checkpoint " + path + ": " + e.what_without_backtrace());
   }
@@ -174,8 +204,14 @@ Result<std::vector<double>> validate(Mlp& model, const ml::TrainingSet& set,
   return rmse;
 }
 
+// Whether the run is done early: --stop-at-target and the last epoch within the target.
+bool reached_target(const std::vector<ml::EpochRecord>& h, const ml::TrainOptions& o) {
+  return o.stop_at_target && o.target_error && !h.empty() &&
+         ml::worst_rmse(h.back()) <= *o.target_error;
+}
+
 Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o,
-                           ml::Communicator& comm, const LogFn& log) {
+                           ml::Communicator& comm, const LogFn& log, Clock::time_point started) {
   const bool leader = comm.rank() == 0;
   auto say = [&](const std::string& s) {
     if (leader && log) log(s);
@@ -203,6 +239,12 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
     outcome.resumed_from_epoch = p.epoch;
     say(fmt::format("resumed from {} epoch={} step={}", path, p.epoch, p.step));
   } else {
+    if (!o.init_from.empty()) {
+      auto file = resolve_initial_weights(o.init_from);
+      if (!file) return file.error();
+      if (auto r = load_initial_weights(model, set.card, *file); !r) return r.error();
+      say("warm start from " + *file + " (fresh optimizer, epoch 0)");
+    }
     // Every rank starts from rank 0's weights.
     auto flat = flatten_parameters(model);
     if (auto r = comm.broadcast(flat.data_ptr<float>(), flat.numel(), 0); !r) return r.error();
@@ -212,7 +254,8 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
   const std::size_t shard = set.shard_rows(), batch = static_cast<std::size_t>(o.batch);
   const std::size_t steps = ml::steps_per_epoch(shard, batch);
   const ml::LrSchedule schedule{o.lr, comm.size(),
-                                static_cast<long>(o.warmup_epochs) * static_cast<long>(steps)};
+                                static_cast<long>(o.warmup_epochs) * static_cast<long>(steps),
+                                o.lr_decay, static_cast<long>(steps)};
   auto x_all =
       torch::from_blob(const_cast<float*>(set.x_train.data()),
                        {static_cast<long>(shard), static_cast<long>(set.n_in)}, torch::kFloat);
@@ -220,7 +263,7 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
       torch::from_blob(const_cast<float*>(set.y_train.data()),
                        {static_cast<long>(shard), static_cast<long>(set.n_out)}, torch::kFloat);
   model->train();
-  for (int epoch = p.epoch; epoch < o.epochs; ++epoch) {
+  for (int epoch = p.epoch; epoch < o.epochs && !reached_target(p.history, o); ++epoch) {
     const auto t0 = Clock::now();
     const auto order = ml::epoch_order(shard, o.seed, epoch, comm.rank());
     double loss_sum = 0, lr = o.lr;
@@ -246,8 +289,10 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
     }
     auto rmse = validate(model, set, comm);
     if (!rmse) return rmse.error();
+    const auto t1 = Clock::now();
     ml::EpochRecord rec{epoch + 1, loss_sum / static_cast<double>(std::max<std::size_t>(steps, 1)),
-                        *rmse, std::chrono::duration<double>(Clock::now() - t0).count(), lr};
+                        *rmse,     std::chrono::duration<double>(t1 - t0).count(),
+                        lr,        std::chrono::duration<double>(t1 - started).count()};
     p.history.push_back(rec);
     p.epoch = epoch + 1;
     say(ml::epoch_line(rec, o.epochs, set.card.target_names));
@@ -257,9 +302,20 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
             fmt::format("training diverged: the validation RMSE is {} at epoch "
                         "{} (try a smaller --lr, now {})",
                         e, epoch + 1, o.lr));
-    const bool last = p.epoch == o.epochs;
+    // Every rank has the same all-reduced errors, so the same best epoch and the same stop.
+    if (p.best_epoch == 0 ||
+        ml::worst_rmse(rec) <
+            ml::worst_rmse(p.history[static_cast<std::size_t>(p.best_epoch - 1)])) {
+      p.best_weights = flatten_parameters(model).clone();
+      p.best_epoch = p.epoch;
+    }
+    const bool stop = reached_target(p.history, o);
+    if (stop)
+      say(fmt::format("target reached: epoch={} val_rmse={:.6g} <= {:.6g}, stopping", p.epoch,
+                      ml::worst_rmse(rec), *o.target_error));
+    const bool last = p.epoch == o.epochs || stop;
     if (!o.checkpoint_dir.empty() && (p.epoch % o.checkpoint_every == 0 || last) && leader) {
-      if (auto r = write_checkpoint(model, *opt, p, set.n_out, fingerprint, o.checkpoint_dir); !r)
+      if (auto r = write_checkpoint(model, *opt, p, set.card, fingerprint, o.checkpoint_dir); !r)
         return r.error();
       say(fmt::format(
           "checkpoint epoch={} file={}", p.epoch,
@@ -267,6 +323,9 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
     }
   }
   if (p.history.empty()) return Error::bad_input("no epoch to train (--epochs)");
+  outcome.stopped_at_target = reached_target(p.history, o) && p.epoch < o.epochs;
+  outcome.saved_epoch = p.best_epoch;
+  if (p.best_weights.defined()) unflatten_parameters(model, p.best_weights);
   if (leader) {
     std::error_code ec;
     std::filesystem::create_directories(o.out, ec);
@@ -280,11 +339,12 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
 }  // namespace
 
 Result<TrainOutcome> train_surrogate(const ml::TrainingSet& set, const ml::TrainOptions& o,
-                                     ml::Communicator& comm, const LogFn& log) {
+                                     ml::Communicator& comm, const LogFn& log,
+                                     std::chrono::steady_clock::time_point started) {
   // One intra-op thread: ranks share the cores, and the sums stay in one order (deterministic).
   torch::set_num_threads(1);
   try {
-    return train(set, o, comm, log);
+    return train(set, o, comm, log, started);
   } catch (const c10::Error& e) {
     return Error::runtime(std::string("torch: ") + e.what_without_backtrace());
   }

@@ -17,10 +17,12 @@ struct ModelCard {
   std::string activation = "silu";
   Standardizer inputs;
   Standardizer targets;
-  std::string data;  ///< the dataset trained on
+  std::string data;     ///< the dataset trained on
+  int saved_epoch = 0;  ///< the epoch whose weights are saved (the best validation one); 0: unset
+  double saved_val_rmse = 0;  ///< that epoch's validation RMSE (worst target)
 };
 
-/// model.json's text.
+/// model.json's text (saved_epoch and saved_val_rmse only when saved_epoch is set).
 std::string model_card_json(const ModelCard& card);
 
 /// A one-line description of what must not change for a checkpoint to be resumed: the data

@@ -36,14 +36,21 @@ Result<void> assign(T& dst, Result<T> r) {
   return ok();
 }
 
+// `switches` take no value: present means true.
 Result<void> parse_flags(const std::vector<std::string>& args, std::size_t first,
-                         const std::map<std::string, Setter>& flags) {
+                         const std::map<std::string, Setter>& flags,
+                         const std::map<std::string, bool*>& switches = {}) {
   for (std::size_t i = first; i < args.size(); ++i) {
     std::string a = args[i], v;
+    if (auto sw = switches.find(a); sw != switches.end()) {
+      *sw->second = true;
+      continue;
+    }
     auto eq = a.find('=');
     if (a.rfind("--", 0) == 0 && eq != std::string::npos) {
       v = a.substr(eq + 1);
       a = a.substr(0, eq);
+      if (switches.count(a)) return Error::bad_input(a + " takes no value, got '" + v + "'");
     }
     auto it = flags.find(a);
     if (it == flags.end())
@@ -127,8 +134,24 @@ Result<TrainCommand> parse_train(const std::vector<std::string>& args, std::size
        }},
       {"--out", [&](auto&, auto& v) { return assign(o.out, Result(v)); }},
       {"--min-rows", integer(o.min_rows, 2)},
+      {"--lr-decay",
+       [&](auto& opt, auto& v) -> Result<void> {
+         if (auto r = assign(o.lr_decay, to_double(opt, v)); !r) return r;
+         if (o.lr_decay <= 0 || o.lr_decay > 1)
+           return Error::bad_input(opt + ": must be in (0, 1], got " + v);
+         return ok();
+       }},
+      {"--init-from",
+       [&](auto& opt, auto& v) -> Result<void> {
+         if (v.empty()) return Error::bad_input(opt + ": give a model directory or file");
+         o.init_from = v;
+         return ok();
+       }},
   };
-  if (auto r = parse_flags(args, first, flags); !r) return r.error();
+  if (auto r = parse_flags(args, first, flags, {{"--stop-at-target", &o.stop_at_target}}); !r)
+    return r.error();
+  if (o.stop_at_target && !o.target_error)
+    return Error::bad_input("--stop-at-target needs --target-error E (the RMSE to stop at)");
   if (o.data.empty()) return Error::bad_input("--data is required (a merlin collect .h5 file)");
   if (o.targets.empty())
     return Error::bad_input("--target is required (a field, e.g. result/range)");
@@ -183,7 +206,12 @@ std::string train_usage() {
   --checkpoint DIR       checkpoints here; a new run resumes from the newest
   --checkpoint-every 5   epochs between checkpoints (and one at the end)
   --target-error E       validation RMSE (target units) to time: seconds_to_target in report.json
-  --out model            model directory: model.pt, model.json, report.json
+  --stop-at-target       stop at the first epoch whose validation RMSE is <= --target-error
+  --lr-decay 1           multiply the rate by this each epoch after warm-up (e.g. 0.97)
+  --init-from PATH       start from another run's weights (model dir, model.pt or a checkpoint),
+                         fresh optimizer, epoch 0; inputs, targets and --hidden must match
+  --out model            model directory: model.pt (the best validation epoch), model.json,
+                         report.json
   --min-rows 10          refuse datasets with fewer ok rows
 
 exit codes: 0 ok, 1 training failed (diverged, I/O), 2 bad input

@@ -29,8 +29,11 @@ struct TrainOptions {
   std::string checkpoint_dir;          ///< empty: no checkpoints, no resume
   int checkpoint_every = 5;            ///< epochs between checkpoints (and one at the end)
   std::optional<double> target_error;  ///< the validation RMSE to time (target units)
-  std::string out = "model";           ///< the model directory (model.pt, model.json, report.json)
-  int min_rows = 10;                   ///< fewer ok rows than this is bad input
+  bool stop_at_target = false;         ///< stop at the first epoch within target_error (needs it)
+  double lr_decay = 1.0;               ///< rate factor per epoch after the warm-up; 1: no decay
+  std::string init_from;      ///< warm start: model.pt, a checkpoint, or a directory of either
+  std::string out = "model";  ///< the model directory (model.pt, model.json, report.json)
+  int min_rows = 10;          ///< fewer ok rows than this is bad input
 };
 
 /// `merlin-train predict --model DIR --inputs F [--out F]`

@@ -52,13 +52,15 @@ TrainSummary summarize(const std::vector<EpochRecord>& history, const RunFacts& 
       s.best_val_rmse = w;
       s.best_epoch = r.epoch;
     }
-    if (facts.target_error && !s.seconds_to_target && w <= *facts.target_error) {
-      s.seconds_to_target = elapsed;
+    if (facts.target_error && !s.epoch_to_target && w <= *facts.target_error) {
+      s.seconds_to_target = r.since_start;
+      s.epoch_seconds_to_target = elapsed;
       s.epoch_to_target = r.epoch;
     }
   }
   s.final_val_rmse = worst_rmse(history.back());
-  s.total_seconds = elapsed;
+  s.epoch_seconds_total = elapsed;
+  s.total_seconds = facts.process_seconds.value_or(elapsed);
   s.samples_per_second =
       elapsed > 0 ? static_cast<double>(facts.train_rows) * history.size() / elapsed : 0;
   return s;
@@ -106,24 +108,28 @@ std::string report_json(const std::vector<EpochRecord>& history, const RunFacts&
     const auto& r = history[i];
     epochs += fmt::format(
         "{}\n    {{\"epoch\": {}, \"train_loss\": {}, \"val_rmse\": {}, "
-        "\"seconds\": {}, \"lr\": {}}}",
+        "\"seconds\": {}, \"since_start\": {}, \"lr\": {}}}",
         i ? "," : "", r.epoch, json_number(r.train_loss), numbers(r.val_rmse),
-        json_number(r.seconds), json_number(r.lr));
+        json_number(r.seconds), json_number(r.since_start), json_number(r.lr));
   }
   epochs += "\n  ]";
   return fmt::format(
       "{{\n  \"ranks\": {},\n  \"epochs\": {},\n  \"train_rows\": {},\n  \"val_rows\": {},\n"
       "  \"targets\": {},\n  \"best_val_rmse\": {},\n  \"best_epoch\": {},\n"
-      "  \"final_val_rmse\": {},\n  \"final_val_rmse_per_target\": {},\n"
+      "  \"saved_epoch\": {},\n  \"final_val_rmse\": {},\n  \"final_val_rmse_per_target\": {},\n"
       "  \"baseline_val_rmse_per_target\": {},\n  \"target_error\": {},\n"
-      "  \"seconds_to_target\": {},\n  \"epoch_to_target\": {},\n  \"total_seconds\": {},\n"
+      "  \"stopped_at_target\": {},\n  \"seconds_to_target\": {},\n"
+      "  \"epoch_seconds_to_target\": {},\n  \"epoch_to_target\": {},\n"
+      "  \"total_seconds\": {},\n  \"epoch_seconds_total\": {},\n"
       "  \"samples_per_second\": {},\n  \"resumed_from_epoch\": {},\n  \"history\": {}\n}}\n",
       facts.ranks, s.epochs, facts.train_rows, facts.val_rows, targets,
-      json_number(s.best_val_rmse), s.best_epoch, json_number(s.final_val_rmse),
-      numbers(history.back().val_rmse), numbers(facts.baseline_rmse),
-      optional_number(facts.target_error), optional_number(s.seconds_to_target),
+      json_number(s.best_val_rmse), s.best_epoch, optional_number(facts.saved_epoch),
+      json_number(s.final_val_rmse), numbers(history.back().val_rmse), numbers(facts.baseline_rmse),
+      optional_number(facts.target_error), facts.stopped_at_target ? "true" : "false",
+      optional_number(s.seconds_to_target), optional_number(s.epoch_seconds_to_target),
       optional_number(s.epoch_to_target), json_number(s.total_seconds),
-      json_number(s.samples_per_second), optional_number(facts.resumed_from_epoch), epochs);
+      json_number(s.epoch_seconds_total), json_number(s.samples_per_second),
+      optional_number(facts.resumed_from_epoch), epochs);
 }
 
 }  // namespace merlin::ml

@@ -13,6 +13,9 @@ struct EpochRecord {
   std::vector<double> val_rmse;  ///< per target, in target units, over all validation rows
   double seconds = 0;            ///< wall time of this epoch (training and validation)
   double lr = 0;                 ///< the rate of the epoch's last step
+  /// Seconds from the start of the process that ran this epoch (its first line of main) to the
+  /// epoch's end: reading the data, setting up and the epochs before it included.
+  double since_start = 0;
 };
 
 /// The epoch's validation error that --target-error is compared with: the largest of its
@@ -31,6 +34,9 @@ struct RunFacts {
   std::vector<double> baseline_rmse;  ///< per target: predicting the training mean
   std::optional<double> target_error;
   std::optional<int> resumed_from_epoch;
+  std::optional<double> process_seconds;  ///< from the start of the process to the report
+  std::optional<int> saved_epoch;         ///< the epoch whose weights model.pt holds
+  bool stopped_at_target = false;         ///< --stop-at-target ended the run early
 };
 
 struct TrainSummary {
@@ -38,18 +44,23 @@ struct TrainSummary {
   double best_val_rmse = 0;  ///< worst_rmse of the best epoch
   int best_epoch = 0;
   double final_val_rmse = 0;
-  std::optional<double> seconds_to_target;  ///< summed epoch seconds until worst_rmse <= target
+  /// Seconds from the process start to the end of the first epoch with worst_rmse <= target
+  /// (its since_start: of the earlier process when a resumed run reached it before resuming).
+  std::optional<double> seconds_to_target;
+  std::optional<double> epoch_seconds_to_target;  ///< the epochs' own seconds summed until then
   std::optional<int> epoch_to_target;
-  double total_seconds = 0;
-  double samples_per_second = 0;  ///< train rows × epochs / total seconds
+  double total_seconds = 0;        ///< facts.process_seconds; the epochs' sum without it
+  double epoch_seconds_total = 0;  ///< the epochs' own seconds summed (no data reading, setup)
+  double samples_per_second = 0;   ///< train rows × epochs / epoch_seconds_total
 };
 
 /// Summarises a history (precondition: not empty).
 TrainSummary summarize(const std::vector<EpochRecord>& history, const RunFacts& facts);
 
-/// report.json: ranks, epochs, rows, targets, best/final val RMSE (and per target), the
-/// baseline RMSE, target error, seconds and epoch to target (null when not reached), total
-/// seconds, samples per second, resumed_from_epoch, and the per-epoch history.
+/// report.json: ranks, epochs, rows, targets, best/final val RMSE (and per target), best and
+/// saved epoch, the baseline RMSE, target error, seconds (from process start and summed over
+/// epochs) and epoch to target (null when not reached), whether the run stopped at the target,
+/// total seconds (both ways), samples per second, resumed_from_epoch, and the history.
 std::string report_json(const std::vector<EpochRecord>& history, const RunFacts& facts);
 
 /// A JSON string literal of `s` (quotes and escapes).

@@ -19,6 +19,20 @@ TEST(TrainOptions, DefaultsNeedOnlyDataAndTarget) {
   EXPECT_EQ(o.optimizer, OptimizerKind::kAdam);
   EXPECT_FALSE(o.target_error.has_value());
   EXPECT_TRUE(o.checkpoint_dir.empty());
+  EXPECT_FALSE(o.stop_at_target) << "all epochs unless asked";
+  EXPECT_DOUBLE_EQ(o.lr_decay, 1.0) << "no decay unless asked";
+  EXPECT_TRUE(o.init_from.empty());
+}
+
+TEST(TrainOptions, StopAtTargetIsASwitchThatNeedsATargetError) {
+  auto c = parse({"--data", "d", "--target", "x", "--stop-at-target", "--target-error", "0.2",
+                  "--lr-decay=0.95", "--init-from", "tuned/model"});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  const auto& o = std::get<TrainOptions>(*c);
+  EXPECT_TRUE(o.stop_at_target);
+  EXPECT_DOUBLE_EQ(*o.target_error, 0.2);
+  EXPECT_DOUBLE_EQ(o.lr_decay, 0.95);
+  EXPECT_EQ(o.init_from, "tuned/model");
 }
 
 TEST(TrainOptions, ParsesEveryOptionWithSpaceOrEquals) {
@@ -71,6 +85,12 @@ TEST(TrainOptions, BadValuesAreBadInputNamingTheOption) {
       {{"--data", "d", "--target", "x", "--optimizer", "lbfgs"}, "'lbfgs' is not adam or sgd"},
       {{"--data", "d", "--target", "x", "--frobnicate", "1"}, "unknown option '--frobnicate'"},
       {{"--data", "d", "--target"}, "--target needs a value"},
+      {{"--data", "d", "--target", "x", "--stop-at-target"},
+       "--stop-at-target needs --target-error"},
+      {{"--data", "d", "--target", "x", "--stop-at-target=yes"}, "--stop-at-target takes no value"},
+      {{"--data", "d", "--target", "x", "--lr-decay", "0"}, "--lr-decay: must be in (0, 1]"},
+      {{"--data", "d", "--target", "x", "--lr-decay", "1.5"}, "--lr-decay: must be in (0, 1]"},
+      {{"--data", "d", "--target", "x", "--init-from="}, "--init-from: give a model"},
   };
   for (const auto& [args, want] : cases) {
     auto c = parse(args);

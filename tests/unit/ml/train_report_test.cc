@@ -10,26 +10,43 @@ namespace merlin::ml {
 namespace {
 
 std::vector<EpochRecord> history() {
-  return {{1, 0.9, {3.0, 0.5}, 2.0, 0.001},
-          {2, 0.5, {1.5, 0.4}, 1.0, 0.002},
-          {3, 0.3, {0.9, 0.3}, 1.5, 0.002},
-          {4, 0.2, {1.1, 0.2}, 0.5, 0.002}};
+  // The process read its data for 3 s before epoch 1: since_start runs ahead of the epochs.
+  return {{1, 0.9, {3.0, 0.5}, 2.0, 0.001, 5.0},
+          {2, 0.5, {1.5, 0.4}, 1.0, 0.002, 6.0},
+          {3, 0.3, {0.9, 0.3}, 1.5, 0.002, 7.5},
+          {4, 0.2, {1.1, 0.2}, 0.5, 0.002, 8.0}};
 }
 
-TEST(TrainReport, TimesTheFirstEpochWhoseWorstTargetMeetsTheBound) {
+TEST(TrainReport, TimesTheFirstEpochWhoseWorstTargetMeetsTheBoundFromProcessStart) {
   RunFacts f;
   f.train_rows = 100;
   f.target_error = 1.0;
+  f.process_seconds = 8.5;
   auto s = summarize(history(), f);
   EXPECT_EQ(s.epochs, 4);
   ASSERT_TRUE(s.epoch_to_target.has_value());
   EXPECT_EQ(*s.epoch_to_target, 3);
-  EXPECT_DOUBLE_EQ(*s.seconds_to_target, 4.5);
+  EXPECT_DOUBLE_EQ(*s.seconds_to_target, 7.5) << "from the process start, data reading included";
+  EXPECT_DOUBLE_EQ(*s.epoch_seconds_to_target, 4.5) << "the epochs' own seconds";
   EXPECT_DOUBLE_EQ(s.best_val_rmse, 0.9);
   EXPECT_EQ(s.best_epoch, 3);
   EXPECT_DOUBLE_EQ(s.final_val_rmse, 1.1);
-  EXPECT_DOUBLE_EQ(s.total_seconds, 5.0);
-  EXPECT_DOUBLE_EQ(s.samples_per_second, 400 / 5.0);
+  EXPECT_DOUBLE_EQ(s.total_seconds, 8.5);
+  EXPECT_DOUBLE_EQ(s.epoch_seconds_total, 5.0);
+  EXPECT_DOUBLE_EQ(s.samples_per_second, 400 / 5.0) << "training throughput: epoch seconds";
+}
+
+TEST(TrainReport, JsonNamesBothClocksAndTheSavedEpoch) {
+  RunFacts f;
+  f.target_error = 1.0;
+  f.process_seconds = 8.5;
+  f.saved_epoch = 3;
+  f.stopped_at_target = true;
+  auto json = report_json(history(), f);
+  for (auto want : {"\"seconds_to_target\": 7.5", "\"epoch_seconds_to_target\": 4.5",
+                    "\"total_seconds\": 8.5", "\"epoch_seconds_total\": 5", "\"best_epoch\": 3",
+                    "\"saved_epoch\": 3", "\"stopped_at_target\": true", "\"since_start\": 7.5"})
+    EXPECT_NE(json.find(want), std::string::npos) << want << "\n" << json;
 }
 
 TEST(TrainReport, TargetNeverReachedIsNull) {
@@ -37,13 +54,15 @@ TEST(TrainReport, TargetNeverReachedIsNull) {
   f.target_error = 0.1;
   auto s = summarize(history(), f);
   EXPECT_FALSE(s.seconds_to_target.has_value());
+  EXPECT_FALSE(s.epoch_seconds_to_target.has_value());
   auto json = report_json(history(), f);
   EXPECT_NE(json.find("\"seconds_to_target\": null"), std::string::npos) << json;
   EXPECT_NE(json.find("\"target_error\": 0.1"), std::string::npos) << json;
 }
 
 TEST(TrainReport, JsonHoldsRanksRowsTargetsAndHistory) {
-  RunFacts f{2, 100, 25, {"a", "b\"q"}, {4.0, 1.0}, std::nullopt, 2};
+  RunFacts f{2, 100,          25,           {"a", "b\"q"}, {4.0, 1.0}, std::nullopt,
+             2, std::nullopt, std::nullopt, false};
   auto json = report_json(history(), f);
   for (auto want : {"\"ranks\": 2", "\"train_rows\": 100", "\"val_rows\": 25",
                     "\"targets\": [\"a\", \"b\\\"q\"]", "\"baseline_val_rmse_per_target\": [4, 1]",
@@ -91,6 +110,16 @@ TEST(ModelCard, FingerprintChangesWithWhatAResumeMustKeep) {
   auto o3 = o;
   o3.epochs = 999;
   EXPECT_EQ(run_fingerprint(o3, c, 100, 2), base) << "more epochs may be asked for on resume";
+  auto o4 = o;
+  o4.lr_decay = 0.9;
+  EXPECT_NE(run_fingerprint(o4, c, 100, 2), base) << "the decay changes the rates";
+  auto o5 = o;
+  o5.init_from = "tuned/model";
+  EXPECT_NE(run_fingerprint(o5, c, 100, 2), base) << "other starting weights";
+  auto o6 = o;
+  o6.stop_at_target = true;
+  o6.target_error = 0.5;
+  EXPECT_EQ(run_fingerprint(o6, c, 100, 2), base) << "stopping does not change an epoch";
 }
 
 }  // namespace
