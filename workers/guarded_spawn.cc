@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "merlin/core/util/process_info.h"
 #include "workers/guard_protocol.h"
 
 namespace merlin {
@@ -44,11 +45,7 @@ Result<std::string> resolve(const std::string& name) {
 
 std::string find_guard_program() {
   if (const char* env = std::getenv("MERLIN_GUARD"); env && *env) return env;
-  char buf[4096];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "merlin-guard";
-  std::string self(buf, static_cast<std::size_t>(n));
-  return self.substr(0, self.rfind('/') + 1) + "merlin-guard";
+  return beside_self("merlin-guard");
 }
 
 }  // namespace

@@ -93,20 +93,21 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
   // A step that starts ranks gets a port of its own for them to meet on, held while it runs,
   // and this host's name for ranks elsewhere (workers/rank_environment.h).
   std::optional<PortLease> lease;
+  const auto* env = &task.env;
+  std::vector<std::pair<std::string, std::string>> with_port;  // only for such steps
   if (task.starts_ranks) {
-    auto l = PortLease::take(port_lock_dir());
-    if (l) {
+    if (auto l = PortLease::take(port_lock_dir())) {
       lease.emplace(std::move(*l));
-      auto env = task.env;
-      env.emplace_back("MASTER_PORT", std::to_string(lease->port()));
-      env.emplace_back("MERLIN_MASTER_ADDR", this_host());
-      request.env = step_environment(ours, env, task.pass_broker);
+      with_port = task.env;
+      with_port.emplace_back("MASTER_PORT", std::to_string(lease->port()));
+      with_port.emplace_back("MERLIN_MASTER_ADDR", this_host());
+      env = &with_port;
     } else {
       log::warn("no MASTER_PORT for step={} sample={}: {}", task.step, task.sample,
                 l.error().message);
     }
   }
-  if (!lease) request.env = step_environment(ours, task.env, task.pass_broker);
+  request.env = step_environment(ours, *env, task.pass_broker);
   // `shell: /usr/bin/env python3` runs `/usr/bin/env python3 <script>`, as Merlin does.
   request.argv = shell_words(task.shell);
   std::string command_line;

@@ -264,8 +264,7 @@ Result<std::unique_ptr<PreparedStudy>> prepare_study(const PrepareOptions& o) {
 
 std::string rank_env_program() {
   if (const char* env = std::getenv("MERLIN_RANK_ENV")) return env;
-  std::string self = self_exe();
-  std::string beside = self.substr(0, self.rfind('/') + 1) + "merlin-rank-env";
+  const std::string beside = beside_self("merlin-rank-env");
   // One shell word: $(LAUNCHER) is shell text (an install path with a space stays whole).
   return ::access(beside.c_str(), X_OK) == 0 ? shell_quote(beside) : "";
 }

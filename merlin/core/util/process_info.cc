@@ -62,6 +62,11 @@ std::string self_exe() {
   return ec ? std::string("merlin") : p.string();
 }
 
+std::string beside_self(const std::string& name) {
+  const std::string exe = self_exe();
+  return exe.substr(0, exe.rfind('/') + 1) + name;
+}
+
 std::string current_dir() {
   std::error_code ec;
   auto p = std::filesystem::current_path(ec);

@@ -14,6 +14,9 @@ std::string current_dir();
 std::string shell_quote(const std::string& s);
 /// This merlin binary's absolute path (/proc/self/exe), for commands that start it again.
 std::string self_exe();
+/// `name` in the directory of this binary (self_exe()): where merlin's helper programs
+/// (merlin-guard, merlin-rank-env) are installed. Just `name` when that directory is unknown.
+std::string beside_self(const std::string& name);
 /// `path_var` (a PATH value) with `dir` appended unless one of its entries already is `dir`.
 std::string path_with(const std::string& path_var, const std::string& dir);
 /// Appends the directory of this binary to the process's PATH (see path_with), so that the
