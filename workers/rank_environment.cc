@@ -85,20 +85,22 @@ std::optional<Ranks> ranks_of(const LauncherVars& v, const RankEnvLookup& env, i
     return std::nullopt;
   }
   r.size = *size;
-  std::optional<int> local_size = *v.local_size ? count_of(env, v.local_size) : std::nullopt;
-  std::optional<int> node = *v.node ? count_of(env, v.node) : std::nullopt;
-  if (!local_size && std::string_view(v.launcher) == "srun" && node)
-    if (auto tpn = env("SLURM_STEP_TASKS_PER_NODE")) local_size = tasks_on_node(*tpn, *node);
-  if (!local_size) {
+  // 0 = not known yet (a launcher's 0 is no answer either).
+  int local_size = *v.local_size ? count_of(env, v.local_size).value_or(0) : 0;
+  const int node = *v.node ? count_of(env, v.node).value_or(-1) : -1;  // -1 = not known
+  if (local_size == 0 && std::string_view(v.launcher) == "srun" && node >= 0)
+    if (auto tpn = env("SLURM_STEP_TASKS_PER_NODE"))
+      local_size = tasks_on_node(*tpn, node).value_or(0);
+  if (local_size == 0) {
     auto nodes = *v.nodes ? count_of(env, v.nodes) : std::nullopt;
     if (!nodes) nodes = count_of(env, "MERLIN_NODES");
     int n = nodes && *nodes > 0 ? *nodes : 1;
     local_size = (r.size + n - 1) / n;
   }
-  r.local_size = *local_size > 0 ? *local_size : 1;
+  r.local_size = local_size > 0 ? local_size : 1;
   auto local = count_of(env, v.local_rank);
   r.local_rank = local ? *local : r.rank % r.local_size;
-  r.node = node ? *node : r.rank / r.local_size;
+  r.node = node >= 0 ? node : r.rank / r.local_size;
   return r;
 }
 
