@@ -61,6 +61,51 @@ struct LoopSpec {
   SourceLocation where;    ///< of the `loop:` key
 };
 
+/// `tune:` of a step (an extension, docs/tuning.md): the step is a search over `space`; each
+/// trial is a task, its configuration the tokens of `space`, its budget the token of
+/// `budget`, its result read from `metric`'s file when it ends. With a budget, asynchronous
+/// successive halving (ASHA) or hyperband promotes the best trials to larger budgets.
+enum class TuneMethod { kRandom, kSobol, kAsha, kHyperband };
+
+/// One dimension of a search space: `NAME: {uniform: [lo, hi]}`, `{log_uniform: [lo, hi]}`,
+/// `{integer: [lo, hi]}` (both ends included) or `{choice: [a, b, ...]}`.
+struct TuneDimension {
+  enum class Kind { kUniform, kLogUniform, kInteger, kChoice };
+  std::string name;  ///< the token it sets, `$(NAME)`
+  Kind kind = Kind::kUniform;
+  double low = 0, high = 0;          ///< not for kChoice
+  std::vector<std::string> choices;  ///< kChoice only: scalars as written
+  SourceLocation where;
+};
+
+/// `budget: {token: EPOCHS, min: 1, max: 27, eta: 3}`: the rungs' budgets are min, min*eta,
+/// min*eta^2, ... up to max (the last rung is max itself).
+struct TuneBudget {
+  std::string token;  ///< the token that carries a task's budget, `$(EPOCHS)`
+  double min = 1, max = 1, eta = 3;
+  SourceLocation where;
+};
+
+/// `metric: {file: metrics.jsonl, key: value, mode: min}`: the trial appends one JSON object
+/// per line (`{"budget": b, "value": v}`); the last line's `key` is its result.
+struct TuneMetric {
+  Text file;                  ///< template text, relative to the trial's directory
+  std::string key = "value";
+  bool maximize = false;      ///< `mode: max`
+  SourceLocation where;
+};
+
+struct TuneSpec {
+  TuneMethod method = TuneMethod::kAsha;
+  std::uint32_t trials = 0;  ///< required, >= 1
+  std::uint64_t seed = 0;
+  std::vector<TuneDimension> space;  ///< in file order; required, not empty
+  std::optional<TuneBudget> budget;  ///< required for asha and hyperband
+  TuneMetric metric;                 ///< required
+  std::uint32_t brackets = 0;        ///< hyperband: how many (0: as many as rungs)
+  SourceLocation where;              ///< of the `tune:` key
+};
+
 /// A step's `run:` block.
 struct StepRun {
   Text cmd;                   ///< required
@@ -94,6 +139,8 @@ struct StepRun {
   std::optional<SamplesFrom> samples_from;
   /// Runs the sub-graph from `back_to` again while the step asks (docs/fanout.md).
   std::optional<LoopSpec> loop;
+  /// A search over a space of configurations (docs/tuning.md).
+  std::optional<TuneSpec> tune;
   /// Further Merlin/Maestro run keys kept raw (`pre`, `post`, `num resource set`, `tasks per rs`,
   /// `rs per node`, `cpus per rs`, `bind gpus`, `nested`, `use_broker`).
   std::map<std::string, std::string> other;
