@@ -57,6 +57,10 @@ bool is_sample_token(std::string_view name) {
          name == "MERLIN_SAMPLE_VECTOR";
 }
 
+bool is_tune_token(std::string_view name) {
+  return name == "TRIAL_DIR" || name == "MERLIN_TRIAL" || name == "MERLIN_RUNG";
+}
+
 bool is_reserved_token(std::string_view name) {
   static constexpr std::array<std::string_view, 20> kNames = {
       "SPECROOT",

@@ -27,6 +27,11 @@ bool is_reserved_token(std::string_view name);
 /// (MERLIN_SAMPLE_ID, MERLIN_SAMPLE_PATH, MERLIN_SAMPLE_VECTOR; column labels are checked apart).
 bool is_sample_token(std::string_view name);
 
+/// The tokens a `tune` step's command may use besides its space's names and its budget token
+/// (TRIAL_DIR, MERLIN_TRIAL, MERLIN_RUNG; docs/tuning.md). Not reserved in other steps (there
+/// they are unknown tokens); a space name or budget token may not take them.
+bool is_tune_token(std::string_view name);
+
 /// The return-code tokens and their values, e.g. ("MERLIN_RESTART", 100).
 struct ReturnCodeToken {
   const char* name;
