@@ -1,6 +1,7 @@
 #pragma once
 /// From the YAML tree to a StudySpec: shape, types, unknown keys and single-value formats.
 /// Cross-references (depends, tokens, workers, parameter lengths) are the validator's job.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ void read_samples_from(const YamlEntry& entry, const std::string& context, StepR
                        DiagnosticList& diags);
 /// `loop` of a step's run block (samples_from_reader.cc; docs/fanout.md).
 void read_loop(const YamlEntry& entry, const std::string& context, StepRun& run,
+               DiagnosticList& diags);
+/// The most trials a `tune` block may ask for.
+inline constexpr std::uint32_t kMaxTuneTrials = 1'000'000;
+/// `tune` of a step's run block (tune_reader.cc; docs/tuning.md): its shape and values; the
+/// clashes with other names are the validator's (check_tunes).
+void read_tune(const YamlEntry& entry, const std::string& context, StepRun& run,
                DiagnosticList& diags);
 /// A sample column label: a token name, not reserved, not an environment name merlin or the
 /// shell needs, not in `earlier` (the labels before it).

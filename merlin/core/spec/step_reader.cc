@@ -21,6 +21,8 @@ const std::vector<std::string> kRunKeys = {
     "scratch", "stage_out", "stage_in",
     // Extension: data-dependent fan-out (docs/fanout.md).
     "samples_from", "loop",
+    // Extension: a step that searches a space of configurations (docs/tuning.md).
+    "tune",
     // Extension: the step keeps the broker's credentials in its environment (docs/security.md).
     "pass_broker"};
 
@@ -215,6 +217,8 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
       read_samples_from(e, context, run, diags);
     } else if (e.key == "loop") {
       read_loop(e, context, run, diags);
+    } else if (e.key == "tune") {
+      read_tune(e, context, run, diags);
     } else if (e.key == "scratch" || e.key == "stage_out" || e.key == "stage_in") {
       continue;  // read_staging
     } else if (std::find(run_keys().begin(), run_keys().end(), e.key) != run_keys().end()) {
@@ -227,6 +231,14 @@ void read_run(const YamlNode& node, const std::string& context, StepRun& run,
                 "'samples_from' in " + context +
                     " needs 'depends': its file is written by an upstream step, and the step "
                     "is expanded when that step finishes");
+  if (run.tune) {
+    // A tune step's tasks are its trials: it neither fans out over rows nor loops.
+    for (const char* other : {"samples_from", "loop"})
+      if (const YamlEntry* o = node.find(other))
+        diags.error(o->key_where, "'" + std::string(other) + "' in " + context +
+                                      " cannot be used with 'tune': a tune step's tasks are its "
+                                      "trials (docs/tuning.md)");
+  }
 }
 
 void read_steps(const YamlNode& node, StudySpec& spec, DiagnosticList& diags) {
