@@ -85,6 +85,7 @@ void validate_spec(const StudySpec& spec, std::string_view source, DiagnosticLis
   check_duplicate_steps(spec, diags);
   check_dependencies(spec, diags);
   check_loops(spec, diags);
+  check_tunes(spec, source, diags);
   check_parameter_lengths(spec, diags);
   check_column_labels(spec, diags);
   check_workers(spec, diags);

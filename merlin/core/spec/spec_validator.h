@@ -20,6 +20,11 @@ void check_dependencies(const StudySpec& spec, DiagnosticList& diags);
 /// `loop` blocks: back_to names the step or an ancestor of it; loops do not overlap.
 void check_loops(const StudySpec& spec, DiagnosticList& diags);
 
+/// `tune` blocks (docs/tuning.md): space names and the budget token clash with no parameter,
+/// variable, label or sample column; the command uses no sample token; a dimension or budget
+/// the command never reads is a warning.
+void check_tunes(const StudySpec& spec, std::string_view source, DiagnosticList& diags);
+
 /// Unknown `$(NAME)`s in step commands, variables and labels, each at its own line:col: warnings
 /// (Merlin leaves them to the shell), errors when `strict`.
 void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList& diags,

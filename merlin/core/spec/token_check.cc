@@ -85,13 +85,24 @@ void check_tokens(const StudySpec& spec, std::string_view source, DiagnosticList
     check_text(Text{v.value, v.where}, "label '" + v.name + "'", names, src, diags, strict);
   for (const auto& s : spec.steps) {
     const KnownNames* step_names = &names;
-    KnownNames own;  // a samples_from step's own labels (docs/fanout.md)
+    KnownNames own;  // a samples_from step's own labels, a tune step's trial tokens
     if (s.run.samples_from) {
       check_text(s.run.samples_from->file, "'samples_from.file' of step '" + s.name + "'", names,
                  src, diags, strict);
       own = names;
       for (const auto& c : s.run.samples_from->column_labels) own.add(c);
       step_names = &own;
+    }
+    if (s.run.tune) {
+      // A trial's tokens (docs/tuning.md): its space, its budget, its directory, number, rung.
+      if (step_names != &own) own = *step_names;
+      for (const auto& d : s.run.tune->space) own.add(d.name);
+      if (s.run.tune->budget && !s.run.tune->budget->token.empty())
+        own.add(s.run.tune->budget->token);
+      for (const char* t : {"TRIAL_DIR", "MERLIN_TRIAL", "MERLIN_RUNG"}) own.add(t);
+      step_names = &own;
+      check_text(s.run.tune->metric.file, "'metric.file' of the tune in step '" + s.name + "'", own,
+                 src, diags, strict);
     }
     check_text(s.run.cmd, "'cmd' of step '" + s.name + "'", *step_names, src, diags, strict);
     check_text(s.run.restart, "'restart' of step '" + s.name + "'", *step_names, src, diags,
