@@ -11,6 +11,13 @@ Result<CommitResult> JournaledStore::commit(InstanceId instance, SampleId sample
   return c;
 }
 
+Result<CommitResult> JournaledStore::commit_trial(InstanceId instance, SampleId task,
+                                                  Outcome outcome, double seconds, double value) {
+  auto c = inner_.commit_trial(instance, task, outcome, seconds, value);
+  if (c && c->newly_done) append({instance, task, outcome, static_cast<float>(seconds)});
+  return c;
+}
+
 void JournaledStore::started(InstanceId instance, SampleId sample) {
   JournalRecord r{instance, sample};
   r.started = true;

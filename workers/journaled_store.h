@@ -17,6 +17,14 @@ class JournaledStore : public StateStore {
 
   Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
                               double seconds) override;
+  Result<CommitResult> commit_trial(InstanceId instance, SampleId task, Outcome outcome,
+                                    double seconds, double value) override;
+  Result<std::vector<SampleId>> pending_promotions(InstanceId instance) override {
+    return inner_.pending_promotions(instance);
+  }
+  Result<std::vector<tune::TrialStanding>> standings(InstanceId instance) override {
+    return inner_.standings(instance);
+  }
   Result<bool> is_done(InstanceId instance, SampleId sample) override {
     return inner_.is_done(instance, sample);
   }

@@ -4,15 +4,20 @@
 #include <string.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <new>
 #include <system_error>
 #include <thread>
 
+#include "merlin/core/tune/tune_report.h"
+#include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
 #include "workers/file_stager.h"
 #include "workers/return_code_policy.h"
 #include "workers/task_decisions.h"
+#include "workers/trial_result.h"
 
 namespace merlin {
 namespace {
@@ -335,7 +340,8 @@ Result<void> Worker::give_up_on(const Delivery& d) {
 // When the follow-ups can be decided before the commit, the broker does all three in one call
 // (Broker::finish; one Redis script), holding the ack when the commit completes an instance
 // with whole dependents: those are released here (claim_release ...) before the ack.
-Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds) {
+Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds,
+                                    double value) {
   const TaskMessage& m = d.message;
   bool acked = false;
   if (auto before = plan_.follow_ups_before_commit(m.instance, m.lo)) {
@@ -363,8 +369,13 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
       if (!p) return p;
     }
   } else {
-    auto c = store_.commit(m.instance, m.lo, outcome, seconds);
+    // A tuned task (docs/tuning.md) commits with its result; the store decides promotions.
+    auto c = store_.commit_trial(m.instance, m.lo, outcome, seconds, value);
     if (!c) return c.error();
+    if (c->newly_done && c->remaining == 0) {  // a search's summary, before its dependents
+      auto w = write_search_summary(m.instance);
+      if (!w) return w;
+    }
     auto follow = plan_.after_commit(m.instance, m.lo, *c, store_);
     if (!follow) return follow.error();
     auto p = publish_all(*follow);
@@ -377,6 +388,34 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
   }
   if (acked) return ok();
   return broker_.ack(d);
+}
+
+// A tuned instance's summary (docs/tuning.md): best.json, best.env and trials.csv in its
+// directory, written whole (temp + rename) so a step after the search reads them complete.
+Result<void> Worker::write_search_summary(InstanceId instance) {
+  const auto& node = plan_.graph().step_of(instance);
+  if (!node.tune) return ok();
+  auto standings = store_.standings(instance);
+  if (!standings) return standings.error();
+  const auto& spec = *node.spec->run.tune;
+  const auto board = tune::leaderboard(*standings, spec.metric.maximize);
+  const std::string best_dir =
+      board.empty() ? "" : renderer_.task_dir(instance, node.tune->task(board.front().trial, 0));
+  const std::string dir = renderer_.instance_dir(instance);
+  auto made = files::make_dirs(dir);
+  if (!made) return made;
+  for (const auto& [name, text] :
+       {std::pair<const char*, std::string>{"best.json",
+                                            tune::best_json(spec, *node.tune, board, best_dir)},
+        {"best.env", tune::best_env(spec, *node.tune, board, best_dir)},
+        {"trials.csv", tune::trials_csv(spec, *node.tune, board)}}) {
+    auto w = files::write_atomic(dir + "/" + name, text);
+    if (!w) return w;
+  }
+  if (!board.empty())
+    log::info("search finished step={} best trial={} value={} dir={}", node.name,
+              board.front().trial, board.front().value, best_dir);
+  return ok();
 }
 
 // Gathers the facts of a delivery, asks decide_delivery, and acts: the broker and store calls
@@ -408,6 +447,13 @@ Result<void> Worker::handle(const Delivery& d) {
       auto done = store_.is_done(m.instance, m.lo);
       if (!done) return done.error();
       if (*done) {
+        // Its first run may have completed a search and died before leaving its summary.
+        auto complete = store_.is_complete(m.instance);
+        if (!complete) return complete.error();
+        if (*complete) {
+          auto w = write_search_summary(m.instance);
+          if (!w) return w;
+        }
         auto again = plan_.after_redelivery(m.instance, m.lo, store_);
         if (!again) return again.error();
         auto p = publish_all(*again);
@@ -564,7 +610,14 @@ Result<void> Worker::act_on(const Delivery& d, const StepNode& node, RenderedTas
     }
     if (options_.on_stop) options_.on_stop(d.queue, node.name, dec.stop_all);
   }
-  return commit_and_ack(d, dec.outcome, seconds);
+  double value = std::numeric_limits<double>::quiet_NaN();
+  if (!task.metric_path.empty() && dec.outcome == Outcome::kSuccess) {
+    std::string why;
+    value = read_trial_result(task.metric_path, task.metric_key, why);
+    if (std::isnan(value) && !why.empty())
+      log::warn("trial without a result step={} task={}: {}", node.name, m.lo, why);
+  }
+  return commit_and_ack(d, dec.outcome, seconds, value);
 }
 
 }  // namespace merlin

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -131,7 +132,11 @@ class Worker {
   Result<void> act_on(const Delivery& d, const StepNode& node, RenderedTask& task,
                       const Result<ExecResult>& r, const TaskOutcome& o);
   Result<void> give_up_on(const Delivery& d);
-  Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds);
+  /// Writes a finished search's best.json, best.env and trials.csv (no-op for other steps).
+  Result<void> write_search_summary(InstanceId instance);
+  /// `value`: a tuned task's result (NaN: none, and for every other task).
+  Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds,
+                              double value = std::numeric_limits<double>::quiet_NaN());
   /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
   /// full); they stage its outputs, then commit and ack (finish_staging). The delivery's lease
   /// is renewed until then.

@@ -116,14 +116,23 @@ class Reporter {
   std::thread thread_;
 };
 
+// Tuned instances (docs/tuning.md) decide their promotions in the store: it needs their shape
+// before any commit or replay.
+void mark_tuned(LocalStateStore& store, const StudyGraph& graph) {
+  for (const auto& inst : graph.instances())
+    if (const auto& shape = graph.step_of(inst.id).tune) store.set_tuned(inst.id, *shape);
+}
+
 }  // namespace
 
 Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
   LocalStateStore store(s.graph->start_counts());
+  mark_tuned(store, *s.graph);
   auto n = read_journal(
       journal_path(s), static_cast<std::uint32_t>(s.graph->instances().size()),
       [&](const JournalRecord& r) { store.restore(r.instance, r.sample, r.outcome, r.seconds); },
-      false, [&](InstanceId i, std::uint64_t count) { store.restore_count(i, count); });
+      false, [&](InstanceId i, std::uint64_t count) { store.restore_count(i, count); },
+      [&](InstanceId i, SampleId task, double value) { store.restore_trial(i, task, value); });
   if (!n) return n.error();
   return store.progress();
 }
@@ -163,7 +172,14 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
         JournalRecord r{i, count};
         r.count = true;
         return journal.append(r);
+      },
+      [&](InstanceId i, SampleId task, double value) {  // a trial's result, before its commit
+        JournalRecord r{i, task};
+        r.trial = true;
+        r.value = value;
+        return journal.append(r);
       });
+  mark_tuned(store, graph);
   if (o.resume) {
     // Failed samples are run again: restart finishes the study, as Merlin's re-runs every
     // task without MERLIN_FINISHED. A fan-out instance whose file could not be read (no copy)
@@ -184,7 +200,10 @@ Result<LocalRunResult> run_local(PreparedStudy& s, const LocalRunOptions& o) {
         [&](InstanceId i, std::uint64_t count) {
           again[i.v] = graph.step_of(i).fanout && count > 0 && !fanout.expanded(i);
           if (!again[i.v]) store.restore_count(i, count);
-        });
+        },
+        // A trial's result decides promotions again, in the order it did (a failed trial's
+        // result, none, has decided them too: it stays failed).
+        [&](InstanceId i, SampleId task, double value) { store.restore_trial(i, task, value); });
     if (!n) return n.error();
     log::info("restart: {} finished tasks kept from the journal, failed ones run again", kept);
   }

@@ -74,6 +74,8 @@ const char* return_code_name(Outcome o) {
       return "MERLIN_STOP_WORKERS";
     case Outcome::kTimedOut:
       return "MERLIN_TIMED_OUT";
+    case Outcome::kSkipped:
+      return "MERLIN_SKIPPED";
   }
   return "MERLIN_UNRECOGNIZED";
 }
@@ -147,8 +149,8 @@ TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const Sample
   auto finished = [&](Outcome o) {
     d.outcome = o;
     d.state = o == Outcome::kSuccess   ? TaskState::kFinished
-              : o == Outcome::kStopped ? TaskState::kCancelled
-                                       : TaskState::kFailed;
+              : o == Outcome::kStopped || o == Outcome::kSkipped ? TaskState::kCancelled
+                                                                  : TaskState::kFailed;
   };
   if (!bits) {  // a local run: its journal is the truth
     if (running)

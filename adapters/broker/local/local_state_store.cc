@@ -1,12 +1,16 @@
 #include "adapters/broker/local/local_state_store.h"
 
 #include <iterator>
+#include <limits>
 
 namespace merlin {
 
 LocalStateStore::LocalStateStore(const std::vector<std::uint64_t>& counts, CommitSink sink,
-                                 CountSink count_sink)
-    : entries_(counts.size()), sink_(std::move(sink)), count_sink_(std::move(count_sink)) {
+                                 CountSink count_sink, ValueSink value_sink)
+    : entries_(counts.size()),
+      sink_(std::move(sink)),
+      count_sink_(std::move(count_sink)),
+      value_sink_(std::move(value_sink)) {
   for (std::size_t i = 0; i < counts.size(); ++i) {
     auto& p = entries_[i].progress;
     p.count_known = counts[i] != kCountUnknown;
@@ -76,21 +80,95 @@ void LocalStateStore::restore(InstanceId id, SampleId sample, Outcome outcome, d
   }
 }
 
+void LocalStateStore::set_tuned(InstanceId id, const tune::TuneShape& shape) {
+  std::lock_guard lock(mu_);
+  if (id.v >= entries_.size()) return;
+  auto [it, fresh] = books_.try_emplace(id.v, shape);
+  if (!fresh) return;
+  for (SampleId k : it->second.skipped_at_start()) record_locked(id, k, Outcome::kSkipped, 0);
+}
+
+Result<CommitResult> LocalStateStore::trial_locked(InstanceId id, SampleId task, Outcome outcome,
+                                                   double seconds, double value, bool journal) {
+  auto& e = entries_[id.v];
+  auto& book = books_.at(id.v);
+  if (e.done.contains(task) || book.recorded(task))
+    return CommitResult{false, e.progress.total - e.progress.done, {}};
+  if (journal && value_sink_) {
+    auto r = value_sink_(id, task, value);
+    if (!r) return r.error();
+  }
+  if (journal && sink_) {
+    auto r = sink_(id, task, outcome, seconds);
+    if (!r) return r.error();
+  }
+  record_locked(id, task, outcome, seconds);
+  if (is_failure(outcome)) failed_.emplace(id.v, task);
+  auto decision = book.record(task, value);
+  for (SampleId k : decision.skipped) {
+    if (e.done.contains(k)) continue;
+    if (journal && sink_) {
+      auto r = sink_(id, k, Outcome::kSkipped, 0);
+      if (!r) return r.error();
+    }
+    record_locked(id, k, Outcome::kSkipped, 0);
+  }
+  return CommitResult{true, e.progress.total - e.progress.done, std::move(decision.promoted)};
+}
+
+Result<CommitResult> LocalStateStore::commit_trial(InstanceId id, SampleId task, Outcome outcome,
+                                                   double seconds, double value) {
+  std::lock_guard lock(mu_);
+  if (books_.count(id.v) == 0) return commit_locked(id, task, outcome, seconds);
+  return trial_locked(id, task, outcome, seconds, value, true);
+}
+
+void LocalStateStore::restore_trial(InstanceId id, SampleId task, double value) {
+  std::lock_guard lock(mu_);
+  if (id.v >= entries_.size() || books_.count(id.v) == 0) return;
+  (void)trial_locked(id, task, Outcome::kSuccess, 0, value, false);
+}
+
+Result<std::vector<SampleId>> LocalStateStore::pending_promotions(InstanceId id) {
+  std::lock_guard lock(mu_);
+  auto it = books_.find(id.v);
+  if (it == books_.end()) return std::vector<SampleId>{};
+  std::vector<SampleId> out;
+  for (SampleId k : it->second.promoted_pending())
+    if (!entries_[id.v].done.contains(k)) out.push_back(k);
+  return out;
+}
+
+Result<std::vector<tune::TrialStanding>> LocalStateStore::standings(InstanceId id) {
+  std::lock_guard lock(mu_);
+  auto it = books_.find(id.v);
+  if (it == books_.end()) return std::vector<tune::TrialStanding>{};
+  return it->second.standings();
+}
+
 Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
                                              double seconds) {
   std::lock_guard lock(mu_);
+  if (books_.count(id.v) != 0)  // a tuned task without a result
+    return trial_locked(id, sample, outcome, seconds, std::numeric_limits<double>::quiet_NaN(),
+                        true);
+  return commit_locked(id, sample, outcome, seconds);
+}
+
+Result<CommitResult> LocalStateStore::commit_locked(InstanceId id, SampleId sample,
+                                                    Outcome outcome, double seconds) {
   auto& e = entries_[id.v];
   if (!e.progress.count_known)
     return Error::runtime("commit of sample " + std::to_string(sample) + " of instance " +
                           std::to_string(id.v) + " before its fan-out count was recorded");
-  if (e.done.contains(sample)) return CommitResult{false, e.progress.total - e.progress.done};
+  if (e.done.contains(sample)) return CommitResult{false, e.progress.total - e.progress.done, {}};
   if (sink_) {
     auto r = sink_(id, sample, outcome, seconds);
     if (!r) return r.error();
   }
   record_locked(id, sample, outcome, seconds);
   if (is_failure(outcome)) failed_.emplace(id.v, sample);  // for reset_failed
-  return CommitResult{true, e.progress.total - e.progress.done};
+  return CommitResult{true, e.progress.total - e.progress.done, {}};
 }
 
 Result<bool> LocalStateStore::is_done(InstanceId id, SampleId sample) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "merlin/core/study/ids.h"
+#include "merlin/core/tune/rung_book.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin {
@@ -19,6 +20,9 @@ enum class Outcome : std::uint8_t {
   /// Ended by merlin after its `walltime` and not run again (no `restart:` command, or its
   /// retries spent): a failed sample, as a soft fail (docs/user-guide.md).
   kTimedOut = 4,
+  /// A tuned trial's task that will never run: the trial was not promoted to its rung
+  /// (docs/tuning.md). Done, not failed.
+  kSkipped = 5,
 };
 
 /// Whether a sample that ended so counts as failed (status, the failed bits, the exit code).
@@ -41,6 +45,9 @@ struct SampleBits {
 struct CommitResult {
   bool newly_done = false;      ///< false: this sample was committed before (a duplicate run)
   std::uint64_t remaining = 0;  ///< samples of the instance still not done, after this commit
+  /// A tuned instance's tasks this commit promoted (docs/tuning.md): to queue. Empty for
+  /// every other instance.
+  std::vector<SampleId> promoted;
 };
 
 /// Counts for `status`, per instance.
@@ -83,6 +90,24 @@ class StateStore {
   virtual Result<void> forget_count(InstanceId instance) {
     return Error::runtime("this progress store cannot forget counts (instance " +
                           std::to_string(instance.v) + ")");
+  }
+  /// Commits task `task` of a tuned instance (docs/tuning.md) with its result `value` (NaN:
+  /// none), and decides in the same atomic step what the result promotes (returned in
+  /// `promoted`) and which tasks will never run (committed as kSkipped). A plain `commit` of
+  /// a tuned task is this with NaN. For any other instance (and by default) it is `commit`.
+  virtual Result<CommitResult> commit_trial(InstanceId instance, SampleId task, Outcome outcome,
+                                            double seconds, double value) {
+    return commit(instance, task, outcome, seconds);
+  }
+  /// A tuned instance's tasks that were promoted and are not done yet (queued, running, or
+  /// lost with a worker that died between a commit and its publish): what a restart or a
+  /// redelivery queues again. Empty by default.
+  virtual Result<std::vector<SampleId>> pending_promotions(InstanceId instance) {
+    return std::vector<SampleId>{};
+  }
+  /// A tuned instance's trials, in trial order (the leaderboard, best.json). Empty by default.
+  virtual Result<std::vector<tune::TrialStanding>> standings(InstanceId instance) {
+    return std::vector<tune::TrialStanding>{};
   }
   /// A new commit of `sample` was made on this store's data by another way than `commit`
   /// (Broker::finish: commit, publish and ack in one server call): a wrapper that records

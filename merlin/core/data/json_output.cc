@@ -100,4 +100,54 @@ Result<void> parse_json_output(const std::string& stem, std::string_view text, S
   return read_value(j, stem, out);
 }
 
+namespace {
+
+// Python's json.dump writes NaN, Infinity and -Infinity, which JSON has no words for: outside
+// strings they become null (a missing result) and numbers too large for a double.
+std::string with_json_numbers(std::string_view line) {
+  std::string out;
+  bool in_string = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < line.size()) out += line[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (line.substr(i, 3) == "NaN") {
+      out += "null";
+      i += 2;
+    } else if (line.substr(i, 8) == "Infinity") {
+      out += "1e999";
+      i += 7;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<double> last_metric(std::string_view text, const std::string& key) {
+  std::size_t end = text.size();
+  while (end > 0) {
+    std::size_t start = text.rfind('\n', end - 1);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view line = text.substr(start, end - start);
+    end = start == 0 ? 0 : start - 1;
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos || too_deep(line)) continue;
+    Json j = Json::parse(line, nullptr, false);
+    if (j.is_discarded()) j = Json::parse(with_json_numbers(line), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) continue;
+    auto it = j.find(key);
+    if (it == j.end()) continue;
+    if (it->is_null()) return std::numeric_limits<double>::quiet_NaN();
+    if (it->is_number()) return it->get<double>();
+  }
+  return std::nullopt;
+}
+
 }  // namespace merlin::data

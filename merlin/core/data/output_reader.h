@@ -10,6 +10,7 @@
 ///  - `.csv`: a header line and one row: a field `<stem>/<column>` per column (a scalar).
 /// `<stem>` is the file name without its directory and extension (`result.json` → `result`).
 /// Thread-safe: readers share nothing.
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,13 @@ std::string output_stem(const std::string& file);
 /// Errors (kBadInput) say what is wrong, without the file name (the caller adds it).
 Result<void> parse_output(OutputKind kind, const std::string& stem, std::string_view text,
                           SampleFields& out);
+
+/// A tuned trial's result (docs/tuning.md): `key` of the last line of `text` (JSON Lines: one
+/// object a line, `{"budget": 9, "value": 0.31}`) that is an object whose `key` is a number.
+/// `NaN`, `Infinity` and `-Infinity` (what Python's json.dump writes) read as such; a line
+/// that does not parse (a trial killed while writing it) is passed over. nullopt when no line
+/// has one.
+std::optional<double> last_metric(std::string_view text, const std::string& key);
 
 /// Parsers by kind (parse_output dispatches to them).
 Result<void> parse_json_output(const std::string& stem, std::string_view text, SampleFields& out);

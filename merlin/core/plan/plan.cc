@@ -25,8 +25,30 @@ Routed Plan::whole_range(const Instance& inst) const {
   return {queue_of(inst.id), m};
 }
 
+Result<void> Plan::release_trials(const Instance& inst, StateStore& store,
+                                  std::vector<Routed>& out) const {
+  const tune::TuneShape& shape = *graph_.step_of(inst.id).tune;
+  for (std::uint32_t b = 0; b < shape.brackets(); ++b) {
+    // Bracket b's trials start at rung b.
+    Routed r = whole_range(inst);
+    r.message.lo = shape.task(shape.bracket_first[b], b);
+    r.message.hi = r.message.lo + shape.bracket_size(b);
+    if (r.message.hi > r.message.lo) out.push_back(std::move(r));
+  }
+  return republish_promotions(inst, store, out);
+}
+
+Result<void> Plan::republish_promotions(const Instance& inst, StateStore& store,
+                                        std::vector<Routed>& out) const {
+  auto pending = store.pending_promotions(inst.id);
+  if (!pending) return pending.error();
+  for (SampleId task : *pending) out.push_back(one_sample(inst, task));
+  return ok();
+}
+
 Result<void> Plan::release(const Instance& inst, StateStore& store, std::vector<Routed>& out,
                            bool claim) const {
+  if (graph_.step_of(inst.id).tune) return release_trials(inst, store, out);
   Routed r = whole_range(inst);
   if (!graph_.unknown_at_start(inst.id)) {
     out.push_back(std::move(r));
@@ -161,8 +183,14 @@ Result<std::vector<Routed>> Plan::ready_at_start(StateStore& store) const {
 
 std::vector<TaskMessage> Plan::split(const TaskMessage& m) const {
   std::vector<TaskMessage> out;
-  const bool own = graph_.step_of(m.instance).fanout && fanout_ != nullptr;
-  const SampleHierarchy h = own ? fanout_->hierarchy(m.instance) : SampleHierarchy();
+  const auto& node = graph_.step_of(m.instance);
+  // A fan-out step's own rows, and a tuned step's tasks, split along their own count.
+  const bool own = (node.fanout && fanout_ != nullptr) || node.tune;
+  const SampleHierarchy h =
+      !own ? SampleHierarchy()
+      : node.tune
+          ? SampleHierarchy(graph_.instance(m.instance).count, graph_.hierarchy().level_max_dirs())
+          : fanout_->hierarchy(m.instance);
   for (auto [lo, hi] : (own ? h : graph_.hierarchy()).split(m.lo, m.hi)) {
     TaskMessage c = m;
     c.lo = lo;
@@ -191,6 +219,7 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
   std::vector<Routed> out;
   if (!commit.newly_done) return out;  // a duplicate: its first commit did the releasing
   const auto& inst = graph_.instance(id);
+  for (SampleId task : commit.promoted) out.push_back(one_sample(inst, task));
   for (const auto& e : inst.children) {
     const auto& child = graph_.instance(e.instance);
     if (e.kind == EdgeKind::kPerSample) {
@@ -236,6 +265,7 @@ Result<std::vector<Routed>> Plan::after_complete(InstanceId id, StateStore& stor
 std::optional<std::vector<Routed>> Plan::follow_ups_before_commit(InstanceId id,
                                                                   SampleId sample) const {
   std::vector<Routed> out;
+  if (graph_.step_of(id).tune) return std::nullopt;  // promotions are the store's decision
   for (const auto& e : graph_.instance(id).children) {
     if (e.kind != EdgeKind::kPerSample) continue;
     const auto& child = graph_.instance(e.instance);
@@ -256,6 +286,11 @@ bool Plan::releases_when_complete(InstanceId id) const {
 Result<std::vector<Routed>> Plan::after_redelivery(InstanceId id, SampleId sample,
                                                    StateStore& store) const {
   std::vector<Routed> out;
+  if (graph_.step_of(id).tune) {
+    // Its first run's promotions may be the ones lost.
+    auto r = republish_promotions(graph_.instance(id), store, out);
+    if (!r) return r.error();
+  }
   for (const auto& e : graph_.instance(id).children) {
     const auto& child = graph_.instance(e.instance);
     auto ready = whole_parents_complete(child, store);

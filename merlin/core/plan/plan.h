@@ -19,6 +19,10 @@
 ///    iteration i's decider's verdict: "again" releases it; "stop" records every instance of
 ///    iterations i+1.. as done with 0 samples and releases what waited for them (the steps
 ///    after the loop). set_count's first-wins makes a stop and a release exclusive.
+///  - A tuned instance (`tune:`, docs/tuning.md) is released as its trials at their first
+///    rung; what a result promotes is decided by the store in the commit
+///    (StateStore::commit_trial) and queued from CommitResult::promoted; a restart or a
+///    redelivery queues the store's pending promotions again.
 #include <optional>
 #include <string>
 #include <utility>
@@ -105,6 +109,12 @@ class Plan {
   Result<std::uint64_t> count_of(const Instance& inst, StateStore& store, std::vector<Routed>& out,
                                  bool claim = true) const;
   Routed one_sample(const Instance& inst, SampleId s) const;
+  /// Releasing a tuned instance (docs/tuning.md): each bracket's trials at its first rung,
+  /// plus the promotions the store holds that are not done (a restart).
+  Result<void> release_trials(const Instance& inst, StateStore& store,
+                              std::vector<Routed>& out) const;
+  Result<void> republish_promotions(const Instance& inst, StateStore& store,
+                                    std::vector<Routed>& out) const;
 
   const StudyGraph& graph_;
   const FanoutSource* fanout_;

@@ -121,12 +121,18 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     node.cmd = tokens.substitute(s.run.cmd.value);
     node.restart = tokens.substitute(s.run.restart.value);
     node.fanout = s.run.samples_from.has_value();
+    if (s.run.tune) node.tune = tune::shape_of(*s.run.tune);
     node.sampled = node.fanout || uses_sample_token(node.cmd, spec, s) ||
                    uses_sample_token(node.restart, spec, s);
     if (node.sampled && !node.fanout && samples == 0)
       return Error::bad_input(spec.path + ":" + std::to_string(s.where.line) + ":" +
                               std::to_string(s.where.column) + ": step '" + s.name +
                               "' uses sample tokens but the study has no samples");
+    if (node.tune && node.sampled)
+      return Error::bad_input(spec.path + ":" + std::to_string(s.where.line) + ":" +
+                              std::to_string(s.where.column) + ": step '" + s.name +
+                              "' is tuned: its tasks are trials, not samples, so it cannot use "
+                              "sample tokens");
     node.shell = !s.run.shell.empty() ? s.run.shell : spec.batch.shell;
     node.batch_type = !s.run.batch_type.empty() ? s.run.batch_type : spec.batch.type;
   }
@@ -170,7 +176,7 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
       }
       inst.rel_dir = inst.labels.empty() ? node.name : node.name + "/" + inst.labels;
       inst.base_name = inst.labels.empty() ? node.name : node.name + "_" + inst.labels;
-      inst.count = node.fanout ? 0 : node.sampled ? samples : 1;
+      inst.count = node.fanout ? 0 : node.tune ? node.tune->tasks() : node.sampled ? samples : 1;
       inst.index = static_cast<std::uint32_t>(c);
       g.instances_.push_back(std::move(inst));
     }

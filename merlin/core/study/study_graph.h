@@ -3,6 +3,7 @@
 /// a sample count (N for sampled steps, 1 otherwise) and typed edges. O(steps × combinations)
 /// memory: samples are ranges, never objects.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "merlin/core/study/ids.h"
 #include "merlin/core/study/sample_hierarchy.h"
 #include "merlin/core/study/study_tokens.h"
+#include "merlin/core/tune/tune_shape.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin {
@@ -33,6 +35,9 @@ struct StepNode {
   /// Its samples are the rows of a file written upstream (`samples_from`, docs/fanout.md):
   /// its instances' counts are known only when they are released.
   bool fanout = false;
+  /// A tuned step (`tune:`, docs/tuning.md): each instance is a search whose tasks are
+  /// (trial, rung) pairs, `tune->tasks()` of them; not sampled.
+  std::optional<tune::TuneShape> tune;
   std::vector<std::string> used_params;  ///< sorted by name; includes inherited ones
   std::string cmd;                       ///< with study-level tokens substituted
   std::string restart;                   ///< idem; empty if none
@@ -63,7 +68,8 @@ struct Instance {
   std::string labels;           ///< "N_NEW.10.X2.0.5" ('.'-joined labels sorted by parameter name)
   std::string rel_dir;          ///< "<step>" or "<step>/<labels>", relative to the workspace
   std::string base_name;        ///< "<step>" or "<step>_<labels>": script/out/err names
-  std::uint64_t count = 1;      ///< samples (1 for an unsampled step, 0 for a fan-out step's)
+  std::uint64_t count = 1;      ///< samples (1 for an unsampled step, 0 for a fan-out step's,
+                                ///< trials × rungs for a tuned step's)
   std::uint32_t iteration = 1;  ///< loop iteration ($(MERLIN_ITERATION)); 1 outside loops
   std::uint32_t index = 0;      ///< position among its step's instances of that iteration
   std::vector<Edge> parents;

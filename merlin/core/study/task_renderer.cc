@@ -10,6 +10,7 @@
 #include "merlin/core/spec/token.h"
 #include "merlin/core/study/launcher.h"
 #include "merlin/core/study/substitute.h"
+#include "merlin/core/tune/trial_config.h"
 
 namespace merlin {
 namespace {
@@ -127,7 +128,13 @@ std::string TaskRenderer::instance_dir(InstanceId id) const {
 std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
   std::string dir = instance_dir(id);
   const auto& node = graph_.step_of(id);
-  if (node.fanout) {
+  if (node.tune) {
+    // One directory per trial, shared by its rungs: a promoted trial finds its checkpoint.
+    const std::uint32_t trial = node.tune->trial_of(sample);
+    std::string digits = std::to_string(trial);
+    const std::size_t width = std::to_string(node.tune->trials - 1).size();
+    dir += "/trial_" + std::string(width - std::min(width, digits.size()), '0') + digits;
+  } else if (node.fanout) {
     SampleHierarchy h = fanout_->hierarchy(id);
     if (h.levels() > 0) {
       dir += '/';
@@ -221,6 +228,40 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
   });
 }
 
+std::string TaskRenderer::render_trial(const StepNode& node, SampleId task,
+                                       const std::string& text, RenderedTask& t) const {
+  const spec::TuneSpec& tune = *node.spec->run.tune;
+  const tune::TuneShape& shape = *node.tune;
+  const std::uint32_t trial = shape.trial_of(task), rung = shape.rung_of(task);
+  const auto values = tune::trial_values(tune, trial);
+  const std::string budget = shape.budget_text(rung);
+  t.sample = task;
+  auto lookup = [&](const spec::TokenRef& tok) -> std::optional<std::string> {
+    if (tok.name == "WORKSPACE" || tok.name == "TRIAL_DIR") return t.dir;
+    if (tok.name == "MERLIN_SCRATCH") return t.run_dir();
+    if (tok.name == "MERLIN_TRIAL") return std::to_string(trial);
+    if (tok.name == "MERLIN_RUNG") return std::to_string(rung);
+    if (tune.budget && tok.name == tune.budget->token) return budget;
+    for (std::size_t i = 0; i < tune.space.size(); ++i)
+      if (tok.name == tune.space[i].name) return values[i];
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < tune.space.size(); ++i)
+    if (exported_as_env(tune.space[i].name)) t.env.emplace_back(tune.space[i].name, values[i]);
+  if (tune.budget && exported_as_env(tune.budget->token))
+    t.env.emplace_back(tune.budget->token, budget);
+  t.env.emplace_back("MERLIN_TRIAL", std::to_string(trial));
+  t.env.emplace_back("MERLIN_RUNG", std::to_string(rung));
+  t.env.emplace_back("TRIAL_DIR", t.dir);
+  std::string file = substitute(
+      render_instance_text(graph_.instance(t.instance), graph_.tokens().substitute(tune.metric.file.value)),
+      lookup);
+  t.metric_path = !file.empty() && file.front() == '/' ? file : t.dir + "/" + file;
+  t.metric_key = tune.metric.key;
+  t.maximize = tune.metric.maximize;
+  return substitute(text, lookup);
+}
+
 std::string TaskRenderer::script_name(const Instance& inst, TaskKind kind) const {
   const auto& node = graph_.step(inst.step);
   std::string name = inst.base_name;
@@ -270,7 +311,9 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
   }
   const std::string& text = kind == TaskKind::kRestart ? restart_[id.v] : cmd_[id.v];
   std::string body;
-  if (node.sampled) {
+  if (node.tune) {
+    body = render_trial(node, sample, text, t);
+  } else if (node.sampled) {
     // A fan-out step's samples are its own table's rows, in its own hierarchy.
     const samples::SampleTable* table = table_;
     const auto* column_of = &column_of_;

@@ -61,6 +61,11 @@ struct RenderedTask {
   /// The step starts ranks through `$(LAUNCHER)` (more than one process) or `$(VLAUNCHER)`:
   /// the worker gives the task a MASTER_PORT of its own (docs/training.md).
   bool starts_ranks = false;
+  /// A tuned step's task (docs/tuning.md): the file its result is read from when it ends
+  /// (absolute; empty for every other step) and the key read from its last line.
+  std::string metric_path;
+  std::string metric_key;
+  bool maximize = false;  ///< the metric's `mode: max`
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
@@ -130,6 +135,10 @@ class TaskRenderer {
   std::vector<std::vector<std::string>> stage_in_;  ///< per step, tokens substituted
   /// The task's scratch dir (task_dir moved under the step's study scratch dir).
   std::string scratch_of(const Instance& inst, const std::string& dir) const;
+  /// The body and environment of a tuned step's task: the trial's values, its budget, its
+  /// directory (`$(TRIAL_DIR)`, shared by its rungs), `$(MERLIN_TRIAL)`, `$(MERLIN_RUNG)`.
+  std::string render_trial(const StepNode& node, SampleId task, const std::string& text,
+                           RenderedTask& t) const;
 };
 
 }  // namespace merlin

@@ -17,8 +17,9 @@ namespace {
 constexpr char kMagic[8] = {'M', 'R', 'L', 'N', 'J', 'R', 'N', '1'};
 constexpr std::size_t kHeader = 16;  // magic + uint32 instances + 4 reserved
 // uint32 instance, uint32 epoch seconds, uint64 sample, u8 outcome, u8 started, u8 kind (0 a
-// task, 1 a fan-out count in the sample field), 1 pad, f32 seconds. Journals written before
-// the time, the started flag and the kind have zeros there.
+// task, 1 a fan-out count in the sample field, 2 a trial's result), 1 pad, f32 seconds.
+// Journals written before the time, the started flag and the kind have zeros there. A trial
+// result record has no time or seconds: its f64 value takes their bytes (4..8 and 20..24).
 constexpr std::size_t kRecord = 24;
 
 void pack(const JournalRecord& r, unsigned char* b) {
@@ -28,8 +29,14 @@ void pack(const JournalRecord& r, unsigned char* b) {
   std::memcpy(b + 8, &r.sample, 8);
   b[16] = static_cast<unsigned char>(r.outcome);
   b[17] = r.started ? 1 : 0;
-  b[18] = r.count ? 1 : 0;
+  b[18] = r.count ? 1 : r.trial ? 2 : 0;
   std::memcpy(b + 20, &r.seconds, 4);
+  if (r.trial) {
+    unsigned char v[8];
+    std::memcpy(v, &r.value, 8);
+    std::memcpy(b + 4, v, 4);
+    std::memcpy(b + 20, v + 4, 4);
+  }
 }
 
 std::string errno_text(const std::string& what, const std::string& path) {
@@ -73,7 +80,7 @@ Result<void> JournalWriter::open(const std::string& path, std::uint32_t instance
 Result<void> JournalWriter::append(const JournalRecord& r) {
   unsigned char b[kRecord];
   JournalRecord stamped = r;
-  if (stamped.at == 0) stamped.at = static_cast<std::uint32_t>(std::time(nullptr));
+  if (stamped.at == 0 && !stamped.trial) stamped.at = static_cast<std::uint32_t>(std::time(nullptr));
   pack(stamped, b);
   std::lock_guard lock(mu_);
   // Where this record starts: one writer per file (under mu_), so nothing else moves the end.
@@ -98,7 +105,8 @@ Result<void> JournalWriter::append(const JournalRecord& r) {
 
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
                                    const std::function<void(const JournalRecord&)>& each,
-                                   bool with_starts, const JournalCounts& on_count) {
+                                   bool with_starts, const JournalCounts& on_count,
+                                   const JournalValues& on_value) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno == ENOENT) return std::uint64_t{0};
@@ -137,6 +145,17 @@ Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instan
     if (r.count) {
       if (on_count) {
         on_count(r.instance, r.sample);
+        ++n;
+      }
+      continue;
+    }
+    if (b[at + 18] == 2) {  // a trial's result
+      if (on_value) {
+        unsigned char v[8];
+        std::memcpy(v, b + at + 4, 4);
+        std::memcpy(v + 4, b + at + 20, 4);
+        std::memcpy(&r.value, v, 8);
+        on_value(r.instance, r.sample, r.value);
         ++n;
       }
       continue;

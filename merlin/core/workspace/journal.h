@@ -25,6 +25,11 @@ struct JournalRecord {
   bool started = false;                 ///< the task started (no outcome yet)
   /// A fan-out count record (docs/fanout.md): `sample` holds the instance's recorded count.
   bool count = false;
+  /// A tuned trial's result record (docs/tuning.md): `value` is the result of task `sample`,
+  /// written before that task's commit record; replayed in order, the results rebuild the
+  /// rungs' decisions exactly.
+  bool trial = false;
+  double value = 0;
   std::uint32_t at = 0;  ///< when, in seconds since the epoch; 0 = not recorded
 };
 
@@ -49,12 +54,17 @@ class JournalWriter {
 /// Called with each fan-out count record (instance, count), in order among the others.
 using JournalCounts = std::function<void(InstanceId, std::uint64_t count)>;
 
+/// Called with each trial result record (instance, task, value), in order among the others.
+using JournalValues = std::function<void(InstanceId, SampleId task, double value)>;
+
 /// Reads every complete finished record (and the started ones too with `with_starts`) of the
 /// journal at `path`, in order; returns how many it read. Count records go to `on_count` when
-/// given (else they are skipped, and not counted). A missing file is an empty journal.
+/// given (else they are skipped, and not counted); trial result records likewise go to
+/// `on_value`. A missing file is an empty journal.
 /// Errors: a file that is not a journal, or one written for another instance count.
 Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
                                    const std::function<void(const JournalRecord&)>& each,
-                                   bool with_starts = false, const JournalCounts& on_count = {});
+                                   bool with_starts = false, const JournalCounts& on_count = {},
+                                   const JournalValues& on_value = {});
 
 }  // namespace merlin

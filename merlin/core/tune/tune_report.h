@@ -1,0 +1,30 @@
+#pragma once
+/// What a search shows and leaves behind (docs/tuning.md): the leaderboard's order and the
+/// texts of best.json, best.env and trials.csv, written into the tuned instance's directory
+/// when its last task ends. Pure text functions.
+#include <string>
+#include <vector>
+
+#include "merlin/core/spec/study_spec.h"
+#include "merlin/core/tune/rung_book.h"
+#include "merlin/core/tune/tune_shape.h"
+
+namespace merlin::tune {
+
+/// Trials best first: the highest rung reached, then the result by the metric's mode (NaN
+/// last), then the trial number.
+std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, bool maximize);
+
+/// `{"trial": 7, "rung": 3, "budget": 27, "value": 0.0012, "config": {"X": 0.31, ...},
+/// "method": "asha", "trials": 27, "trial_dir": "..."}` for the leader; `{}` without one.
+std::string best_json(const spec::TuneSpec& spec, const TuneShape& shape,
+                      const std::vector<TrialStanding>& board, const std::string& trial_dir);
+/// The leader's configuration as shell assignments (`X='0.31'`), its budget token, TRIAL and
+/// TRIAL_DIR: `source best.env` in the next step. Empty without a leader.
+std::string best_env(const spec::TuneSpec& spec, const TuneShape& shape,
+                     const std::vector<TrialStanding>& board, const std::string& trial_dir);
+/// Every trial, best first: trial,rung,budget,value,state,<space names...>.
+std::string trials_csv(const spec::TuneSpec& spec, const TuneShape& shape,
+                       const std::vector<TrialStanding>& board);
+
+}  // namespace merlin::tune

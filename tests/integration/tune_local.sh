@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# A tuned step (tune:, docs/tuning.md) run locally: the ASHA demo finishes with each promotion
+# decided once and every promoted trial resumed from its checkpoint; a `merlin run --local`
+# killed with SIGKILL mid-search and restarted ends the same way; bad tune blocks are refused.
+source "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+ulimit -f 200000  # 100 MB of files at most
+SPEC=$SRC/examples/tune_demo/tune_demo.yaml
+
+# 1. A whole search on 2 slots.
+timeout 300 "$MERLIN" run --local -j2 --vars SECONDS_PER_EPOCH=0.005 "$SPEC" >run.log 2>&1 \
+  || { cat run.log; fail "the tune demo ran"; }
+ws=$(ls -d "$WORK"/studies/tune_demo_*)
+check "the search's summary is there before the step after it ran" \
+  cmp -s "$ws/search/best.json" "$ws/report/report.out"
+if python3 "$SRC/tests/integration/tune_local/check_search.py" "$ws" >check.log; then
+  pass "ASHA invariants hold ($(grep -c '^ok' check.log) checks)"
+else
+  cat check.log; fail "ASHA invariants"
+fi
+grep -q "search finished step=search best trial=" run.log && pass "the log names the winner" \
+  || fail "the log names the winner"
+rm -rf "$WORK/studies"
+
+# 2. Killed mid-search (SIGKILL: no handler runs), then restarted.
+"$MERLIN" run --local -j2 --vars SECONDS_PER_EPOCH=0.02 "$SPEC" >killed.log 2>&1 &
+pid=$!
+CLEANUP+=("kill -9 $pid")
+# Wait until some trial is training at a promoted rung (its runs.log has 2 lines).
+for _ in $(seq 600); do
+  n=$(cat "$WORK"/studies/tune_demo_*/search/trial_*/runs.log 2>/dev/null | wc -l || true)
+  [ "${n:-0}" -gt 32 ] && break
+  kill -0 $pid 2>/dev/null || break
+  sleep 0.1  # polling the trials' logs, not waiting for a time
+done
+kill -9 $pid 2>/dev/null || true
+wait $pid 2>/dev/null || true
+ws=$(ls -d "$WORK"/studies/tune_demo_*)
+check "the search was killed before its end" test ! -e "$ws/search/best.json"
+timeout 300 "$MERLIN" restart "$ws" --local -j2 >restart.log 2>&1 \
+  || { cat restart.log; fail "the restart finished the search"; }
+if python3 "$SRC/tests/integration/tune_local/check_search.py" "$ws" --killed >check2.log; then
+  pass "after kill -9 and restart: ASHA invariants hold ($(grep -c '^ok' check2.log) checks)"
+else
+  cat check2.log; fail "ASHA invariants after kill -9 and restart"
+fi
+
+# 3. Bad tune blocks: exit 2, the spec's line and column.
+cat >bad.yaml <<'YAML'
+description: {name: bad, description: bad tune}
+study:
+  - name: s
+    run:
+      cmd: echo $(X) $(EPOCHS)
+      tune:
+        method: asha
+        trials: 4
+        space:
+          X: {uniform: [1, 0]}
+        metric: {file: m.jsonl}
+YAML
+set +e
+"$MERLIN" run --local bad.yaml >bad.log 2>&1
+rc=$?
+set -e
+expect_eq "a bad tune block exits 2" 2 "$rc"
+check "it says where the bounds are inverted" grep -q "bad.yaml:10:" bad.log
+check "it says asha needs a budget" grep -qi "budget" bad.log
+
+# 4. A queued (non-local) run of a tuned spec is refused with the reason, nothing queued.
+start_redis
+set +e
+"$MERLIN" run "$SPEC" >queued.log 2>&1
+rc=$?
+set -e
+expect_eq "nothing was queued" 0 "$(redis-cli -p "$REDIS_PORT" dbsize)"
+check "a tuned study is not queued to a broker yet (exit $rc)" test "$rc" -ne 0
+check "the refusal says why" grep -q "merlin run --local" queued.log
+finish

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Checks a finished tune_demo search in a workspace (tests/integration/tune_local.sh).
+
+usage: check_search.py WORKSPACE [--killed]
+
+What must hold, each a line "ok ..." or "FAIL ..." (exit 1 on any FAIL):
+  - the journal records each task's result at most once (promotions decided once);
+  - every trial's runs resume from its checkpoint: the epochs a run starts from never go back,
+    a rung is trained once (or twice for a task that was running when the run was killed);
+  - metrics.jsonl holds every epoch 1..budget reached, each once (or twice around a kill);
+  - the rungs look like ASHA's: 27 trials at rung 0, at least floor(n/3) promoted from each
+    rung, one trial or more at the last;
+  - best.json names the leader of trials.csv, at the full budget, and its configuration is
+    within 0.12 of the known optimum (loss (x-0.3)^2 + (y+0.2)^2 = 0).
+"""
+import csv
+import json
+import os
+import struct
+import sys
+
+ws = sys.argv[1]
+killed = "--killed" in sys.argv
+fails = 0
+
+
+def check(ok, what):
+    global fails
+    print(("ok   " if ok else "FAIL ") + what)
+    if not ok:
+        fails += 1
+
+
+search = os.path.join(ws, "search")
+with open(os.path.join(search, "trials.csv")) as f:
+    rows = list(csv.DictReader(f))
+with open(os.path.join(search, "best.json")) as f:
+    best = json.load(f)
+budgets = [1, 3, 9, 27]
+
+# The journal: 16-byte header, 24-byte records; kind byte 18 == 2 is a trial's result.
+with open(os.path.join(ws, "merlin_info", "merlin.journal"), "rb") as f:
+    data = f.read()
+results = {}
+for at in range(16, len(data) - 23, 24):
+    inst, = struct.unpack_from("<I", data, at)
+    task, = struct.unpack_from("<Q", data, at + 8)
+    if data[at + 18] == 2:
+        results.setdefault((inst, task), 0)
+        results[(inst, task)] += 1
+check(all(n == 1 for n in results.values()), f"{len(results)} trial results journaled, each once")
+ran = len(results)
+
+reruns = 0
+for row in rows:
+    t = int(row["trial"])
+    rung = int(row["rung"])
+    tdir = os.path.join(search, f"trial_{t:02d}")
+    with open(os.path.join(tdir, "runs.log")) as f:
+        runs = [tuple(map(int, line.split())) for line in f if line.strip()]
+    starts = [s for s, _ in runs]
+    targets = [e for _, e in runs]
+    distinct = sorted(set(targets))
+    check(distinct == budgets[: rung + 1], f"trial {t}: rungs trained {distinct} up to rung {rung}")
+    check(starts == sorted(starts) and starts[0] == 0,
+          f"trial {t}: each run starts where the checkpoint was ({starts})")
+    reruns += len(runs) - len(distinct)
+    with open(os.path.join(tdir, "metrics.jsonl")) as f:
+        epochs = [json.loads(line)["budget"] for line in f if line.strip()]
+    want = list(range(1, budgets[rung] + 1))
+    once = sorted(set(epochs)) == want
+    twice_at_most = all(epochs.count(e) <= 2 for e in want)
+    check(once and (len(epochs) == len(want) or (killed and twice_at_most)),
+          f"trial {t}: epochs 1..{budgets[rung]} trained, none from scratch again")
+check(reruns == 0 or (killed and reruns <= 2), f"{reruns} rung(s) run twice (a kill: at most 2)")
+check(ran == sum(int(r["rung"]) + 1 for r in rows), f"{ran} tasks ran: one per trial and rung reached")
+
+at = [sum(1 for r in rows if int(r["rung"]) >= k) for k in range(4)]
+check(at[0] == 27, f"27 trials at rung 0 ({at[0]})")
+for k in range(3):
+    check(at[k + 1] >= at[k] // 3, f"rung {k}: {at[k + 1]} of {at[k]} promoted (at least a third)")
+check(at[3] >= 1, f"{at[3]} trial(s) trained to the full budget")
+
+leader = rows[0]
+check(int(leader["trial"]) == best["trial"] and best["budget"] == 27 and best["rung"] == 3,
+      f"best.json names the leader, trial {best['trial']}, at budget {best['budget']}")
+x, y = best["config"]["X"], best["config"]["Y"]
+loss = (x - 0.3) ** 2 + (y + 0.2) ** 2
+check(loss <= 0.12, f"the best configuration ({x:.3f}, {y:.3f}) has a true loss {loss:.4f} <= 0.12")
+sys.exit(1 if fails else 0)
