@@ -17,6 +17,9 @@ class JournaledStore : public StateStore {
 
   Result<CommitResult> commit(InstanceId instance, SampleId sample, Outcome outcome,
                               double seconds) override;
+  void set_tuned(InstanceId instance, const tune::TuneShape& shape) override {
+    inner_.set_tuned(instance, shape);
+  }
   Result<CommitResult> commit_trial(InstanceId instance, SampleId task, Outcome outcome,
                                     double seconds, double value) override;
   Result<std::vector<SampleId>> pending_promotions(InstanceId instance) override {

@@ -50,6 +50,9 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
                       std::max(options_.scratch_retry, options_.scratch_retry_max)) {
   const auto& graph = plan.graph();
   running_ = std::make_unique<std::atomic<std::uint32_t>[]>(graph.instances().size());
+  // A tuned step's commits decide its promotions in the store (docs/tuning.md).
+  for (const auto& inst : graph.instances())
+    if (const auto& shape = graph.step_of(inst.id).tune) store_.set_tuned(inst.id, *shape);
   stager_ = options_.stager;
   if (stager_ == nullptr) {
     own_stager_ = std::make_unique<FileStager>();

@@ -86,13 +86,6 @@ Result<void> add_ready_messages(StudyEnqueue& st, const StudyGraph& graph, State
 }
 
 Result<EnqueueReport> enqueue_study(PreparedStudy& s, Backend& backend) {
-  // A tuned step's promotions are decided in the progress store; only the local store makes
-  // them in this version (docs/tuning.md).
-  for (const auto& node : s.graph->steps())
-    if (node.tune)
-      return Error::bad_input("step '" + node.name +
-                              "' is tuned (tune:), which runs with `merlin run --local` in "
-                              "this version; the broker's workers cannot promote its trials yet");
   StudyEnqueue st = study_enqueue_of(s);
   // The first messages and release claims are decided on an empty in-process store, then
   // written to the broker at once: the study is queued whole or not at all.

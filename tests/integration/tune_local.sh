@@ -2,6 +2,7 @@
 # A tuned step (tune:, docs/tuning.md) run locally: the ASHA demo finishes with each promotion
 # decided once and every promoted trial resumed from its checkpoint; a `merlin run --local`
 # killed with SIGKILL mid-search and restarted ends the same way; bad tune blocks are refused.
+# (tune_redis.sh: the same search on Redis workers, one of them killed.)
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 ulimit -f 200000  # 100 MB of files at most
@@ -67,13 +68,4 @@ expect_eq "a bad tune block exits 2" 2 "$rc"
 check "it says where the bounds are inverted" grep -q "bad.yaml:10:" bad.log
 check "it says asha needs a budget" grep -qi "budget" bad.log
 
-# 4. A queued (non-local) run of a tuned spec is refused with the reason, nothing queued.
-start_redis
-set +e
-"$MERLIN" run "$SPEC" >queued.log 2>&1
-rc=$?
-set -e
-expect_eq "nothing was queued" 0 "$(redis-cli -p "$REDIS_PORT" dbsize)"
-check "a tuned study is not queued to a broker yet (exit $rc)" test "$rc" -ne 0
-check "the refusal says why" grep -q "merlin run --local" queued.log
 finish

@@ -33,7 +33,7 @@ class LocalStateStore : public StateStore {
   /// Makes `instance` a tuned one (docs/tuning.md): its commits go through a RungBook of
   /// `shape`, and the tasks below each trial's first rung are done (skipped) from now on.
   /// Call before any commit or restore of the instance.
-  void set_tuned(InstanceId instance, const tune::TuneShape& shape);
+  void set_tuned(InstanceId instance, const tune::TuneShape& shape) override;
   /// Replays a recorded trial result without calling the sinks: the task is done, and what it
   /// promoted and skipped is decided again, as when it was recorded.
   void restore_trial(InstanceId instance, SampleId task, double value);

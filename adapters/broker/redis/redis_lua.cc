@@ -513,3 +513,106 @@ return n
 )lua");
 
 }  // namespace merlin::redis_lua
+
+namespace merlin::redis_lua {
+
+// A tuned instance's commit (docs/tuning.md): the commit of kCommit, then the RungBook's
+// rules (merlin/core/tune/rung_book.h) on keys under `<prefix>tune:<inst>:`: per bracket b
+// and rung k the trials finished (set m:b:k), ranked by their result (zset r:b:k, score the
+// result, negated for `mode: max`, member the trial zero-padded to 10 digits so that ties go
+// to the lower trial), promoted (set p:b:k); the closed rungs (hash closed, "b:k"); every
+// result (hash v, task -> value), the stopped trials (hash stop), the promoted tasks (set
+// promoted) and the shape (hash meta: trials, rungs). The first commit also marks the tasks
+// below each later bracket's first rung done.
+// ARGV: prefix, instance, task, failed ('1'/'0'), seconds, has a result ('1'/'0'), score,
+// value text, trials, rungs, eta, then each bracket's first trial (ascending, from 0).
+// Returns {newly done (1/0), remaining, {promoted tasks}}. Run twice (a resend after a lost
+// reply), the second finds the done bit set and changes nothing.
+const std::string kTuneCommit = R"lua(
+local prefix, inst, task = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local remaining = prefix .. 'remaining'
+local left = redis.call('HGET', remaining, inst)
+if not left then
+  return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
+end
+local T, R, eta = tonumber(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local firsts = {}
+for i = 12, #ARGV do firsts[#firsts + 1] = tonumber(ARGV[i]) end
+local base = prefix .. 'tune:' .. inst .. ':'
+local done = prefix .. 'done:' .. inst
+local rem = tonumber(left)
+local function finish(id)
+  if redis.call('SETBIT', done, id, 1) == 0 then rem = redis.call('HINCRBY', remaining, inst, -1) end
+end
+local function bracket_end(b) if b < #firsts then return firsts[b + 1] end return T end
+if redis.call('HSETNX', base .. 'meta', 'trials', T) == 1 then
+  redis.call('HSET', base .. 'meta', 'rungs', R)
+  for b = 2, #firsts do
+    for t = firsts[b], bracket_end(b) - 1 do
+      for k = 0, b - 2 do finish(k * T + t) end
+    end
+  end
+end
+if redis.call('SETBIT', done, task, 1) == 1 then return {0, rem, {}} end
+rem = redis.call('HINCRBY', remaining, inst, -1)
+if ARGV[4] == '1' then
+  redis.call('HINCRBY', prefix .. 'failed', inst, 1)
+  redis.call('SETBIT', prefix .. 'fail:' .. inst, task, 1)
+end
+if tonumber(ARGV[5]) ~= 0 then redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, ARGV[5]) end
+local t, k = task % T, math.floor(task / T)
+local b = 1
+while b < #firsts and firsts[b + 1] <= t do b = b + 1 end
+local first = b - 1  -- bracket b (1-based) starts at rung b - 1
+local function key(kind, kk) return base .. kind .. ':' .. (b - 1) .. ':' .. kk end
+redis.call('HSET', base .. 'v', task, ARGV[8])
+redis.call('SADD', key('m', k), t)
+if ARGV[6] == '1' then redis.call('ZADD', key('r', k), ARGV[7], string.format('%010d', t)) end
+local promoted = {}
+local function promote(kk, trial)
+  if redis.call('SADD', key('p', kk), trial) == 1 then
+    local id = (kk + 1) * T + trial
+    redis.call('SADD', base .. 'promoted', id)
+    promoted[#promoted + 1] = id
+  end
+end
+if k + 1 < R then
+  local top = math.floor(redis.call('SCARD', key('m', k)) / eta + 1e-9)
+  if top > 0 then
+    for _, m in ipairs(redis.call('ZRANGE', key('r', k), 0, top - 1)) do promote(k, tonumber(m)) end
+  end
+end
+local closed = base .. 'closed'
+for kk = k, R - 1 do
+  if redis.call('HEXISTS', closed, (b - 1) .. ':' .. kk) == 0 then
+    if kk > first and redis.call('HEXISTS', closed, (b - 1) .. ':' .. (kk - 1)) == 0 then break end
+    local entered = redis.call('SCARD', key('p', kk - 1))
+    if kk == first then entered = bracket_end(b) - firsts[b] end
+    if redis.call('SCARD', key('m', kk)) < entered then break end
+    redis.call('HSET', closed, (b - 1) .. ':' .. kk, 1)
+    local last = kk + 1 == R
+    if not last and redis.call('SCARD', key('p', kk)) == 0 then
+      local best = redis.call('ZRANGE', key('r', kk), 0, 0)
+      if #best > 0 then promote(kk, tonumber(best[1])) end
+    end
+    for _, m in ipairs(redis.call('SMEMBERS', key('m', kk))) do
+      if last or redis.call('SISMEMBER', key('p', kk), m) == 0 then
+        redis.call('HSET', base .. 'stop', m, 1)
+        for above = kk + 1, R - 1 do finish(above * T + tonumber(m)) end
+      end
+    end
+  end
+end
+return {1, rem, promoted}
+)lua";
+
+// KEYS: the promoted set, the done bitmap. The promoted tasks whose done bit is 0.
+const std::string kTunePending = R"lua(
+local out = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('GETBIT', KEYS[2], id) == 0 then out[#out + 1] = id end
+end
+return out
+)lua";
+
+}  // namespace merlin::redis_lua

@@ -46,6 +46,10 @@ extern const std::string kAck;
 extern const std::string kSetCount;
 /// Makes an instance's count unknown again and drops its progress (restart re-expands it).
 extern const std::string kForgetCount;
+/// A tuned instance's commit and what it promotes (redis_lua.cc; docs/tuning.md).
+extern const std::string kTuneCommit;
+/// A tuned instance's promoted tasks not done yet.
+extern const std::string kTunePending;
 /// Appends messages of one queue, each to the Stream of its width.
 extern const std::string kPublish;
 /// Adds a delayed message and counts it, once even if resent.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "adapters/broker/redis/redis_lua.h"
@@ -40,7 +41,114 @@ RedisStateStore::RedisStateStore(RedisSettings settings)
       keys_(pool_.settings().study_key),
       commit_script_(redis_lua::kCommit),
       set_count_script_(redis_lua::kSetCount),
-      forget_count_script_(redis_lua::kForgetCount) {}
+      forget_count_script_(redis_lua::kForgetCount),
+      tune_commit_script_(redis_lua::kTuneCommit),
+      tune_pending_script_(redis_lua::kTunePending) {}
+
+void RedisStateStore::set_tuned(InstanceId id, const tune::TuneShape& shape) {
+  std::lock_guard lock(tuned_mu_);
+  tuned_.try_emplace(id.v, shape);
+}
+
+std::optional<tune::TuneShape> RedisStateStore::tuned(InstanceId id) {
+  std::lock_guard lock(tuned_mu_);
+  auto it = tuned_.find(id.v);
+  if (it == tuned_.end()) return std::nullopt;
+  return it->second;
+}
+
+Result<CommitResult> RedisStateStore::commit_trial(InstanceId id, SampleId task, Outcome outcome,
+                                                   double seconds, double value) {
+  auto shape = tuned(id);
+  if (!shape) return commit(id, task, outcome, seconds);
+  if (task >= shape->tasks() || shape->tasks() > 0xFFFFFFFFull)
+    return Error::runtime("redis state store: task " + std::to_string(task) + " of tuned instance " +
+                          std::to_string(id.v) + " is outside its " +
+                          std::to_string(shape->tasks()) + " tasks");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  const bool has = std::isfinite(value);
+  std::vector<std::string> args = {keys_.prefix,
+                                   std::to_string(id.v),
+                                   std::to_string(task),
+                                   is_failure(outcome) ? "1" : "0",
+                                   fmt_seconds(seconds),
+                                   has ? "1" : "0",
+                                   has ? fmt::format("{}", shape->maximize ? -value : value) : "0",
+                                   has ? fmt::format("{}", value) : "nan",
+                                   std::to_string(shape->trials),
+                                   std::to_string(shape->rungs),
+                                   fmt::format("{}", shape->eta)};
+  for (auto f : shape->bracket_first) args.push_back(std::to_string(f));
+  auto r = tune_commit_script_.run(**c, {}, args);
+  if (!r) return r.error();
+  if (r->elements.size() != 3) return Error::runtime((*c)->describe("unexpected tune commit reply"));
+  CommitResult out;
+  out.newly_done = r->elements[0].as_integer().value_or(0) == 1;
+  out.remaining =
+      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
+  for (const auto& e : r->elements[2].elements)
+    if (auto n = e.as_integer(); n && *n >= 0) out.promoted.push_back(static_cast<SampleId>(*n));
+  std::sort(out.promoted.begin(), out.promoted.end());
+  return out;
+}
+
+Result<std::vector<SampleId>> RedisStateStore::pending_promotions(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  const std::string base = keys_.prefix + "tune:" + std::to_string(id.v) + ":";
+  auto r = tune_pending_script_.run(**c, {base + "promoted", keys_.done(id.v)}, {});
+  if (!r) return r.error();
+  std::vector<SampleId> out;
+  for (const auto& e : r->elements)
+    if (auto n = e.as_integer(); n && *n >= 0) out.push_back(static_cast<SampleId>(*n));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Result<std::vector<tune::TrialStanding>> RedisStateStore::standings(InstanceId id) {
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  const std::string base = keys_.prefix + "tune:" + std::to_string(id.v) + ":";
+  auto r = (*c)->pipeline(
+      {{"HGETALL", base + "meta"}, {"HGETALL", base + "v"}, {"HGETALL", base + "stop"}});
+  if (!r) return r.error();
+  for (const auto& reply : *r)
+    if (reply.is_error()) return Error::runtime((*c)->describe(reply.text()));
+  std::uint64_t trials = 0;
+  const auto& meta = (*r)[0].elements;
+  for (std::size_t i = 0; i + 1 < meta.size(); i += 2)
+    if (meta[i].text() == "trials") trials = to_u64(meta[i + 1].text());
+  if (trials == 0)
+    if (auto shape = tuned(id)) trials = shape->trials;
+  std::vector<tune::TrialStanding> out(trials);
+  for (std::uint32_t t = 0; t < trials; ++t) {
+    out[t].trial = t;
+    out[t].value = std::numeric_limits<double>::quiet_NaN();
+    out[t].running = true;
+  }
+  if (trials == 0) return out;
+  const auto& v = (*r)[1].elements;
+  for (std::size_t i = 0; i + 1 < v.size(); i += 2) {
+    const std::uint64_t task = to_u64(v[i].text());
+    const auto t = static_cast<std::uint32_t>(task % trials);
+    const int rung = static_cast<int>(task / trials);
+    if (rung <= out[t].rung) continue;
+    out[t].rung = rung;
+    const std::string& text = v[i + 1].text();
+    out[t].value = text == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                                 : std::strtod(text.c_str(), nullptr);
+  }
+  const auto& stop = (*r)[2].elements;
+  for (std::size_t i = 0; i + 1 < stop.size(); i += 2) {
+    const std::uint64_t t = to_u64(stop[i].text());
+    if (t < trials) {
+      out[t].stopped = true;
+      out[t].running = false;
+    }
+  }
+  return out;
+}
 
 Result<void> RedisStateStore::forget_count(InstanceId id) {
   auto c = pool_.acquire();
@@ -66,6 +174,8 @@ Result<std::uint64_t> RedisStateStore::set_count(InstanceId id, std::uint64_t co
 
 Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Outcome outcome,
                                              double seconds) {
+  if (tuned(id))  // a tuned task without a result
+    return commit_trial(id, sample, outcome, seconds, std::numeric_limits<double>::quiet_NaN());
   if (sample > 0xFFFFFFFFull)
     return Error::runtime("redis state store: sample " + std::to_string(sample) +
                           " is beyond the 2^32 samples a Redis bitmap holds");

@@ -6,6 +6,9 @@
 /// failure and seconds), so a duplicate completion never double-counts and exactly one commit
 /// sees remaining reach 0. Samples ids must be < 2^32 (Redis bitmaps stop at 512 MB).
 /// Thread-safe: each call borrows a pooled connection.
+#include <map>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -37,6 +40,17 @@ class RedisStateStore : public StateStore {
   /// pair of GETs, 125 kB per million samples.
   Result<SampleBits> sample_bits(InstanceId instance) override;
 
+  /// Tuned instances (docs/tuning.md): their commits are one script, kTuneCommit, which
+  /// follows the RungBook's rules on the server, so any number of workers tune at once and
+  /// every promotion is decided once.
+  void set_tuned(InstanceId instance, const tune::TuneShape& shape) override;
+  Result<CommitResult> commit_trial(InstanceId instance, SampleId task, Outcome outcome,
+                                    double seconds, double value) override;
+  /// One script (kTunePending).
+  Result<std::vector<SampleId>> pending_promotions(InstanceId instance) override;
+  /// From the results and stops recorded: one pipeline of three HGETALLs.
+  Result<std::vector<tune::TrialStanding>> standings(InstanceId instance) override;
+
   const RedisSettings& settings() const { return pool_.settings(); }
 
  private:
@@ -45,6 +59,12 @@ class RedisStateStore : public StateStore {
   RedisScript commit_script_;
   RedisScript set_count_script_;
   RedisScript forget_count_script_;
+  RedisScript tune_commit_script_;
+  RedisScript tune_pending_script_;
+  std::mutex tuned_mu_;
+  std::map<std::uint32_t, tune::TuneShape> tuned_;  ///< set_tuned's shapes
+  /// The shape of a tuned instance, if set_tuned named it.
+  std::optional<tune::TuneShape> tuned(InstanceId instance);
 };
 
 }  // namespace merlin

@@ -91,6 +91,10 @@ class StateStore {
     return Error::runtime("this progress store cannot forget counts (instance " +
                           std::to_string(instance.v) + ")");
   }
+  /// Tells the store that `instance` is tuned with `shape` (docs/tuning.md), before its
+  /// first commit: from then on its commits decide promotions. Idempotent. Does nothing by
+  /// default (such a store commits tuned tasks as plain ones: it cannot run a search).
+  virtual void set_tuned(InstanceId instance, const tune::TuneShape& shape) {}
   /// Commits task `task` of a tuned instance (docs/tuning.md) with its result `value` (NaN:
   /// none), and decides in the same atomic step what the result promotes (returned in
   /// `promoted`) and which tasks will never run (committed as kSkipped). A plain `commit` of

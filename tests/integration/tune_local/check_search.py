@@ -38,17 +38,31 @@ with open(os.path.join(search, "best.json")) as f:
     best = json.load(f)
 budgets = [1, 3, 9, 27]
 
-# The journal: 16-byte header, 24-byte records; kind byte 18 == 2 is a trial's result.
-with open(os.path.join(ws, "merlin_info", "merlin.journal"), "rb") as f:
-    data = f.read()
-results = {}
-for at in range(16, len(data) - 23, 24):
-    inst, = struct.unpack_from("<I", data, at)
-    task, = struct.unpack_from("<Q", data, at + 8)
-    if data[at + 18] == 2:
-        results.setdefault((inst, task), 0)
-        results[(inst, task)] += 1
-check(all(n == 1 for n in results.values()), f"{len(results)} trial results journaled, each once")
+# The journals: a 16-byte header, then 24-byte records (instance u32, time u32, task u64,
+# outcome u8, started u8, kind u8). A local run's one journal has a result record (kind 2) for
+# each task that ran; a distributed study's workers each journal the commits they made
+# (kind 0, not started; outcome 5 is a skipped task, which the Redis script marks itself).
+info = os.path.join(ws, "merlin_info")
+paths = [os.path.join(info, "merlin.journal")]
+if not os.path.exists(paths[0]):
+    tasks = os.path.join(info, "tasks")
+    paths = [os.path.join(tasks, p) for p in sorted(os.listdir(tasks)) if p.endswith(".journal")]
+results, commits = {}, {}
+for path in paths:
+    with open(path, "rb") as f:
+        data = f.read()
+    for at in range(16, len(data) - 23, 24):
+        inst, = struct.unpack_from("<I", data, at)
+        task, = struct.unpack_from("<Q", data, at + 8)
+        outcome, started, kind = data[at + 16], data[at + 17], data[at + 18]
+        if kind == 2:
+            results[(inst, task)] = results.get((inst, task), 0) + 1
+        elif kind == 0 and not started and outcome != 5 and inst == 0:  # the search's
+            commits[(inst, task)] = commits.get((inst, task), 0) + 1
+if not results:
+    results = commits
+check(all(n == 1 for n in results.values()),
+      f"{len(results)} trial results recorded in {len(paths)} journal(s), each once")
 ran = len(results)
 
 reruns = 0
@@ -72,7 +86,7 @@ for row in rows:
     twice_at_most = all(epochs.count(e) <= 2 for e in want)
     check(once and (len(epochs) == len(want) or (killed and twice_at_most)),
           f"trial {t}: epochs 1..{budgets[rung]} trained, none from scratch again")
-check(reruns == 0 or (killed and reruns <= 2), f"{reruns} rung(s) run twice (a kill: at most 2)")
+check(reruns == 0 or (killed and reruns <= 4), f"{reruns} rung(s) run twice (a kill: at most 4)")
 check(ran == sum(int(r["rung"]) + 1 for r in rows), f"{ran} tasks ran: one per trial and rung reached")
 
 at = [sum(1 for r in rows if int(r["rung"]) >= k) for k in range(4)]
