@@ -54,6 +54,12 @@ std::string state_of(const TrialStanding& s, const TuneShape& shape) {
   return s.rung + 1 == static_cast<int>(shape.rungs) ? "completed" : "stopped";
 }
 
+// The leader: the board's first trial, when it has a result.
+const TrialStanding* leader_of(const std::vector<TrialStanding>& board) {
+  if (board.empty() || board.front().rung < 0 || std::isnan(board.front().value)) return nullptr;
+  return &board.front();
+}
+
 }  // namespace
 
 std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, bool maximize) {
@@ -71,8 +77,9 @@ std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, boo
 
 std::string best_json(const spec::TuneSpec& spec, const TuneShape& shape,
                       const std::vector<TrialStanding>& board, const std::string& trial_dir) {
-  if (board.empty() || board.front().rung < 0 || std::isnan(board.front().value)) return "{}\n";
-  const TrialStanding& b = board.front();
+  const TrialStanding* leader = leader_of(board);
+  if (!leader) return "{}\n";
+  const TrialStanding& b = *leader;
   const auto values = trial_values(spec, b.trial);
   std::string out = "{\"trial\": " + std::to_string(b.trial) + ", \"rung\": " +
                     std::to_string(b.rung);
@@ -92,8 +99,9 @@ std::string best_json(const spec::TuneSpec& spec, const TuneShape& shape,
 
 std::string best_env(const spec::TuneSpec& spec, const TuneShape& shape,
                      const std::vector<TrialStanding>& board, const std::string& trial_dir) {
-  if (board.empty() || board.front().rung < 0 || std::isnan(board.front().value)) return "";
-  const TrialStanding& b = board.front();
+  const TrialStanding* leader = leader_of(board);
+  if (!leader) return "";
+  const TrialStanding& b = *leader;
   const auto values = trial_values(spec, b.trial);
   std::string out;
   for (std::size_t i = 0; i < spec.space.size(); ++i)
