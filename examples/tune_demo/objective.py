@@ -27,6 +27,9 @@ def main():
     p.add_argument("--trial-dir", required=True)
     p.add_argument("--seconds-per-epoch", type=float, default=0.0)
     p.add_argument("--noise", type=float, default=0.05)
+    p.add_argument("--spread", type=float, default=0.0,
+                   help="trials differ in speed: an epoch takes seconds-per-epoch times "
+                        "(1 + spread * u), u in [0, 1) fixed per configuration")
     a = p.parse_args()
 
     ckpt = os.path.join(a.trial_dir, "checkpoint.json")
@@ -38,12 +41,13 @@ def main():
     with open(os.path.join(a.trial_dir, "runs.log"), "a") as log:
         log.write(f"{done} {a.epochs}\n")
     target = (a.x - 0.3) ** 2 + (a.y + 0.2) ** 2
+    slowness = 1 + a.spread * random.Random(hash((round(a.x, 12), round(a.y, 12)))).random()
     for epoch in range(done + 1, a.epochs + 1):
-        time.sleep(a.seconds_per_epoch)
+        time.sleep(a.seconds_per_epoch * slowness)
         rng = random.Random(hash((round(a.x, 12), round(a.y, 12), epoch)) & 0xFFFFFFFF)
         loss = target + a.noise * rng.gauss(0, 1) / math.sqrt(epoch)
         with open(os.path.join(a.trial_dir, "metrics.jsonl"), "a") as m:
-            m.write(json.dumps({"budget": epoch, "value": loss}) + "\n")
+            m.write(json.dumps({"budget": epoch, "value": loss, "t": time.time()}) + "\n")
         tmp = ckpt + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"epochs": epoch}, f)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Asynchronous successive halving (merlin's tune:, docs/tuning.md) against synchronous
+# successive halving on the same configurations, objective and budgets, on the same 2 slots.
+# Trials differ in speed (each epoch takes SECONDS_PER_EPOCH × (1 + SPREAD·u), u fixed per
+# configuration), which is what makes a rung's barrier cost. Prints, per run and method: the
+# wall time of the whole search, the time of the first full-budget result, the final best
+# value, and when (if ever) ASHA held a full-budget result as good as synchronous halving's
+# final one; then the ratios. A measurement, not a test: exits 0 whatever the figures.
+#
+# usage: tests/bench/tune_bench.sh [path/to/merlin]   (BENCH_REPEAT=2, BENCH_SPE=0.2,
+#        BENCH_SPREAD=2, BENCH_JOBS=2; TMPDIR picks the file system)
+set -euo pipefail
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+MERLIN=$(realpath "${1:-$SRC/build/merlin}")
+REPEAT=${BENCH_REPEAT:-2}
+SPE=${BENCH_SPE:-0.2}
+SPREAD=${BENCH_SPREAD:-2}
+JOBS=${BENCH_JOBS:-2}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+ulimit -f 100000
+cd "$WORK"
+echo "tune_bench: 27 trials, budgets 1 3 9 27, eta 3, $JOBS slots, ${SPE}s/epoch x (1 + $SPREAD u), in $WORK"
+for r in $(seq "$REPEAT"); do
+  rm -rf studies sync
+  t0=$(date +%s.%N)
+  "$MERLIN" run --local -j"$JOBS" --no-progress --vars SECONDS_PER_EPOCH="$SPE" --vars SPREAD="$SPREAD" \
+    "$SRC/examples/tune_demo/tune_demo.yaml" >asha.log 2>&1
+  t1=$(date +%s.%N)
+  ws=$(ls -d studies/tune_demo_*)
+  sync=$(python3 "$SRC/tests/bench/tune_sync_sh.py" "$ws/search/trials.csv" \
+    "$SRC/examples/tune_demo/objective.py" sync "$JOBS" "$SPE" "$SPREAD")
+  python3 - "$ws" "$t0" "$t1" "$sync" "$r" <<'PY'
+import csv, glob, json, os, sys
+ws, t0, t1, sync, run = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), json.loads(sys.argv[4]), sys.argv[5]
+full = []  # (time, value) of every full-budget result of the ASHA run
+for path in glob.glob(os.path.join(ws, "search", "trial_*", "metrics.jsonl")):
+    for line in open(path):
+        m = json.loads(line)
+        if m["budget"] == 27:
+            full.append((m["t"] - t0, m["value"]))
+full.sort()
+best = min(v for _, v in full)
+reach = next((t for t, v in full if v <= sync["best_value"]), None)
+wall = t1 - t0
+print(f"run {run}: ASHA  wall {wall:6.1f} s  first full-budget result {full[0][0]:6.1f} s  best {best:.4f}")
+print(f"run {run}: sync  wall {sync['wall']:6.1f} s  first full-budget result {sync['first_full']:6.1f} s  best {sync['best_value']:.4f}")
+print(f"run {run}: ASHA/sync wall {wall / sync['wall']:.2f}, first full-budget result "
+      f"{full[0][0] / sync['first_full']:.2f}, time to sync's final quality "
+      + (f"{reach:.1f} s = {reach / sync['wall']:.2f} of sync's wall" if reach is not None
+         else "never (ASHA's best full-budget value is worse)"))
+PY
+done
