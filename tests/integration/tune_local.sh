@@ -67,5 +67,24 @@ set -e
 expect_eq "a bad tune block exits 2" 2 "$rc"
 check "it says where the bounds are inverted" grep -q "bad.yaml:10:" bad.log
 check "it says asha needs a budget" grep -qi "budget" bad.log
+cat >scratch.yaml <<'YAML'
+description: {name: sc, description: a search in scratch}
+study:
+  - name: s
+    run:
+      cmd: echo $(X) $(EPOCHS)
+      scratch: auto
+      tune:
+        trials: 2
+        space: {X: {uniform: [0, 1]}}
+        budget: {token: EPOCHS, min: 1, max: 3}
+        metric: {file: m.jsonl}
+YAML
+set +e
+"$MERLIN" run --local scratch.yaml >scratch.log 2>&1
+rc=$?
+set -e
+expect_eq "a search in scratch exits 2" 2 "$rc"
+check "it says why, at the scratch key" grep -q "scratch.yaml:6:.*cannot run in scratch" scratch.log
 
 finish

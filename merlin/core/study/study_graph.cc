@@ -133,6 +133,11 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
                               std::to_string(s.where.column) + ": step '" + s.name +
                               "' is tuned: its tasks are trials, not samples, so it cannot use "
                               "sample tokens");
+    if (node.tune && s.run.scratch)
+      return Error::bad_input(spec.path + ":" + std::to_string(s.run.scratch->where.line) + ":" +
+                              std::to_string(s.run.scratch->where.column) + ": step '" + s.name +
+                              "' is tuned: its trials keep their results and checkpoints in "
+                              "$(TRIAL_DIR), in the workspace, so it cannot run in scratch");
     node.shell = !s.run.shell.empty() ? s.run.shell : spec.batch.shell;
     node.batch_type = !s.run.batch_type.empty() ? s.run.batch_type : spec.batch.type;
   }

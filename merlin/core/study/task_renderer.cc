@@ -253,12 +253,12 @@ std::string TaskRenderer::render_trial(const StepNode& node, SampleId task,
   t.env.emplace_back("MERLIN_TRIAL", std::to_string(trial));
   t.env.emplace_back("MERLIN_RUNG", std::to_string(rung));
   t.env.emplace_back("TRIAL_DIR", t.dir);
-  std::string file = substitute(
-      render_instance_text(graph_.instance(t.instance), graph_.tokens().substitute(tune.metric.file.value)),
+  const std::string file = substitute(
+      render_instance_text(graph_.instance(t.instance),
+                           graph_.tokens().substitute(tune.metric.file.value)),
       lookup);
   t.metric_path = !file.empty() && file.front() == '/' ? file : t.dir + "/" + file;
   t.metric_key = tune.metric.key;
-  t.maximize = tune.metric.maximize;
   return substitute(text, lookup);
 }
 

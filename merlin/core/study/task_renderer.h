@@ -65,7 +65,6 @@ struct RenderedTask {
   /// (absolute; empty for every other step) and the key read from its last line.
   std::string metric_path;
   std::string metric_key;
-  bool maximize = false;  ///< the metric's `mode: max`
 
   /// The directory the step runs in: its scratch dir, or its workspace dir without scratch.
   const std::string& run_dir() const { return scratch_dir.empty() ? dir : scratch_dir; }
