@@ -47,13 +47,6 @@ std::string csv_cell(const std::string& s) {
   return out + "\"";
 }
 
-std::string state_of(const TrialStanding& s, const TuneShape& shape) {
-  if (s.rung < 0) return "waiting";
-  if (!s.stopped) return "running";
-  if (std::isnan(s.value)) return "failed";
-  return s.rung + 1 == static_cast<int>(shape.rungs) ? "completed" : "stopped";
-}
-
 // The leader: the board's first trial, when it has a result.
 const TrialStanding* leader_of(const std::vector<TrialStanding>& board) {
   if (board.empty() || board.front().rung < 0 || std::isnan(board.front().value)) return nullptr;
@@ -61,6 +54,13 @@ const TrialStanding* leader_of(const std::vector<TrialStanding>& board) {
 }
 
 }  // namespace
+
+std::string trial_state(const TrialStanding& s, const TuneShape& shape) {
+  if (s.rung < 0) return "waiting";
+  if (!s.stopped) return "running";
+  if (std::isnan(s.value)) return "failed";
+  return s.rung + 1 == static_cast<int>(shape.rungs) ? "completed" : "stopped";
+}
 
 std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, bool maximize) {
   std::stable_sort(standings.begin(), standings.end(),
@@ -124,7 +124,7 @@ std::string trials_csv(const spec::TuneSpec& spec, const TuneShape& shape,
     out += std::to_string(s.trial) + "," + (s.rung < 0 ? "" : std::to_string(s.rung)) + "," +
            (s.rung < 0 ? "" : shape.budget_text(static_cast<std::uint32_t>(s.rung))) + "," +
            (s.rung < 0 || std::isnan(s.value) ? "" : samples::format_float64(s.value)) + "," +
-           state_of(s, shape);
+           trial_state(s, shape);
     for (const auto& v : trial_values(spec, s.trial)) out += "," + csv_cell(v);
     out += "\n";
   }

@@ -15,6 +15,12 @@ namespace merlin::tune {
 /// last), then the trial number.
 std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, bool maximize);
 
+/// A trial's state as trials.csv and `merlin status` show it: `waiting` (no result yet, not
+/// stopped), `running` (promoted to a rung it has no result for, or its last rung still
+/// open), `completed` (stopped at the last rung with a result), `stopped` (not promoted),
+/// `failed` (stopped without a result).
+std::string trial_state(const TrialStanding& standing, const TuneShape& shape);
+
 /// `{"trial": 7, "rung": 3, "budget": 27, "value": 0.0012, "config": {"X": 0.31, ...},
 /// "method": "asha", "trials": 27, "trial_dir": "..."}` for the leader; `{}` without one.
 std::string best_json(const spec::TuneSpec& spec, const TuneShape& shape,
