@@ -32,12 +32,6 @@ Json row_json(const Table& t, const std::vector<Cell>& row) {
   return o;
 }
 
-Json table_json(const Table& t) {
-  Json a = Json::array();
-  for (const auto& row : t.rows) a.push_back(row_json(t, row));
-  return a;
-}
-
 // Never throws: invalid UTF-8 is replaced, not an exception (nlohmann's default).
 std::string dump(const Json& j, int indent) {
   return j.dump(indent, ' ', /*ensure_ascii=*/false, Json::error_handler_t::replace);
@@ -55,15 +49,41 @@ std::string to_json(const Table& t) {
   return out + "\n]\n";
 }
 
-std::string to_json(const std::vector<Member>& members) {
-  Json o = Json::object();
-  for (const auto& m : members) {
-    if (const auto* table = std::get_if<Table>(&m.content))
-      o[m.key] = table_json(*table);
-    else
-      o[m.key] = json_of(std::get<Cell>(m.content).value);
+namespace {
+
+std::string object_text(const Object& members, std::size_t indent);
+
+std::string member_text(const Member& m, std::size_t indent) {
+  const std::string pad(indent + 2, ' ');
+  if (const auto* table = std::get_if<Table>(&m.content)) {
+    if (table->rows.empty()) return "[]";
+    std::string out = "[";
+    for (std::size_t r = 0; r < table->rows.size(); ++r)
+      out += (r ? ",\n" : "\n") + pad + dump(row_json(*table, table->rows[r]), -1);
+    return out + "\n" + std::string(indent, ' ') + "]";
   }
-  return dump(o, 2) + "\n";
+  if (const auto* objects = std::get_if<std::vector<Object>>(&m.content)) {
+    if (objects->empty()) return "[]";
+    std::string out = "[";
+    for (std::size_t i = 0; i < objects->size(); ++i)
+      out += (i ? ",\n" : "\n") + pad + object_text((*objects)[i], indent + 2);
+    return out + "\n" + std::string(indent, ' ') + "]";
+  }
+  return dump(json_of(std::get<Cell>(m.content).value), -1);
 }
+
+std::string object_text(const Object& members, std::size_t indent) {
+  if (members.empty()) return "{}";
+  const std::string pad(indent + 2, ' ');
+  std::string out = "{";
+  for (std::size_t i = 0; i < members.size(); ++i)
+    out += (i ? ",\n" : "\n") + pad + dump(Json(members[i].key), -1) + ": " +
+           member_text(members[i], indent + 2);
+  return out + "\n" + std::string(indent, ' ') + "}";
+}
+
+}  // namespace
+
+std::string to_json(const Object& members) { return object_text(members, 0) + "\n"; }
 
 }  // namespace merlin::report

@@ -16,14 +16,21 @@ namespace merlin::report {
 /// "[\n  {...},\n  {...}\n]\n", one row per line; "[]\n" for no rows.
 std::string to_json(const Table& table);
 
-/// A member of a JSON object: a value, or a table (an array of row objects, as above).
+struct Member;
+/// A JSON object: its members in their order.
+using Object = std::vector<Member>;
+
+/// A member of a JSON object: a value, a table (an array of row objects, as above), or an
+/// array of objects (`merlin status`' searches, each with its own table).
 struct Member {
   std::string key;
-  std::variant<Cell, Table> content;
+  std::variant<Cell, Table, std::vector<Object>> content;
 };
 
-/// One object of these members in their order, indented by two spaces, ending in "\n".
-/// For documents that hold more than one table (the web monitor's /api/status).
-std::string to_json(const std::vector<Member>& members);
+/// One object of these members in their order, ending in "\n": a member per line, indented by
+/// two spaces per level; a table's rows one per line, as to_json(Table) writes them; an array
+/// of objects one member per line. For documents that hold more than one table (`merlin
+/// status`: its steps and its searches).
+std::string to_json(const Object& members);
 
 }  // namespace merlin::report

@@ -157,12 +157,35 @@ TEST(JsonWriter, ObjectOfValuesAndTables) {
             "  \"workspace\": \"/w\",\n"
             "  \"finished\": false,\n"
             "  \"steps\": [\n"
-            "    {\n"
-            "      \"queue\": \"merlin\",\n"
-            "      \"queued\": 12\n"
-            "    }\n"
+            "    {\"queue\":\"merlin\",\"queued\":12}\n"
             "  ]\n"
             "}\n");
+}
+
+TEST(JsonWriter, ObjectWithAnArrayOfObjects) {
+  Table rows = queues();
+  rows.rows.resize(1);
+  Table none = queues();
+  none.rows.clear();
+  std::vector<Object> searches{{{"step", "a"}, {"rows", rows}}, {{"step", "b"}, {"rows", none}}};
+  EXPECT_EQ(to_json({{"steps", none}, {"searches", searches}, {"empty", std::vector<Object>{}}}),
+            "{\n"
+            "  \"steps\": [],\n"
+            "  \"searches\": [\n"
+            "    {\n"
+            "      \"step\": \"a\",\n"
+            "      \"rows\": [\n"
+            "        {\"queue\":\"merlin\",\"queued\":12}\n"
+            "      ]\n"
+            "    },\n"
+            "    {\n"
+            "      \"step\": \"b\",\n"
+            "      \"rows\": []\n"
+            "    }\n"
+            "  ],\n"
+            "  \"empty\": []\n"
+            "}\n");
+  EXPECT_EQ(to_json(Object{}), "{}\n");
 }
 
 TEST(Format, RenderPicksTheWriter) {
