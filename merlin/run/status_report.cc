@@ -87,6 +87,16 @@ std::string format_status(const std::vector<StepStatus>& rows, StatusFormat form
   return out;
 }
 
+std::string status_document(const std::vector<StepStatus>& rows,
+                            const std::vector<SearchBoard>& searches, std::size_t trials,
+                            StatusFormat format) {
+  if (format == StatusFormat::kCsv) return format_status(rows, format);
+  if (format == StatusFormat::kTable) return format_status(rows, format) + searches_text(searches, trials);
+  std::vector<report::Object> objects;
+  for (const auto& s : searches) objects.push_back(search_object(s, trials));
+  return report::to_json(report::Object{{"steps", status_table(rows)}, {"searches", objects}});
+}
+
 std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed) {
   double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0;
   double pct = total ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;

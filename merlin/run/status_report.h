@@ -10,6 +10,7 @@
 #include "merlin/core/report/study_snapshot.h"
 #include "merlin/core/report/table.h"
 #include "merlin/core/study/study_graph.h"
+#include "merlin/run/search_board.h"
 
 namespace merlin::run {
 
@@ -31,6 +32,15 @@ report::Table status_table(const std::vector<StepStatus>& rows);
 /// pending, count unknown"); JSON and CSV keep their columns (CSV: headers are the JSON names,
 /// mean_seconds with 6 decimals).
 std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format);
+
+/// `merlin status`' whole output (docs/json-output.md): the step table, then the searches'
+/// leaderboards with their best `trials` trials (0: all). Text: format_status's table, then
+/// searches_text. JSON: one object, `{"steps": [the step rows], "searches": [search_object
+/// per search]}`. CSV: the step table only (one CSV holds one table; the searches' trials are
+/// in each search's trials.csv once it ends).
+std::string status_document(const std::vector<StepStatus>& rows,
+                            const std::vector<SearchBoard>& searches, std::size_t trials,
+                            StatusFormat format);
 
 /// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.
 std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed_seconds);
