@@ -25,6 +25,7 @@ struct StatusArgs {
   std::string dump;         ///< --dump FILE: also written there, CSV or JSON by its extension
   std::string output_path;  ///< -o: where a spec's workspaces are, instead of OUTPUT_PATH
   bool cb_help = false;     ///< Merlin's colour-blind legend: here, what each column counts
+  std::size_t trials = 10;  ///< --trials N: each search's best N trials (0: all)
   BrokerFlags broker;
 };
 
@@ -54,10 +55,24 @@ int status(const StatusArgs& a) {
     if (!source.note.empty()) std::fprintf(stderr, "merlin: note: %s\n", source.note.c_str());
   }
   Backend* backend = source.backend.get();
-  auto progress = backend  ? backend->store(study_key_of(ws))->progress()
-                  : queued ? task_journals_progress(**s)
-                           : journal_progress(**s);
+  // The store the searches' standings come from: the broker's, or the local run's journal
+  // replayed (a finished broker study read from its task journals shows no searches).
+  std::unique_ptr<StateStore> store;
+  if (backend) {
+    store = backend->store(study_key_of(ws));
+  } else if (!queued) {
+    auto st = journal_store(**s);
+    if (!st) return report_error(st.error());
+    store = std::move(*st);
+  }
+  auto progress = store ? store->progress() : task_journals_progress(**s);
   if (!progress) return report_error(progress.error());
+  std::vector<SearchBoard> searches;
+  if (store) {
+    auto b = search_boards(*(*s)->graph, *store);
+    if (!b) return report_error(b.error());
+    searches = std::move(*b);
+  }
   std::vector<std::uint32_t> running;
   if (backend) {
     // Tasks in flight, from the broker; a status without them is still a status.
@@ -68,7 +83,7 @@ int status(const StatusArgs& a) {
   }
   auto rows = step_status(*(*s)->graph, *progress, running);
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
-  std::fputs(format_status(rows, fmt).c_str(), stdout);
+  std::fputs(status_document(rows, searches, a.trials, fmt).c_str(), stdout);
   if (a.cb_help && fmt == StatusFormat::kTable)
     std::fputs(
         "\nThe columns are words, not colours: DONE finished with MERLIN_SUCCESS (or "
@@ -76,7 +91,7 @@ int status(const StatusArgs& a) {
         "QUEUED not finished and not running. `merlin detailed-status` lists each task.\n",
         stdout);
   if (dump) {
-    auto w = files::write(a.dump, format_status(rows, *dump), 0644);
+    auto w = files::write(a.dump, status_document(rows, searches, a.trials, *dump), 0644);
     if (!w) return report_error(w.error());
     std::fprintf(stderr, "status written to %s\n", a.dump.c_str());
   }
@@ -91,9 +106,15 @@ Command status_command() {
             auto a = std::make_shared<StatusArgs>();
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             offer_values(
-                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                sub.add_option("--format", a->format,
+                               "An aligned table, JSON or CSV (CSV: the step table only, "
+                               "without the searches' leaderboards)")
                     ->capture_default_str(),
                 {"table", "json", "csv"});
+            sub.add_option("--trials", a->trials,
+                           "Each search's leaderboard (a tune: step, docs/tuning.md) shows its "
+                           "best N trials; 0 shows all. CSV has the step table only")
+                ->capture_default_str();
             sub.add_option("--dump", a->dump,
                            "Also write the status to this file, CSV or JSON by its extension "
                            "(.csv, .json), as Merlin's --dump");

@@ -125,8 +125,9 @@ void mark_tuned(LocalStateStore& store, const StudyGraph& graph) {
 
 }  // namespace
 
-Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
-  LocalStateStore store(s.graph->start_counts());
+Result<std::unique_ptr<StateStore>> journal_store(const PreparedStudy& s) {
+  auto owned = std::make_unique<LocalStateStore>(s.graph->start_counts());
+  LocalStateStore& store = *owned;
   mark_tuned(store, *s.graph);
   auto n = read_journal(
       journal_path(s), static_cast<std::uint32_t>(s.graph->instances().size()),
@@ -134,7 +135,13 @@ Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
       false, [&](InstanceId i, std::uint64_t count) { store.restore_count(i, count); },
       [&](InstanceId i, SampleId task, double value) { store.restore_trial(i, task, value); });
   if (!n) return n.error();
-  return store.progress();
+  return std::unique_ptr<StateStore>(std::move(owned));
+}
+
+Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& s) {
+  auto store = journal_store(s);
+  if (!store) return store.error();
+  return (*store)->progress();
 }
 
 std::vector<std::uint32_t> live_running(const PreparedStudy& s) {

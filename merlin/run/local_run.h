@@ -3,7 +3,9 @@
 /// store, the plan and a Worker with N slots, plus progress lines and the live-status file.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 
+#include "merlin/core/broker/state_store.h"
 #include "merlin/run/prepared_study.h"
 #include "merlin/run/step_executors.h"
 #include "workers/process_executor.h"
@@ -31,6 +33,10 @@ Result<LocalRunResult> run_local(PreparedStudy& study, const LocalRunOptions& op
 
 /// Per-instance progress of a workspace from its journal (status of a local run).
 Result<std::vector<InstanceProgress>> journal_progress(const PreparedStudy& study);
+
+/// The local run's progress store rebuilt from its journal, tuned instances and their trials'
+/// results included (`merlin status`: the progress and the searches' standings).
+Result<std::unique_ptr<StateStore>> journal_store(const PreparedStudy& study);
 
 /// Per-instance running counts from merlin_info/status.live, if its writer is still alive.
 std::vector<std::uint32_t> live_running(const PreparedStudy& study);
