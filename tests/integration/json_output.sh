@@ -3,7 +3,8 @@
 # query-workers as JSON, from the real commands on a study run by workers through a real
 # redis-server — one worker in a batch job (SLURM_JOB_ID), one outside — while a task runs and
 # after the study ends. Every document is validated against its schema in docs/schema/ and its
-# types checked: counts are integers, times numbers, absent values null, queues arrays.
+# types checked: counts are integers, times numbers, absent values null, queues arrays. A tuned
+# study run locally checks status' searches (its leaderboards) against the schema too.
 source "$(dirname "$0")/lib.sh"
 need_python jsonschema
 start_redis
@@ -65,6 +66,8 @@ running() { "$MERLIN" status "$ws" --format csv | grep -q '^sim,1,4,2,1,1,0,'; }
 check "the study reaches: 2 done, 1 failed, 1 running" wait_until 60 running
 "$MERLIN" status "$ws" --format json >st.json
 check "status: valid, counts are integers, mean_seconds a number" validate status st.json '
+assert rows["searches"] == [], rows
+rows = rows["steps"]
 assert [r["step"] for r in rows] == ["sim", "post"], rows
 assert ints("instances", "total", "done", "failed", "running", "queued"), rows
 assert all(type(r["mean_seconds"]) in (int, float) for r in rows), rows
@@ -116,6 +119,7 @@ ended() { "$MERLIN" status "$ws" --format csv | grep -q '^post,1,1,1,0,'; }
 check "the study ends" wait_until 60 ended
 "$MERLIN" status "$ws" --dump st-end.json >/dev/null 2>&1
 check "status --dump x.json: valid, post done" validate status st-end.json '
+rows = rows["steps"]
 assert rows[1]["done"] == 1 and rows[0]["done"] == 3 and rows[0]["failed"] == 1, rows
 assert all(r["mean_seconds"] > 0 for r in rows), rows'
 "$MERLIN" detailed-status "$ws" --dump ds-end.json >/dev/null 2>&1
@@ -131,6 +135,45 @@ check "query-workers matching nothing: an empty array" validate query-workers no
 
 "$MERLIN" stop-workers --spec js.yaml >/dev/null 2>&1
 check "the workers stop" wait_until 30 bash -c "! kill -0 $simmer 2>/dev/null && ! kill -0 $poster 2>/dev/null"
+
+# --- a tuned study (docs/tuning.md), run locally: its search under "searches" ---------------
+cat >jt.yaml <<'Y'
+description: {name: jt, description: a tuned study's status}
+env: {variables: {OUTPUT_PATH: ./studies}}
+study:
+  - name: search
+    run:
+      cmd: |
+        echo "{\"budget\": $(EPOCHS), \"value\": $(X), \"act\": \"$(ACT)\"}" >>$(TRIAL_DIR)/m.jsonl
+      tune:
+        trials: 5
+        seed: 2
+        space:
+          X: {uniform: [0, 1]}
+          N: {integer: [1, 9]}
+          ACT: {choice: [relu, tanh]}
+        budget: {token: EPOCHS, min: 1, max: 3, eta: 3}
+        metric: {file: m.jsonl, key: value, mode: max}
+Y
+# N is not in the command: a warning, and still a dimension of the search.
+"$MERLIN" run --local jt.yaml >jt.out 2>&1 || { cat jt.out; fail "the tuned study ran"; }
+jt=$(ls -d "$WORK"/studies/jt_*)
+"$MERLIN" status "$jt" --format json --trials 0 >jt.json
+check "status of a tuned study: valid; its search, every trial, typed configuration" \
+  validate status jt.json '
+assert [r["step"] for r in rows["steps"]] == ["search"], rows
+(s,) = rows["searches"]
+assert (s["step"], s["labels"], s["instance"], s["method"], s["mode"]) == ("search", None, "search", "asha", "max"), s
+assert s["trials"] == 5 and s["budget"] == 3 and s["full_budget"] == 1 and s["completed"] == 1, s
+assert s["waiting"] == 0 and s["running"] == 0 and s["failed"] == 0 and s["stopped"] == 4, s
+board = s["leaderboard"]
+assert [r["rank"] for r in board] == [1, 2, 3, 4, 5], board
+assert board[0]["trial"] == s["best_trial"] and board[0]["value"] == s["best_value"], s
+assert board[0]["state"] == "completed" and board[0]["rung"] == 1 and board[0]["budget"] == 3, board
+assert all(type(r["N"]) is int and type(r["X"]) is float and r["ACT"] in ("relu", "tanh") for r in board), board
+assert all(r["X"] == r["value"] for r in board), board'
+"$MERLIN" status "$jt" --dump jt-dump.json --trials 0 >/dev/null 2>&1
+check "status --dump x.json of a tuned study: the same document" cmp jt.json jt-dump.json
 
 set +e
 "$MERLIN" status "$ws" --format yaml >/dev/null 2>bad.err
