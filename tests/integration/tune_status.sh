@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# A search's leaderboard in `merlin status` (docs/tuning.md, "Watching a search"): after the
+# ASHA demo runs locally, the text leaderboard's first row, and the JSON's first trial, are the
+# trial best.json names; --trials N shows N rows; CSV stays the step table.
+source "$(dirname "$0")/lib.sh"
+command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
+ulimit -f 200000  # 100 MB of files at most
+SPEC=$SRC/examples/tune_demo/tune_demo.yaml
+
+timeout 300 "$MERLIN" run --local -j2 --vars SECONDS_PER_EPOCH=0.005 "$SPEC" >run.log 2>&1 \
+  || { cat run.log; fail "the tune demo ran"; finish; }
+ws=$(ls -d "$WORK"/studies/tune_demo_*)
+best=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trial"])' \
+  "$ws/search/best.json")
+
+# The text: the step table, a blank line, the search's title, its table of 10.
+"$MERLIN" status "$ws" >status.txt
+check "the title names the step, its trials and the best trial" \
+  grep -qE "^search: 27 trials, 1 at the full budget \(27\), [0-9]+ stopped, best [0-9.e-]+ \(trial $best\)$" status.txt
+header=$(grep -n '^RANK  TRIAL  RUNG  BUDGET' status.txt | cut -d: -f1)
+check "the leaderboard's columns: rank ... state, then X and Y" \
+  grep -qE '^RANK +TRIAL +RUNG +BUDGET +VALUE +STATE +X +Y$' status.txt
+first=$(sed -n "$((header + 1))p" status.txt)
+expect_eq "its first row is best.json's trial, at the full budget, completed" \
+  "1 $best 3 27 completed" "$(echo "$first" | awk '{print $1, $2, $3, $4, $6}')"
+expect_eq "10 rows by default" 10 \
+  "$(sed -n "$((header + 1)),\$p" status.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
+check "... and a line saying how many more" grep -qx '(17 more; --trials 0 shows every trial)' status.txt
+
+"$MERLIN" status "$ws" --trials 3 >three.txt
+expect_eq "--trials 3: 3 rows" 3 \
+  "$(sed -n '/^RANK/,$p' three.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
+"$MERLIN" status "$ws" --trials 0 >all.txt
+expect_eq "--trials 0: every trial" 27 "$(sed -n '/^RANK/,$p' all.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
+check "... and no line about more" bash -c "! grep -q 'more;' all.txt"
+
+# JSON: the same search, its first trial best.json's, with its configuration.
+"$MERLIN" status "$ws" --format json >status.json
+if python3 - "$ws/search/best.json" status.json >json.log 2>&1 <<'PY'
+import json, sys
+best = json.load(open(sys.argv[1]))
+doc = json.load(open(sys.argv[2]))
+assert [s["step"] for s in doc["steps"]] == ["search", "report"], doc["steps"]
+(s,) = doc["searches"]
+assert s["best_trial"] == best["trial"] and s["best_value"] == best["value"], (s, best)
+assert s["trials"] == 27 and s["full_budget"] == 1 and s["budget"] == 27, s
+board = s["leaderboard"]
+assert len(board) == 10, board
+top = board[0]
+assert (top["rank"], top["trial"], top["rung"], top["budget"], top["value"], top["state"]) == \
+    (1, best["trial"], best["rung"], best["budget"], best["value"], "completed"), (top, best)
+assert {"X": top["X"], "Y": top["Y"]} == best["config"], (top, best)
+PY
+then pass "the JSON parses; its first trial is best.json's"; else cat json.log; fail "the JSON"; fi
+"$MERLIN" status "$ws" --format json --trials 3 >three.json
+expect_eq "--trials 3 in JSON: 3 trials" 3 \
+  "$(python3 -c 'import json; print(len(json.load(open("three.json"))["searches"][0]["leaderboard"]))')"
+
+# CSV: the step table only.
+"$MERLIN" status "$ws" --format csv >status.csv
+expect_eq "CSV: the step table, nothing more" \
+  "step,instances,total,done,failed,running,queued,mean_seconds search report" \
+  "$(head -1 status.csv) $(tail -n +2 status.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+finish
