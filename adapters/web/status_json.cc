@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include "merlin/core/report/json_writer.h"
+
 namespace merlin::web {
 namespace {
 using nlohmann::json;
@@ -87,6 +89,9 @@ std::string status_json(const report::StudySnapshot& s) {
   for (const auto& p : s.throughput)
     throughput.push_back(
         {{"time", static_cast<double>(p.at_ms) / 1000.0}, {"finished", p.finished}});
+  // The searches as `merlin status --format json` writes them (one writer for both).
+  json searches = json::array();
+  for (const auto& o : s.searches) searches.push_back(json::parse(report::to_json(o)));
   json out = {{"schema", kStatusSchema},
               {"study",
                {{"name", s.study_name},
@@ -102,7 +107,8 @@ std::string status_json(const report::StudySnapshot& s) {
               {"failures", std::move(failures)},
               {"failures_error", text_or_null(s.failures_error)},
               {"workers", std::move(workers)},
-              {"throughput", std::move(throughput)}};
+              {"throughput", std::move(throughput)},
+              {"searches", std::move(searches)}};
   // Replace, not throw, on bytes that are not UTF-8 (a path or a host name could hold them).
   return out.dump(-1, ' ', false, json::error_handler_t::replace);
 }

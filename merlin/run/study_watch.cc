@@ -5,6 +5,7 @@
 
 #include "merlin/run/local_run.h"
 #include "merlin/run/run_record.h"
+#include "merlin/run/search_board.h"
 #include "merlin/run/status_report.h"
 #include "merlin/run/task_details.h"
 
@@ -63,9 +64,11 @@ Result<StudySnapshot> StudyWatch::refresh(std::int64_t now_ms) {
   const StudyGraph& graph = *study_->graph;
   std::vector<InstanceProgress> progress;
   std::vector<std::uint32_t> running;
+  std::unique_ptr<StateStore> store;  // also the searches' standings
   if (backend_ != nullptr) {
     const std::string key = study_key_of(workspace_);
-    auto p = backend_->store(key)->progress();
+    store = backend_->store(key);
+    auto p = store->progress();
     if (!p) return p.error();
     if (p->empty())
       return Error::runtime("study " + key + " is not in the broker at " + broker_display_ +
@@ -75,7 +78,10 @@ Result<StudySnapshot> StudyWatch::refresh(std::int64_t now_ms) {
     auto r = backend_->studies().running(key, graph.instances().size());
     if (r) running = std::move(*r);
   } else {
-    auto p = journal_progress(*study_);
+    auto st = journal_store(*study_);
+    if (!st) return st.error();
+    store = std::move(*st);
+    auto p = store->progress();
     if (!p) return p.error();
     progress = std::move(*p);
     running = live_running(*study_);
@@ -89,6 +95,9 @@ Result<StudySnapshot> StudyWatch::refresh(std::int64_t now_ms) {
   snap.broker = broker_display_;
   snap.taken_at_ms = now_ms;
   auto rows = step_status(graph, progress, running);
+  auto boards = search_boards(graph, *store);
+  if (!boards) return boards.error();
+  for (const auto& b : *boards) snap.searches.push_back(search_object(b, options_.search_trials));
   std::vector<std::uint64_t> finished;
   for (const auto& r : rows) finished.push_back(r.done + r.failed);
   history_.record(now_ms, finished);

@@ -31,6 +31,7 @@ struct StudyWatchOptions {
   /// a worker silent longer than this is shown as lost (is_alive)
   std::chrono::milliseconds dead_after = kDefaultDeadAfter;
   std::size_t max_points = 1800;  ///< throughput samples kept (one per refresh)
+  std::size_t search_trials = 10;  ///< each search's best trials in the snapshot (0: all)
 };
 
 class StudyWatch {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "merlin/core/report/json_writer.h"
+
 namespace merlin::report {
 
 /// One row of `merlin status` (run::step_status computes them).
@@ -74,6 +76,9 @@ struct StudySnapshot {
   std::string failures_error;             ///< why `failures` could not be read ("" when it was)
   std::vector<WorkerSnapshot> workers;    ///< those serving this study's spec
   std::vector<ThroughputPoint> throughput;
+  /// Each search's leaderboard (docs/tuning.md), as `merlin status --format json` has it
+  /// (run::search_object): its counts, its leader and its best trials.
+  std::vector<Object> searches;
   std::string error;  ///< the last refresh's failure ("" when it worked): the page shows it
 };
 

@@ -195,6 +195,21 @@ TEST(StatusJson, NumbersArraysAndNullsWhereTheSchemaSaysSo) {
   ASSERT_EQ(j["throughput"].size(), 2u);
   EXPECT_EQ(j["throughput"][1]["finished"], 5);
   EXPECT_DOUBLE_EQ(j["throughput"][1]["time"].get<double>(), 1'700'000'000.5);
+  EXPECT_EQ(j["searches"], nlohmann::json::array()) << "no tune: step";
+}
+
+TEST(StatusJson, SearchesAreTheObjectsStatusWrites) {
+  report::StudySnapshot s;
+  report::Table board;
+  board.columns = {{.header = "RANK", .key = "rank"}, {.header = "VALUE", .key = "value"}};
+  board.rows = {{std::uint64_t{1}, 0.25}};
+  s.searches.push_back({{"step", "search"}, {"labels", nullptr}, {"leaderboard", board}});
+  auto j = nlohmann::json::parse(status_json(s));
+  ASSERT_EQ(j["searches"].size(), 1u);
+  EXPECT_EQ(j["searches"][0]["step"], "search");
+  EXPECT_TRUE(j["searches"][0]["labels"].is_null());
+  EXPECT_EQ(j["searches"][0]["leaderboard"][0]["rank"], 1);
+  EXPECT_DOUBLE_EQ(j["searches"][0]["leaderboard"][0]["value"].get<double>(), 0.25);
 }
 
 }  // namespace
