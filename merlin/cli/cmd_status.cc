@@ -69,9 +69,13 @@ int status(const StatusArgs& a) {
   if (!progress) return report_error(progress.error());
   std::vector<SearchBoard> searches;
   if (store) {
+    // A status without the leaderboards is still a status (as without the running counts).
     auto b = search_boards(*(*s)->graph, *store);
-    if (!b) return report_error(b.error());
-    searches = std::move(*b);
+    if (b)
+      searches = std::move(*b);
+    else
+      std::fprintf(stderr, "merlin: note: the searches' trials could not be read: %s\n",
+                   b.error().message.c_str());
   }
   std::vector<std::uint32_t> running;
   if (backend) {
