@@ -13,6 +13,8 @@
 #include "merlin/core/tune/trial_config.h"
 #include "merlin/core/tune/tune_report.h"
 #include "merlin/run/status_report.h"
+#include "adapters/broker/local/local_state_store.h"
+#include "tests/fakes/test_study.h"
 
 namespace merlin::run {
 namespace {
@@ -184,6 +186,52 @@ TEST(StatusDocument, CsvIsTheStepTableAndTextAddsTheBoards) {
   EXPECT_EQ(status_document({s}, {b}, 10, StatusFormat::kCsv), format_status({s}, StatusFormat::kCsv));
   EXPECT_EQ(status_document({s}, {b}, 10, StatusFormat::kTable),
             format_status({s}, StatusFormat::kTable) + searches_text({b}, 10));
+}
+
+TEST(SearchBoards, OnePerTunedInstanceWithStandingsInInstanceOrder) {
+  auto study = testing::make_study(R"(description: {name: t, description: tuned}
+global.parameters:
+  N: {values: [10, 20], label: N.%%}
+study:
+  - name: plain
+    run: {cmd: echo hi}
+  - name: search
+    run:
+      cmd: echo $(N) $(X) $(EPOCHS)
+      tune:
+        trials: 3
+        seed: 1
+        space: {X: {uniform: [0, 1]}}
+        budget: {token: EPOCHS, min: 1, max: 3, eta: 3}
+        metric: {file: m.jsonl, mode: max}
+)");
+  ASSERT_TRUE(study);
+  LocalStateStore store(study->counts());
+  const InstanceId n10 = study->instance("search", 0), n20 = study->instance("search", 1);
+  const auto& shape = *study->graph->step_of(n10).tune;
+  // Only N.20 is tuned in this store: N.10's standings are empty (as from a store that does
+  // not keep them) and it is left out.
+  store.set_tuned(n20, shape);
+  store.restore_trial(n20, 0, 0.5);
+  store.restore_trial(n20, 1, 0.7);
+  auto boards = search_boards(*study->graph, store);
+  ASSERT_TRUE(boards.ok()) << boards.error().message;
+  ASSERT_EQ(boards->size(), 1u);
+  const auto& b = (*boards)[0];
+  EXPECT_EQ(b.step, "search");
+  EXPECT_EQ(b.labels, study->graph->instance(n20).labels);
+  EXPECT_EQ(b.instance, study->graph->instance(n20).rel_dir);
+  ASSERT_EQ(b.board.size(), 3u);
+  EXPECT_EQ(b.board[0].trial, 1u) << "mode: max ranks 0.7 first";
+  EXPECT_EQ(b.board[1].trial, 0u);
+  EXPECT_EQ(b.board[2].rung, -1);
+  EXPECT_EQ(search_title(b).rfind("search (" + b.labels + "): 3 trials, ", 0), 0u);
+  store.set_tuned(n10, shape);
+  auto both = search_boards(*study->graph, store);
+  ASSERT_TRUE(both.ok());
+  ASSERT_EQ(both->size(), 2u);
+  EXPECT_EQ((*both)[0].instance, study->graph->instance(n10).rel_dir);
+  EXPECT_EQ(search_title((*both)[0]).find("no result yet") != std::string::npos, true);
 }
 
 }  // namespace
