@@ -115,6 +115,9 @@ Result<std::vector<SearchBoard>> search_boards(const StudyGraph& graph, StateSto
   for (const auto& inst : graph.instances()) {
     const StepNode& node = graph.step_of(inst.id);
     if (!node.tune || !node.spec || !node.spec->run.tune) continue;
+    // The store learns the shape (idempotent): a broker's store answers from it before the
+    // search's first commit.
+    store.set_tuned(inst.id, *node.tune);
     auto standings = store.standings(inst.id);
     if (!standings) return standings.error();
     if (standings->empty()) continue;

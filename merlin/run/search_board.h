@@ -53,8 +53,9 @@ std::string search_title(const SearchBoard& search);
 /// null rung, budget and value; a failed one a null value.
 report::Table search_table(const SearchBoard& search, std::size_t limit);
 
-/// The leaderboards of a study's tuned instances, in instance order, from `store`. An instance
-/// whose standings are empty (a store that does not keep them) is left out.
+/// The leaderboards of a study's tuned instances, in instance order, from `store` (told each
+/// instance's shape first, StateStore::set_tuned). An instance whose standings are empty (a
+/// store that does not keep them) is left out.
 Result<std::vector<SearchBoard>> search_boards(const StudyGraph& graph, StateStore& store);
 
 /// One search as a JSON object: step, labels (null without), instance, method, mode, trials,

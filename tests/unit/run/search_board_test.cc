@@ -188,6 +188,20 @@ TEST(StatusDocument, CsvIsTheStepTableAndTextAddsTheBoards) {
             format_status({s}, StatusFormat::kTable) + searches_text({b}, 10));
 }
 
+// A store that keeps no trials for instance `blind` (as a store without standings).
+class BlindStore : public LocalStateStore {
+ public:
+  BlindStore(const std::vector<std::uint64_t>& counts, InstanceId blind)
+      : LocalStateStore(counts), blind_(blind) {}
+  Result<std::vector<tune::TrialStanding>> standings(InstanceId id) override {
+    if (id == blind_) return std::vector<tune::TrialStanding>{};
+    return LocalStateStore::standings(id);
+  }
+
+ private:
+  InstanceId blind_;
+};
+
 TEST(SearchBoards, OnePerTunedInstanceWithStandingsInInstanceOrder) {
   auto study = testing::make_study(R"(description: {name: t, description: tuned}
 global.parameters:
@@ -206,12 +220,13 @@ study:
         metric: {file: m.jsonl, mode: max}
 )");
   ASSERT_TRUE(study);
-  LocalStateStore store(study->counts());
   const InstanceId n10 = study->instance("search", 0), n20 = study->instance("search", 1);
-  const auto& shape = *study->graph->step_of(n10).tune;
-  // Only N.20 is tuned in this store: N.10's standings are empty (as from a store that does
-  // not keep them) and it is left out.
-  store.set_tuned(n20, shape);
+  // search_boards tells the store each shape itself: nothing set here before the results.
+  BlindStore store(study->counts(), n10);
+  auto none = search_boards(*study->graph, store);
+  ASSERT_TRUE(none.ok()) << none.error().message;
+  ASSERT_EQ(none->size(), 1u) << "N.10's store keeps no trials: left out";
+  EXPECT_NE(search_title((*none)[0]).find("3 waiting, no result yet"), std::string::npos);
   store.restore_trial(n20, 0, 0.5);
   store.restore_trial(n20, 1, 0.7);
   auto boards = search_boards(*study->graph, store);
@@ -226,12 +241,12 @@ study:
   EXPECT_EQ(b.board[1].trial, 0u);
   EXPECT_EQ(b.board[2].rung, -1);
   EXPECT_EQ(search_title(b).rfind("search (" + b.labels + "): 3 trials, ", 0), 0u);
-  store.set_tuned(n10, shape);
-  auto both = search_boards(*study->graph, store);
+  LocalStateStore seeing(study->counts());
+  auto both = search_boards(*study->graph, seeing);
   ASSERT_TRUE(both.ok());
   ASSERT_EQ(both->size(), 2u);
   EXPECT_EQ((*both)[0].instance, study->graph->instance(n10).rel_dir);
-  EXPECT_EQ(search_title((*both)[0]).find("no result yet") != std::string::npos, true);
+  EXPECT_EQ((*both)[1].instance, study->graph->instance(n20).rel_dir);
 }
 
 }  // namespace
