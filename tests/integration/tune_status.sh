@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A search's leaderboard in `merlin status` (docs/tuning.md, "Watching a search"): after the
 # ASHA demo runs locally, the text leaderboard's first row, and the JSON's first trial, are the
-# trial best.json names; --trials N shows N rows; CSV stays the step table.
+# trial best.json names; --trials N shows N rows; CSV stays the step table. Then the same
+# demo queued on Redis: every trial waiting before a worker starts, best.json's leader after.
 source "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 not found"; exit 77; }
 ulimit -f 200000  # 100 MB of files at most
@@ -61,4 +62,28 @@ expect_eq "--trials 3 in JSON: 3 trials" 3 \
 expect_eq "CSV: the step table, nothing more" \
   "step,instances,total,done,failed,running,queued,mean_seconds search report" \
   "$(head -1 status.csv) $(tail -n +2 status.csv | cut -d, -f1 | tr '\n' ' ' | sed 's/ $//')"
+rm -rf "$WORK/studies"
+
+# On Redis: the standings come from the broker's store.
+start_redis
+"$MERLIN" run --vars SECONDS_PER_EPOCH=0.005 "$SPEC" >queued.log 2>&1
+expect_eq "the search is queued on Redis" 0 $?
+ws=$(ls -d "$WORK"/studies/tune_demo_*)
+"$MERLIN" status "$ws" >queued.txt 2>&1
+check "queued, no worker yet: 27 trials waiting" \
+  grep -qx 'search: 27 trials, 0 at the full budget (27), 0 stopped, 27 waiting, no result yet' queued.txt
+timeout 300 "$MERLIN" run-workers "$SPEC" --exit-when-done >worker.log 2>&1 \
+  || { cat worker.log; fail "a worker finished the queued search"; }
+best=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["trial"])' \
+  "$ws/search/best.json")
+"$MERLIN" status "$ws" --trials 3 >redis.txt
+check "Redis: the title names best.json's trial" \
+  grep -qE "^search: 27 trials, 1 at the full budget \(27\), [0-9]+ stopped, best [0-9.e-]+ \(trial $best\)$" redis.txt
+expect_eq "Redis: the first row is best.json's trial, completed" "1 $best completed" \
+  "$(sed -n '/^RANK/{n;p;}' redis.txt | awk '{print $1, $2, $6}')"
+expect_eq "Redis: --trials 3 gives 3 rows" 3 \
+  "$(sed -n '/^RANK/,$p' redis.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
+"$MERLIN" status "$ws" --format json >redis.json
+expect_eq "Redis: the JSON's leader is best.json's" "$best $best" \
+  "$(python3 -c 'import json; s = json.load(open("redis.json"))["searches"][0]; print(s["best_trial"], s["leaderboard"][0]["trial"])')"
 finish
