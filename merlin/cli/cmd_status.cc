@@ -26,6 +26,7 @@ struct StatusArgs {
   std::string output_path;  ///< -o: where a spec's workspaces are, instead of OUTPUT_PATH
   bool cb_help = false;     ///< Merlin's colour-blind legend: here, what each column counts
   std::size_t trials = 10;  ///< --trials N: each search's best N trials (0: all)
+  bool searches = false;    ///< --searches: the leaderboards alone (JSON: an array of searches)
   BrokerFlags broker;
 };
 
@@ -40,6 +41,10 @@ int status(const StatusArgs& a) {
     if (!d) return report_error(d.error());
     dump = *d;
   }
+  if (a.searches && (fmt == StatusFormat::kCsv || dump == StatusFormat::kCsv))
+    return report_error(Error::bad_input(
+        "--searches prints a table or JSON, not CSV (each search's trials are in the trials.csv "
+        "it leaves in its directory)"));
   auto at = open_for_status(a.target, current_dir(), a.output_path);
   if (!at) return report_error(at.error());
   const std::string& ws = at->workspace;
@@ -87,7 +92,7 @@ int status(const StatusArgs& a) {
   }
   auto rows = step_status(*(*s)->graph, *progress, running);
   if (fmt == StatusFormat::kTable) std::printf("%s\n", ws.c_str());
-  std::fputs(status_document(rows, searches, a.trials, fmt).c_str(), stdout);
+  std::fputs(status_document(rows, searches, a.trials, fmt, a.searches).c_str(), stdout);
   if (a.cb_help && fmt == StatusFormat::kTable)
     std::fputs(
         "\nThe columns are words, not colours: DONE finished with MERLIN_SUCCESS (or "
@@ -95,7 +100,8 @@ int status(const StatusArgs& a) {
         "QUEUED not finished and not running. `merlin detailed-status` lists each task.\n",
         stdout);
   if (dump) {
-    auto w = files::write(a.dump, status_document(rows, searches, a.trials, *dump), 0644);
+    auto w =
+        files::write(a.dump, status_document(rows, searches, a.trials, *dump, a.searches), 0644);
     if (!w) return report_error(w.error());
     std::fprintf(stderr, "status written to %s\n", a.dump.c_str());
   }
@@ -111,14 +117,17 @@ Command status_command() {
             sub.add_option("target", a->target, "A spec file or a workspace directory")->required();
             offer_values(
                 sub.add_option("--format", a->format,
-                               "An aligned table, JSON or CSV (CSV: the step table only, "
-                               "without the searches' leaderboards)")
+                               "An aligned table, JSON or CSV (JSON and CSV: the step rows; the "
+                               "table is followed by the searches' leaderboards)")
                     ->capture_default_str(),
                 {"table", "json", "csv"});
             sub.add_option("--trials", a->trials,
                            "Each search's leaderboard (a tune: step, docs/tuning.md) shows its "
-                           "best N trials; 0 shows all. CSV has the step table only")
+                           "best N trials; 0 shows all")
                 ->capture_default_str();
+            sub.add_flag("--searches", a->searches,
+                         "Only the searches' leaderboards (tune: steps, docs/tuning.md); with "
+                         "--format json, an array of search objects (docs/json-output.md)");
             sub.add_option("--dump", a->dump,
                            "Also write the status to this file, CSV or JSON by its extension "
                            "(.csv, .json), as Merlin's --dump");

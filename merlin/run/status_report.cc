@@ -89,12 +89,18 @@ std::string format_status(const std::vector<StepStatus>& rows, StatusFormat form
 
 std::string status_document(const std::vector<StepStatus>& rows,
                             const std::vector<SearchBoard>& searches, std::size_t trials,
-                            StatusFormat format) {
-  if (format == StatusFormat::kCsv) return format_status(rows, format);
-  if (format == StatusFormat::kTable) return format_status(rows, format) + searches_text(searches, trials);
-  std::vector<report::Object> objects;
-  for (const auto& s : searches) objects.push_back(search_object(s, trials));
-  return report::to_json(report::Object{{"steps", status_table(rows)}, {"searches", objects}});
+                            StatusFormat format, bool searches_only) {
+  if (!searches_only) {
+    if (format != StatusFormat::kTable) return format_status(rows, format);
+    return format_status(rows, format) + searches_text(searches, trials);
+  }
+  if (format != StatusFormat::kJson) return searches_text(searches, trials);
+  // An array of search objects, each written as to_json(Object) writes one.
+  std::string out = "[";
+  for (std::size_t i = 0; i < searches.size(); ++i)
+    out += (i ? ",\n" : "\n") + report::to_json(search_object(searches[i], trials));
+  if (!searches.empty() && out.back() == '\n') out.pop_back();
+  return out + (searches.empty() ? "]\n" : "\n]\n");
 }
 
 std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed) {

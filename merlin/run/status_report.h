@@ -33,14 +33,14 @@ report::Table status_table(const std::vector<StepStatus>& rows);
 /// mean_seconds with 6 decimals).
 std::string format_status(const std::vector<StepStatus>& rows, StatusFormat format);
 
-/// `merlin status`' whole output (docs/json-output.md): the step table, then the searches'
-/// leaderboards with their best `trials` trials (0: all). Text: format_status's table, then
-/// searches_text. JSON: one object, `{"steps": [the step rows], "searches": [search_object
-/// per search]}`. CSV: the step table only (one CSV holds one table; the searches' trials are
-/// in each search's trials.csv once it ends).
+/// `merlin status`' whole output (docs/json-output.md). Text: format_status's table, then the
+/// searches' leaderboards (searches_text) with their best `trials` trials (0: all). JSON and
+/// CSV: the step rows, as always (an array of step objects; one CSV table). With
+/// `searches_only` (`--searches`): the leaderboards alone; in JSON an array of search_object,
+/// one per search (`[]` without any); CSV is kBadInput's business (the CLI refuses it).
 std::string status_document(const std::vector<StepStatus>& rows,
                             const std::vector<SearchBoard>& searches, std::size_t trials,
-                            StatusFormat format);
+                            StatusFormat format, bool searches_only = false);
 
 /// "4520/100000 tasks (4.5%)  1234.5/s  ETA 1m17s" for progress lines.
 std::string progress_line(std::uint64_t done, std::uint64_t total, double elapsed_seconds);

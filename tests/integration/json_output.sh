@@ -4,7 +4,7 @@
 # redis-server — one worker in a batch job (SLURM_JOB_ID), one outside — while a task runs and
 # after the study ends. Every document is validated against its schema in docs/schema/ and its
 # types checked: counts are integers, times numbers, absent values null, queues arrays. A tuned
-# study run locally checks status' searches (its leaderboards) against the schema too.
+# study run locally checks status --searches (its leaderboards) against its schema too.
 source "$(dirname "$0")/lib.sh"
 need_python jsonschema
 start_redis
@@ -66,8 +66,6 @@ running() { "$MERLIN" status "$ws" --format csv | grep -q '^sim,1,4,2,1,1,0,'; }
 check "the study reaches: 2 done, 1 failed, 1 running" wait_until 60 running
 "$MERLIN" status "$ws" --format json >st.json
 check "status: valid, counts are integers, mean_seconds a number" validate status st.json '
-assert rows["searches"] == [], rows
-rows = rows["steps"]
 assert [r["step"] for r in rows] == ["sim", "post"], rows
 assert ints("instances", "total", "done", "failed", "running", "queued"), rows
 assert all(type(r["mean_seconds"]) in (int, float) for r in rows), rows
@@ -119,7 +117,6 @@ ended() { "$MERLIN" status "$ws" --format csv | grep -q '^post,1,1,1,0,'; }
 check "the study ends" wait_until 60 ended
 "$MERLIN" status "$ws" --dump st-end.json >/dev/null 2>&1
 check "status --dump x.json: valid, post done" validate status st-end.json '
-rows = rows["steps"]
 assert rows[1]["done"] == 1 and rows[0]["done"] == 3 and rows[0]["failed"] == 1, rows
 assert all(r["mean_seconds"] > 0 for r in rows), rows'
 "$MERLIN" detailed-status "$ws" --dump ds-end.json >/dev/null 2>&1
@@ -158,11 +155,13 @@ Y
 # N is not in the command: a warning, and still a dimension of the search.
 "$MERLIN" run --local jt.yaml >jt.out 2>&1 || { cat jt.out; fail "the tuned study ran"; }
 jt=$(ls -d "$WORK"/studies/jt_*)
-"$MERLIN" status "$jt" --format json --trials 0 >jt.json
-check "status of a tuned study: valid; its search, every trial, typed configuration" \
-  validate status jt.json '
-assert [r["step"] for r in rows["steps"]] == ["search"], rows
-(s,) = rows["searches"]
+"$MERLIN" status "$jt" --format json >jt-steps.json
+check "status of a tuned study: the step rows, as for any study" validate status jt-steps.json '
+assert [r["step"] for r in rows] == ["search"], rows'
+"$MERLIN" status "$jt" --searches --format json --trials 0 >jt.json
+check "status --searches of a tuned study: valid; its search, every trial, typed configuration" \
+  validate status-searches jt.json '
+(s,) = rows
 assert (s["step"], s["labels"], s["instance"], s["method"], s["mode"]) == ("search", None, "search", "asha", "max"), s
 assert s["trials"] == 5 and s["budget"] == 3 and s["full_budget"] == 1 and s["completed"] == 1, s
 assert s["waiting"] == 0 and s["running"] == 0 and s["failed"] == 0 and s["stopped"] == 4, s
@@ -172,8 +171,12 @@ assert board[0]["trial"] == s["best_trial"] and board[0]["value"] == s["best_val
 assert board[0]["state"] == "completed" and board[0]["rung"] == 1 and board[0]["budget"] == 3, board
 assert all(type(r["N"]) is int and type(r["X"]) is float and r["ACT"] in ("relu", "tanh") for r in board), board
 assert all(r["X"] == r["value"] for r in board), board'
-"$MERLIN" status "$jt" --dump jt-dump.json --trials 0 >/dev/null 2>&1
-check "status --dump x.json of a tuned study: the same document" cmp jt.json jt-dump.json
+"$MERLIN" status "$jt" --searches --dump jt-dump.json --trials 0 >/dev/null 2>&1
+check "status --searches --dump x.json: the same document" cmp jt.json jt-dump.json
+"$MERLIN" status "$ws" --searches --format json >none.json
+check "status --searches of a study without tune: steps: []" validate status-searches none.json '
+assert rows == [], rows'
+
 
 set +e
 "$MERLIN" status "$ws" --format yaml >/dev/null 2>bad.err

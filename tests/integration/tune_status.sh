@@ -35,14 +35,15 @@ expect_eq "--trials 3: 3 rows" 3 \
 expect_eq "--trials 0: every trial" 27 "$(sed -n '/^RANK/,$p' all.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
 check "... and no line about more" bash -c "! grep -q 'more;' all.txt"
 
-# JSON: the same search, its first trial best.json's, with its configuration.
-"$MERLIN" status "$ws" --format json >status.json
+# JSON: the step rows as ever; --searches: the search, its first trial best.json's.
+"$MERLIN" status "$ws" --format json >steps.json
+expect_eq "JSON without --searches: the step rows, an array as before" "search report" \
+  "$(python3 -c 'import json; print(*[r["step"] for r in json.load(open("steps.json"))])')"
+"$MERLIN" status "$ws" --searches --format json >status.json
 if python3 - "$ws/search/best.json" status.json >json.log 2>&1 <<'PY'
 import json, sys
 best = json.load(open(sys.argv[1]))
-doc = json.load(open(sys.argv[2]))
-assert [s["step"] for s in doc["steps"]] == ["search", "report"], doc["steps"]
-(s,) = doc["searches"]
+(s,) = json.load(open(sys.argv[2]))
 assert s["best_trial"] == best["trial"] and s["best_value"] == best["value"], (s, best)
 assert s["trials"] == 27 and s["full_budget"] == 1 and s["budget"] == 27, s
 board = s["leaderboard"]
@@ -53,9 +54,17 @@ assert (top["rank"], top["trial"], top["rung"], top["budget"], top["value"], top
 assert {"X": top["X"], "Y": top["Y"]} == best["config"], (top, best)
 PY
 then pass "the JSON parses; its first trial is best.json's"; else cat json.log; fail "the JSON"; fi
-"$MERLIN" status "$ws" --format json --trials 3 >three.json
+"$MERLIN" status "$ws" --searches --format json --trials 3 >three.json
 expect_eq "--trials 3 in JSON: 3 trials" 3 \
-  "$(python3 -c 'import json; print(len(json.load(open("three.json"))["searches"][0]["leaderboard"]))')"
+  "$(python3 -c 'import json; print(len(json.load(open("three.json"))[0]["leaderboard"]))')"
+"$MERLIN" status "$ws" --searches >only.txt
+check "--searches: the leaderboards without the step table" \
+  bash -c "grep -q '^search: 27 trials' only.txt && ! grep -q '^STEP' only.txt"
+set +e
+"$MERLIN" status "$ws" --searches --format csv >/dev/null 2>csv.err
+rc=$?
+set -e
+expect_eq "--searches --format csv: bad input, exit 2" 2 "$rc"
 
 # CSV: the step table only.
 "$MERLIN" status "$ws" --format csv >status.csv
@@ -83,7 +92,7 @@ expect_eq "Redis: the first row is best.json's trial, completed" "1 $best comple
   "$(sed -n '/^RANK/{n;p;}' redis.txt | awk '{print $1, $2, $6}')"
 expect_eq "Redis: --trials 3 gives 3 rows" 3 \
   "$(sed -n '/^RANK/,$p' redis.txt | grep -cE '^ +[0-9]+ +[0-9]+ ')"
-"$MERLIN" status "$ws" --format json >redis.json
+"$MERLIN" status "$ws" --searches --format json >redis.json
 expect_eq "Redis: the JSON's leader is best.json's" "$best $best" \
-  "$(python3 -c 'import json; s = json.load(open("redis.json"))["searches"][0]; print(s["best_trial"], s["leaderboard"][0]["trial"])')"
+  "$(python3 -c 'import json; s = json.load(open("redis.json"))[0]; print(s["best_trial"], s["leaderboard"][0]["trial"])')"
 finish

@@ -73,6 +73,12 @@ void LocalStateStore::restore(InstanceId id, SampleId sample, Outcome outcome, d
     if (failure) failed_.emplace(id.v, sample);
     return;
   }
+  // A tuned task: its result record, replayed first, marked it done without its run time and
+  // outcome, which are its commit record's.
+  if (books_.count(id.v) != 0 && outcome != Outcome::kSkipped) {
+    entries_[id.v].progress.seconds += seconds;
+    if (failure && failed_.emplace(id.v, sample).second) entries_[id.v].progress.failed += 1;
+  }
   auto it = failed_.find({id.v, sample});
   if (!failure && it != failed_.end()) {
     failed_.erase(it);

@@ -154,7 +154,7 @@ TEST(SearchBoard, TextSaysHowManyMoreTrialsThereAre) {
   EXPECT_EQ(searches_text({}, 10), "");
 }
 
-TEST(StatusDocument, JsonHoldsTheStepsAndTheSearches) {
+TEST(StatusDocument, JsonIsTheStepRowsAndSearchesAnArrayOfSearches) {
   StepStatus s;
   s.step = "search";
   s.instances = 1;
@@ -162,21 +162,19 @@ TEST(StatusDocument, JsonHoldsTheStepsAndTheSearches) {
   s.done = 10;
   s.queued = 17;
   const auto b = midway(nine_trials());
-  const std::string json = status_document({s}, {b}, 2, StatusFormat::kJson);
-  EXPECT_EQ(json.rfind("{\n  \"steps\": [\n    {\"step\":\"search\",\"instances\":1,", 0), 0u);
-  EXPECT_NE(json.find("  \"searches\": [\n    {\n      \"step\": \"search\",\n"
-                      "      \"labels\": null,\n      \"instance\": \"search\",\n"
-                      "      \"method\": \"asha\",\n      \"mode\": \"min\",\n"
-                      "      \"trials\": 9,\n      \"full_budget\": 0,\n      \"budget\": 9,\n"),
-            std::string::npos);
-  EXPECT_NE(json.find("\"best_trial\": 0,\n      \"best_value\": 0.02,\n"), std::string::npos);
-  EXPECT_NE(json.find("        {\"rank\":1,\"trial\":0,\"rung\":1,\"budget\":3,\"value\":0.02,"
+  EXPECT_EQ(status_document({s}, {b}, 2, StatusFormat::kJson),
+            format_status({s}, StatusFormat::kJson));
+  const std::string json = status_document({s}, {b}, 2, StatusFormat::kJson, true);
+  EXPECT_EQ(json.rfind("[\n{\n  \"step\": \"search\",\n  \"labels\": null,\n", 0), 0u) << json;
+  EXPECT_NE(json.find("\"best_trial\": 0,\n  \"best_value\": 0.02,\n"), std::string::npos) << json;
+  EXPECT_NE(json.find("{\"rank\":1,\"trial\":0,\"rung\":1,\"budget\":3,\"value\":0.02,"
                       "\"state\":\"running\",\"X\":"),
             std::string::npos);
   EXPECT_NE(json.find("{\"rank\":2,"), std::string::npos);
   EXPECT_EQ(json.find("{\"rank\":3,"), std::string::npos);
-  EXPECT_NE(status_document({s}, {}, 10, StatusFormat::kJson).find("\n  \"searches\": []\n}\n"),
-            std::string::npos);
+  EXPECT_EQ(json.substr(json.size() - 4), "}\n]\n") << json;
+  EXPECT_EQ(status_document({s}, {}, 10, StatusFormat::kJson, true), "[]\n");
+  EXPECT_EQ(status_document({s}, {b}, 10, StatusFormat::kTable, true), searches_text({b}, 10));
 }
 
 TEST(StatusDocument, CsvIsTheStepTableAndTextAddsTheBoards) {
