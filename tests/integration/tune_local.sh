@@ -60,11 +60,9 @@ study:
           X: {uniform: [1, 0]}
         metric: {file: m.jsonl}
 YAML
-set +e
-"$MERLIN" run --local bad.yaml >bad.log 2>&1
-rc=$?
-set -e
-expect_eq "a bad tune block exits 2" 2 "$rc"
+# run_local NAME: `merlin run --local NAME.yaml`, its output in NAME.log; prints its exit code.
+run_local() { local rc=0; "$MERLIN" run --local "$1.yaml" >"$1.log" 2>&1 || rc=$?; echo "$rc"; }
+expect_eq "a bad tune block exits 2" 2 "$(run_local bad)"
 check "it says where the bounds are inverted" grep -q "bad.yaml:10:" bad.log
 check "it says asha needs a budget" grep -qi "budget" bad.log
 cat >scratch.yaml <<'YAML'
@@ -80,11 +78,7 @@ study:
         budget: {token: EPOCHS, min: 1, max: 3}
         metric: {file: m.jsonl}
 YAML
-set +e
-"$MERLIN" run --local scratch.yaml >scratch.log 2>&1
-rc=$?
-set -e
-expect_eq "a search in scratch exits 2" 2 "$rc"
+expect_eq "a search in scratch exits 2" 2 "$(run_local scratch)"
 check "it says why, at the scratch key" grep -q "scratch.yaml:6:.*cannot run in scratch" scratch.log
 
 finish
