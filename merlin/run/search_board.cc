@@ -2,19 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "merlin/core/report/text_writer.h"
 #include "merlin/core/tune/trial_config.h"
 #include "merlin/core/tune/tune_report.h"
+#include "merlin/core/spec/tune_method_names.h"
 
 namespace merlin::run {
 namespace {
-
-const char* method_name(spec::TuneMethod m) {
-  static const char* names[] = {"random", "sobol", "asha", "hyperband"};
-  return names[static_cast<int>(m)];
-}
 
 // A budget as a cell: an integer when whole, else a number shown as its token text.
 report::Cell budget_cell(const tune::TuneShape& shape, int rung) {
@@ -86,10 +83,11 @@ report::Table search_table(const SearchBoard& search, std::size_t limit) {
                {.header = "VALUE", .key = "value", .align = Align::kRight},
                {.header = "STATE", .key = "state", .align = Align::kLeft}};
   for (const auto& d : search.spec.space) {
-    std::string key = d.name;
-    for (const auto& c : std::vector<report::Column>(t.columns.begin(), t.columns.begin() + 6))
-      if (c.key == d.name) key = "config." + d.name;
-    t.columns.push_back({.header = d.name, .key = key, .align = Align::kAuto});
+    // A dimension named like a fixed column gets its own key.
+    const bool taken = std::any_of(t.columns.begin(), t.columns.begin() + 6,
+                                   [&](const report::Column& c) { return c.key == d.name; });
+    t.columns.push_back(
+        {.header = d.name, .key = taken ? "config." + d.name : d.name, .align = Align::kAuto});
   }
   const std::size_t n =
       limit == 0 ? search.board.size() : std::min(limit, search.board.size());
@@ -140,7 +138,7 @@ report::Object search_object(const SearchBoard& search, std::size_t limit) {
   o.push_back({"step", search.step});
   o.push_back({"labels", report::text_or_null(search.labels)});
   o.push_back({"instance", search.instance});
-  o.push_back({"method", method_name(search.spec.method)});
+  o.push_back({"method", spec::tune_method_name(search.spec.method)});
   o.push_back({"mode", search.spec.metric.maximize ? "max" : "min"});
   o.push_back({"trials", static_cast<std::uint64_t>(c.trials)});
   o.push_back({"full_budget", static_cast<std::uint64_t>(c.full)});

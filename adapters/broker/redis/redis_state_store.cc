@@ -31,6 +31,14 @@ std::uint64_t to_u64(const std::string& s) {
   return v;
 }
 
+// A commit script's {newly done (1/0), remaining, ...} reply.
+CommitResult commit_result_of(const RedisReply& r) {
+  CommitResult out;
+  out.newly_done = r.elements[0].as_integer().value_or(0) == 1;
+  out.remaining = static_cast<std::uint64_t>(std::max(0LL, r.elements[1].as_integer().value_or(0)));
+  return out;
+}
+
 // Shortest text that reads back as the same double (HINCRBYFLOAT rejects nan/inf).
 std::string fmt_seconds(double s) { return std::isfinite(s) ? fmt::format("{}", s) : "0"; }
 
@@ -83,10 +91,7 @@ Result<CommitResult> RedisStateStore::commit_trial(InstanceId id, SampleId task,
   auto r = tune_commit_script_.run(**c, {}, args);
   if (!r) return r.error();
   if (r->elements.size() != 3) return Error::runtime((*c)->describe("unexpected tune commit reply"));
-  CommitResult out;
-  out.newly_done = r->elements[0].as_integer().value_or(0) == 1;
-  out.remaining =
-      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
+  CommitResult out = commit_result_of(*r);
   for (const auto& e : r->elements[2].elements)
     if (auto n = e.as_integer(); n && *n >= 0) out.promoted.push_back(static_cast<SampleId>(*n));
   std::sort(out.promoted.begin(), out.promoted.end());
@@ -188,11 +193,7 @@ Result<CommitResult> RedisStateStore::commit(InstanceId id, SampleId sample, Out
       {std::to_string(id.v), std::to_string(sample), failed ? "1" : "0", fmt_seconds(seconds)});
   if (!r) return r.error();
   if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected commit reply"));
-  CommitResult out;
-  out.newly_done = r->elements[0].as_integer().value_or(0) == 1;
-  out.remaining =
-      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
-  return out;
+  return commit_result_of(*r);
 }
 
 Result<bool> RedisStateStore::is_done(InstanceId id, SampleId sample) {

@@ -4,19 +4,22 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 
 #include "merlin/core/spec/did_you_mean.h"
 #include "merlin/core/spec/env_names.h"
 #include "merlin/core/spec/node_reader.h"
 #include "merlin/core/spec/spec_reader.h"
 #include "merlin/core/spec/token.h"
+#include "merlin/core/spec/tune_method_names.h"
 
 namespace merlin::spec {
 namespace {
 
 const std::vector<std::string> kTuneKeys = {"method", "trials", "seed",    "space",
                                             "budget", "metric", "brackets"};
-const std::vector<std::string> kMethods = {"random", "sobol", "asha", "hyperband"};
+const std::vector<std::string> kMethods(std::begin(kTuneMethodNames),
+                                        std::end(kTuneMethodNames));
 const std::vector<std::string> kKinds = {"uniform", "log_uniform", "integer", "choice"};
 
 // The number a scalar holds, or nullopt (reported). Decimal or exponent form, a leading '+'

@@ -5,6 +5,7 @@
 
 #include "merlin/core/tune/trial_config.h"
 #include "merlin/core/util/value_format.h"
+#include "merlin/core/spec/tune_method_names.h"
 
 namespace merlin::tune {
 namespace {
@@ -89,8 +90,7 @@ std::string best_json(const spec::TuneSpec& spec, const TuneShape& shape,
   for (std::size_t i = 0; i < spec.space.size(); ++i)
     out += (i ? ", " : "") + json_string(spec.space[i].name) + ": " +
            json_value(spec.space[i], values[i]);
-  static const char* methods[] = {"random", "sobol", "asha", "hyperband"};
-  out += "}, \"method\": \"" + std::string(methods[static_cast<int>(spec.method)]) +
+  out += "}, \"method\": \"" + std::string(spec::tune_method_name(spec.method)) +
          "\", \"mode\": \"" + (spec.metric.maximize ? "max" : "min") +
          "\", \"trials\": " + std::to_string(shape.trials) +
          ", \"trial_dir\": " + json_string(trial_dir) + "}\n";
