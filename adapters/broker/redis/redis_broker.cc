@@ -55,12 +55,23 @@ std::string RedisBroker::unique_tag() {
 }
 
 Result<void> RedisBroker::publish(const std::string& queue, const std::vector<TaskMessage>& msgs) {
+  return publish_to(queue, msgs, false);
+}
+
+Result<void> RedisBroker::publish_first(const std::string& queue,
+                                        const std::vector<TaskMessage>& msgs) {
+  return publish_to(queue, msgs, true);
+}
+
+Result<void> RedisBroker::publish_to(const std::string& queue, const std::vector<TaskMessage>& msgs,
+                                     bool first) {
   if (msgs.empty()) return ok();
   auto c = pool_.acquire();
   if (!c) return c.error();
   std::vector<std::string> args{keys_.prefix, queue};
   for (const auto& m : msgs) {
-    args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
+    args.push_back(std::to_string(first ? redis_lua::kFirstBucket
+                                        : redis_lua::width_bucket(m.hi - m.lo)));
     args.push_back(encode(m));
   }
   auto r = publish_script_.run(**c, {}, args);  // a script: all or nothing

@@ -32,6 +32,9 @@ class RedisBroker : public Broker {
 
   /// Appends `msgs` in one MULTI/EXEC: all or nothing.
   Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) override;
+  /// Into the queue's bucket kFirstBucket, which every take reads before the others.
+  Result<void> publish_first(const std::string& queue,
+                             const std::vector<TaskMessage>& msgs) override;
   Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
                           Clock::time_point due) override;
   /// Queues again the messages of dead consumers and expired leases when a scan is due, then
@@ -61,6 +64,8 @@ class RedisBroker : public Broker {
   const RedisSettings& settings() const { return pool_.settings(); }
 
  private:
+  Result<void> publish_to(const std::string& queue, const std::vector<TaskMessage>& msgs,
+                          bool first);
   struct Taken {
     std::string queue, id, text;
     bool redelivered = false;        ///< taken over from an expired lease

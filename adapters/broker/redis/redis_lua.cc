@@ -16,11 +16,18 @@ local function stream_of(prefix, q, bucket)
   redis.call('ZADD', prefix .. 'b:' .. q, b, b)
   return prefix .. 'w:' .. b .. ':' .. q
 end
+-- In the order they are taken: bucket -1 (Broker::publish_first: a search's promotions), then
+-- single samples, then ranges, narrowest first (the set's scores are the buckets).
 local function streams_of(prefix, q)
-  local out = {prefix .. 'q:' .. q}
+  local out, single = {}, prefix .. 'q:' .. q
   for _, b in ipairs(redis.call('ZRANGE', prefix .. 'b:' .. q, 0, -1)) do
+    if single and tonumber(b) > 0 then
+      out[#out + 1] = single
+      single = nil
+    end
     out[#out + 1] = prefix .. 'w:' .. b .. ':' .. q
   end
+  if single then out[#out + 1] = single end
   return out
 end
 -- An entry's message and how often it was delivered before it was queued again (field 'd',

@@ -15,6 +15,9 @@ namespace merlin::redis_lua {
 
 /// The Stream a message of `width` samples goes to: 0 for a single sample ("q:<queue>"), else
 /// the least b with 2^b >= width ("w:<b>:<queue>"). The scripts take it as an argument.
+/// Messages published with Broker::publish_first go to bucket kFirstBucket ("w:-1:<queue>"),
+/// which is taken before every other.
+inline constexpr int kFirstBucket = -1;
 inline int width_bucket(std::uint64_t width) {
   int b = 0;
   for (std::uint64_t p = 1; p < width; p *= 2) ++b;

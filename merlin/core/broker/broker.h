@@ -74,6 +74,14 @@ class Broker {
   virtual ~Broker() = default;
   /// Appends messages to `queue`. All or nothing.
   virtual Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) = 0;
+  /// Publishes messages that are taken before the queue's other waiting ones: a search's
+  /// promotions, as asynchronous successive halving wants (docs/tuning.md). The default,
+  /// for brokers with no order to jump (RabbitMQ), is publish(). The in-process broker's
+  /// publish already puts new messages first.
+  virtual Result<void> publish_first(const std::string& queue,
+                                     const std::vector<TaskMessage>& msgs) {
+    return publish(queue, msgs);
+  }
   /// Makes `msg` deliverable on `queue` at `due` (retries with retry_delay).
   virtual Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
                                   Clock::time_point due) = 0;

@@ -42,7 +42,10 @@ Result<void> Plan::republish_promotions(const Instance& inst, StateStore& store,
                                         std::vector<Routed>& out) const {
   auto pending = store.pending_promotions(inst.id);
   if (!pending) return pending.error();
-  for (SampleId task : *pending) out.push_back(one_sample(inst, task));
+  for (SampleId task : *pending) {
+    out.push_back(one_sample(inst, task));
+    out.back().first = true;
+  }
   return ok();
 }
 
@@ -219,7 +222,10 @@ Result<std::vector<Routed>> Plan::after_commit(InstanceId id, SampleId sample,
   std::vector<Routed> out;
   if (!commit.newly_done) return out;  // a duplicate: its first commit did the releasing
   const auto& inst = graph_.instance(id);
-  for (SampleId task : commit.promoted) out.push_back(one_sample(inst, task));
+  for (SampleId task : commit.promoted) {
+    out.push_back(one_sample(inst, task));
+    out.back().first = true;  // ASHA: a promotion goes before new trials
+  }
   for (const auto& e : inst.children) {
     const auto& child = graph_.instance(e.instance);
     if (e.kind == EdgeKind::kPerSample) {

@@ -39,6 +39,8 @@ namespace merlin {
 struct Routed {
   std::string queue;
   TaskMessage message;
+  /// Taken before the queue's waiting messages (Broker::publish_first): a search's promotions.
+  bool first = false;
 };
 
 class Plan {

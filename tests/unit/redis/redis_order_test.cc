@@ -36,6 +36,29 @@ TEST_F(RedisOrder, LeavesFirstThenNarrowestRanges) {
   EXPECT_EQ(*p, 0u);
 }
 
+// A search's promotions (Broker::publish_first) are taken before every waiting message, in
+// their own order, and are counted, released and purged like the rest.
+TEST_F(RedisOrder, PublishFirstGoesBeforeLeavesAndRanges) {
+  RedisBroker b(settings_);
+  ASSERT_TRUE(b.publish("q", {sample_msg(0, 30), sample_msg(5, 6), sample_msg(7, 8)}).ok());
+  ASSERT_TRUE(b.publish_first("q", {sample_msg(50, 51), sample_msg(52, 53)}).ok());
+  auto p = b.pending({"q"});
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(*p, 5u);
+  EXPECT_EQ(take(b), sample_msg(50, 51));
+  // Released (a draining worker): back where it was, still first.
+  auto d = b.reserve({"q"}, milliseconds(0));
+  ASSERT_TRUE(d.ok() && d->has_value());
+  EXPECT_EQ((*d)->message, sample_msg(52, 53));
+  ASSERT_TRUE(b.release(**d).ok());
+  EXPECT_EQ(take(b), sample_msg(52, 53));
+  EXPECT_EQ(take(b), sample_msg(5, 6));
+  ASSERT_TRUE(b.publish_first("q", {sample_msg(60, 61)}).ok());
+  EXPECT_EQ(take(b), sample_msg(60, 61));
+  EXPECT_EQ(take(b), sample_msg(7, 8));
+  EXPECT_EQ(take(b), sample_msg(0, 30));
+}
+
 // A batched take is one script whatever the count: it fills the batch across the width
 // Streams in the take order, and stops at the count.
 TEST_F(RedisOrder, ReserveManyFillsTheBatchAcrossWidthsInTakeOrder) {
