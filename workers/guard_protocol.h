@@ -20,6 +20,11 @@ inline constexpr int kPassedFd = 4;
 /// The signal the kernel sends the guardian when the thread that started it exits
 /// (PR_SET_PDEATHSIG); a stray one is told apart by getppid().
 inline constexpr int kParentDeathSignalNumber = 1;  // SIGHUP
+/// Sent by the parent to the guardian alone: end the step now, as when its time limit passes
+/// (SIGTERM to the group, SIGKILL after the kill wait), reporting its status once reaped but
+/// no kTimedOut (a pruned trial, docs/tuning.md). The same signal from anyone else (a step's
+/// `kill -USR2 0`) is ignored.
+inline constexpr int kEndStepSignalNumber = 12;  // SIGUSR2
 
 enum class ReportKind : std::int32_t {
   kStepStatus = 1,   ///< value: the step's wait status (as waitpid gives it)

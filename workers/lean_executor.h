@@ -41,6 +41,9 @@ class LeanExecutor : public StepExecutor {
   Result<ExecResult> run(const RenderedTask& task) override;
   Result<void> mark_finished(const RenderedTask& task) override;
   void terminate_running() override { inner_->terminate_running(); }
+  bool end_run(InstanceId instance, std::uint64_t sample) override {
+    return inner_->end_run(instance, sample);
+  }
 
  private:
   Result<void> write_instance_script(const RenderedTask& task);

@@ -18,6 +18,7 @@
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
 #include "merlin/core/util/shell_words.h"
+#include "workers/guard_protocol.h"
 #include "workers/guarded_spawn.h"
 #include "workers/port_lease.h"
 #include "workers/return_code_policy.h"
@@ -156,7 +157,7 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
   const pid_t pgid = child->group();
   {
     std::lock_guard lock(mu_);
-    running_.insert(pgid);
+    running_.emplace(pgid, std::pair{task.instance.v, task.sample});
     if (kill_at_) {  // started while the run ends (the worker checked just before): end it too
       terminated_.insert(pgid);
       ::kill(-pgid, killed_ ? SIGKILL : SIGTERM);
@@ -203,11 +204,22 @@ void ProcessExecutor::terminate_running() {
   std::lock_guard lock(mu_);
   if (kill_at_) return;
   kill_at_ = std::chrono::steady_clock::now() + options_.kill_wait;
-  for (pid_t pgid : running_) {
+  for (const auto& [pgid, which] : running_) {
     terminated_.insert(pgid);
     ::kill(-pgid, SIGTERM);
   }
   escalator_ = std::thread([this] { kill_after_wait(); });
+}
+
+bool ProcessExecutor::end_run(InstanceId instance, std::uint64_t sample) {
+  std::lock_guard lock(mu_);
+  bool found = false;
+  for (const auto& [pgid, which] : running_) {
+    if (which != std::pair{instance.v, sample}) continue;
+    // The guardian (the group's leader, still unreaped while it is in running_) ends the step.
+    found |= ::kill(pgid, guard::kEndStepSignalNumber) == 0;
+  }
+  return found;
 }
 
 void ProcessExecutor::kill_after_wait() {

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -49,6 +50,9 @@ class ProcessExecutor : public StepExecutor {
   /// `kill_wait` later, SIGKILL to those groups (to what is left of them). Thread-safe; calls
   /// after the first change nothing.
   void terminate_running() override;
+  /// SIGUSR2 to the task's guardian, which ends the step's group as for a walltime
+  /// (workers/guard_protocol.h).
+  bool end_run(InstanceId instance, std::uint64_t sample) override;
 
  private:
   void kill_after_wait();  ///< the escalation thread
@@ -57,7 +61,8 @@ class ProcessExecutor : public StepExecutor {
   ProcessExecutorOptions options_;
   std::mutex mu_;
   std::condition_variable cv_;  ///< wakes the escalation thread when closing_
-  std::set<pid_t> running_;     ///< process groups of running steps
+  /// Process groups of running steps, with the task each runs.
+  std::map<pid_t, std::pair<std::uint32_t, std::uint64_t>> running_;
   std::set<pid_t> terminated_;  ///< process groups sent SIGTERM
   std::optional<std::chrono::steady_clock::time_point> kill_at_;  ///< set by terminate_running
   bool killed_ = false;   ///< kill_at_ has passed: steps still starting get SIGKILL at once

@@ -43,6 +43,15 @@ class StepExecutor {
   /// Ends every step running now, and any started after: SIGTERM to its process group, and
   /// SIGKILL to those still there after the executor's grace period. Thread-safe.
   virtual void terminate_running() {}
+  /// Ends the run of task `sample` of `instance` if this executor is running it: the step's
+  /// guardian SIGTERMs its group, then SIGKILLs what is left after the kill wait, and run()
+  /// returns how it ended (a pruned trial, docs/tuning.md). False when it is not running
+  /// here. Thread-safe.
+  virtual bool end_run(InstanceId instance, std::uint64_t sample) {
+    (void)instance;
+    (void)sample;
+    return false;
+  }
 };
 
 }  // namespace merlin

@@ -11,6 +11,7 @@
 #include <system_error>
 #include <thread>
 
+#include "merlin/core/tune/pruned_marks.h"
 #include "merlin/core/tune/tune_report.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
@@ -131,6 +132,8 @@ Result<WorkerReport> Worker::run() {
       int n = options_.stager_threads > 0 ? options_.stager_threads : std::min(slots, 4);
       pool_ = std::make_unique<StagingPool>(n, static_cast<std::size_t>(slots));
     }
+    if (TrialWatch::period(plan_.graph()))
+      watch_ = std::make_unique<TrialWatch>(store_, plan_.graph(), renderer_, executor_);
     threads.reserve(static_cast<std::size_t>(slots));
     for (int i = 0; i < slots; ++i)
       threads.emplace_back([this, i] {
@@ -155,6 +158,7 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  watch_.reset();
   // Deliveries a slot reserved for others that left meanwhile (stopped, failed) go back.
   std::deque<Delivery> left;
   {
@@ -317,10 +321,10 @@ Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::str
 }
 
 Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
-  std::map<std::string, std::vector<TaskMessage>> by_queue;
-  for (const auto& r : routed) by_queue[r.queue].push_back(r.message);
-  for (const auto& [q, msgs] : by_queue) {
-    auto p = broker_.publish(q, msgs);
+  std::map<std::pair<bool, std::string>, std::vector<TaskMessage>> by_queue;
+  for (const auto& r : routed) by_queue[{r.first, r.queue}].push_back(r.message);
+  for (const auto& [key, msgs] : by_queue) {
+    auto p = key.first ? broker_.publish_first(key.second, msgs) : broker_.publish(key.second, msgs);
     if (!p) return p;
   }
   return ok();
@@ -411,7 +415,8 @@ Result<void> Worker::write_search_summary(InstanceId instance) {
        {std::pair<const char*, std::string>{"best.json",
                                             tune::best_json(spec, *node.tune, board, best_dir)},
         {"best.env", tune::best_env(spec, *node.tune, board, best_dir)},
-        {"trials.csv", tune::trials_csv(spec, *node.tune, board)}}) {
+        {"trials.csv",
+         tune::trials_csv(spec, *node.tune, board, tune::pruned_trials(dir, *node.tune, board))}}) {
     auto w = files::write_atomic(dir + "/" + name, text);
     if (!w) return w;
   }
@@ -519,8 +524,13 @@ Result<void> Worker::run_task(const Delivery& d) {
   }
   if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;
+  if (watch_) watch_->watch(task);
   auto r = executor_.run(task);
   running_[m.instance.v]--;
+  // Pruned (docs/tuning.md): ended by the watch, unless it finished its rung meanwhile.
+  if (auto pruned = watch_ ? watch_->done(task) : std::nullopt;
+      pruned && r && !abort_ && (r->exit_code != 0 || r->signal != 0))
+    return commit_pruned(d, node, task, r->seconds, *pruned);
 
   RunFacts facts;
   facts.aborted = abort_;
@@ -535,6 +545,31 @@ Result<void> Worker::run_task(const Delivery& d) {
   facts.max_retries = node.spec->run.max_retries;
   facts.scratch = scratch;
   return act_on(d, node, task, r, decide_outcome(facts));
+}
+
+// A trial ended by the watch: recorded in its directory (MERLIN_PRUNED) and committed without
+// a result, as done (MERLIN_SKIPPED): never retried, never promoted.
+Result<void> Worker::commit_pruned(const Delivery& d, const StepNode& node,
+                                   const RenderedTask& task, double seconds,
+                                   const tune::PruneVerdict& v) {
+  const auto& shape = *node.tune;
+  const std::uint32_t trial = shape.trial_of(d.message.lo), rung = shape.rung_of(d.message.lo);
+  auto number = [](double x) { return std::isfinite(x) ? fmt::format("{}", x) : "null"; };
+  const std::string record = fmt::format(
+      "{{\"trial\": {}, \"rung\": {}, \"budget\": {}, \"value\": {}, \"cut\": {}, "
+      "\"compared\": {}, \"keep\": {}}}\n",
+      trial, rung, number(v.budget), number(v.value), number(v.cut), v.compared, v.keep);
+  if (auto w = files::write(task.dir + "/" + tune::kPrunedMarker, record); !w)
+    log::warn("cannot record the pruning step={} trial={}: {}", node.name, trial,
+              w.error().message);
+  log::info("trial pruned step={} trial={} rung={} at budget={} seconds={:.1f}", node.name, trial,
+            rung, v.budget, seconds);
+  {
+    std::lock_guard lock(mu_);
+    report_.executed++;
+    report_.pruned++;
+  }
+  return commit_and_ack(d, Outcome::kSkipped, seconds);
 }
 
 // Carries out decide_outcome's answer for a run that returned `r`, in the answer's order.

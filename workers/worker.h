@@ -25,6 +25,7 @@
 #include "workers/staging_pool.h"
 #include "workers/step_executor.h"
 #include "workers/task_decisions.h"
+#include "workers/trial_watch.h"
 
 namespace merlin {
 
@@ -91,6 +92,7 @@ struct WorkerReport {
   std::uint64_t staging_failed = 0;      ///< tasks failed by scratch or staging errors
   std::uint64_t staged_bytes = 0;
   double staging_busy_seconds = 0;  ///< the stager threads' time in jobs, summed
+  std::uint64_t pruned = 0;         ///< tuned trials ended early (docs/tuning.md, "Pruning")
 };
 
 class Worker {
@@ -132,6 +134,9 @@ class Worker {
   Result<void> act_on(const Delivery& d, const StepNode& node, RenderedTask& task,
                       const Result<ExecResult>& r, const TaskOutcome& o);
   Result<void> give_up_on(const Delivery& d);
+  /// A trial the watch ended (pruned): its record, then a resultless commit.
+  Result<void> commit_pruned(const Delivery& d, const StepNode& node, const RenderedTask& task,
+                             double seconds, const tune::PruneVerdict& verdict);
   /// Writes a finished search's best.json, best.env and trials.csv (no-op for other steps).
   Result<void> write_search_summary(InstanceId instance);
   /// `value`: a tuned task's result (NaN: none, and for every other task).
@@ -182,6 +187,7 @@ class Worker {
   std::unique_ptr<Stager> own_stager_;
   Stager* stager_ = nullptr;
   std::unique_ptr<StagingPool> pool_;  ///< made by run() when a step has scratch
+  std::unique_ptr<TrialWatch> watch_;  ///< made by run() when a tuned step prunes
   /// Reserved for slots that were idle when they came (next_delivery), in take order;
   /// guarded by mu_, renewed with the running ones, released if left when run() ends.
   std::deque<Delivery> prefetched_;

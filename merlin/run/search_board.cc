@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "merlin/core/report/text_writer.h"
+#include "merlin/core/tune/pruned_marks.h"
 #include "merlin/core/tune/trial_config.h"
 #include "merlin/core/tune/tune_report.h"
 #include "merlin/core/spec/tune_method_names.h"
@@ -42,8 +43,10 @@ SearchCounts search_counts(const SearchBoard& search) {
   SearchCounts c;
   c.trials = static_cast<std::uint32_t>(search.board.size());
   for (const auto& s : search.board) {
-    const std::string state = tune::trial_state(s, search.shape);
+    const std::string state =
+        tune::trial_state(s, search.shape, search.pruned.count(s.trial) != 0);
     if (state == "waiting") ++c.waiting;
+    else if (state == "pruned") ++c.pruned;
     else if (state == "running") ++c.running;
     else if (state == "completed") ++c.completed;
     else if (state == "stopped") ++c.stopped;
@@ -63,6 +66,7 @@ std::string search_title(const SearchBoard& search) {
   if (!search.shape.budgets.empty())
     out += " (" + search.shape.budget_text(search.shape.rungs - 1) + ")";
   out += fmt::format(", {} stopped", c.stopped);
+  if (c.pruned) out += fmt::format(", {} pruned", c.pruned);
   if (c.failed) out += fmt::format(", {} failed", c.failed);
   if (c.running) out += fmt::format(", {} running", c.running);
   if (c.waiting) out += fmt::format(", {} waiting", c.waiting);
@@ -99,7 +103,7 @@ report::Table search_table(const SearchBoard& search, std::size_t limit) {
     row.push_back(budget_cell(search.shape, s.rung));
     row.push_back(has_result(s) ? report::Cell(s.value).shown_as(value_text(s.value))
                                 : report::Cell());
-    row.push_back(tune::trial_state(s, search.shape));
+    row.push_back(tune::trial_state(s, search.shape, search.pruned.count(s.trial) != 0));
     const auto values = tune::trial_values(search.spec, s.trial);
     for (std::size_t d = 0; d < search.spec.space.size() && d < values.size(); ++d)
       row.push_back(dimension_cell(search.spec.space[d], values[d]));
@@ -126,6 +130,7 @@ Result<std::vector<SearchBoard>> search_boards(const StudyGraph& graph, StateSto
     b.spec = *node.spec->run.tune;
     b.shape = *node.tune;
     b.board = tune::leaderboard(std::move(*standings), b.shape.maximize);
+    b.pruned = tune::pruned_trials(graph.tokens().workspace + "/" + inst.rel_dir, b.shape, b.board);
     out.push_back(std::move(b));
   }
   return out;
@@ -147,6 +152,7 @@ report::Object search_object(const SearchBoard& search, std::size_t limit) {
   o.push_back({"running", static_cast<std::uint64_t>(c.running)});
   o.push_back({"completed", static_cast<std::uint64_t>(c.completed)});
   o.push_back({"stopped", static_cast<std::uint64_t>(c.stopped)});
+  o.push_back({"pruned", static_cast<std::uint64_t>(c.pruned)});
   o.push_back({"failed", static_cast<std::uint64_t>(c.failed)});
   report::Cell best_trial, best_value;
   if (c.best) {

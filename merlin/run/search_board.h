@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,13 +30,14 @@ struct SearchBoard {
   spec::TuneSpec spec;
   tune::TuneShape shape;
   std::vector<tune::TrialStanding> board;  ///< best first (tune::leaderboard)
+  std::set<std::uint32_t> pruned;          ///< trials with MERLIN_PRUNED (tune::pruned_trials)
 };
 
 /// How many trials are in each state (tune::trial_state), and the leader.
 struct SearchCounts {
   std::uint32_t trials = 0;
   std::uint32_t full = 0;  ///< with a result at the last rung (the full budget)
-  std::uint32_t waiting = 0, running = 0, completed = 0, stopped = 0, failed = 0;
+  std::uint32_t waiting = 0, running = 0, completed = 0, stopped = 0, failed = 0, pruned = 0;
   /// The first of the board when it has a result; nullopt before any.
   std::optional<tune::TrialStanding> best;
 };
@@ -54,8 +56,9 @@ std::string search_title(const SearchBoard& search);
 report::Table search_table(const SearchBoard& search, std::size_t limit);
 
 /// The leaderboards of a study's tuned instances, in instance order, from `store` (told each
-/// instance's shape first, StateStore::set_tuned). An instance whose standings are empty (a
-/// store that does not keep them) is left out.
+/// instance's shape first, StateStore::set_tuned), with the pruned trials marked in their
+/// directories under the graph's workspace. An instance whose standings are empty (a store
+/// that does not keep them) is left out.
 Result<std::vector<SearchBoard>> search_boards(const StudyGraph& graph, StateStore& store);
 
 /// One search as a JSON object: step, labels (null without), instance, method, mode, trials,

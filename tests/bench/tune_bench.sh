@@ -40,11 +40,20 @@ for path in glob.glob(os.path.join(ws, "search", "trial_*", "metrics.jsonl")):
         if m["budget"] == 27:
             full.append((m["t"] - t0, m["value"]))
 full.sort()
+epochs = sum(1 for path in glob.glob(os.path.join(ws, "search", "trial_*", "metrics.jsonl"))
+             for line in open(path) if line.strip())
+sync_epochs = sum(1 for path in glob.glob(os.path.join("sync", "trial_*", "metrics.jsonl"))
+                  for line in open(path) if line.strip())
+pruned = len(glob.glob(os.path.join(ws, "search", "trial_*", "MERLIN_PRUNED")))
+tasks = sum(1 for path in glob.glob(os.path.join(ws, "search", "trial_*", "runs.log"))
+            for line in open(path) if line.strip())
 best = min(v for _, v in full)
 reach = next((t for t, v in full if v <= sync["best_value"]), None)
 wall = t1 - t0
-print(f"run {run}: ASHA  wall {wall:6.1f} s  first full-budget result {full[0][0]:6.1f} s  best {best:.4f}")
-print(f"run {run}: sync  wall {sync['wall']:6.1f} s  first full-budget result {sync['first_full']:6.1f} s  best {sync['best_value']:.4f}")
+print(f"run {run}: ASHA  wall {wall:6.1f} s  first full-budget result {full[0][0]:6.1f} s  best {best:.4f}"
+      f"  {tasks} tasks, {pruned} pruned, {epochs} epochs")
+print(f"run {run}: sync  wall {sync['wall']:6.1f} s  first full-budget result {sync['first_full']:6.1f} s  best {sync['best_value']:.4f}"
+      f"  {sync_epochs} epochs")
 print(f"run {run}: ASHA/sync wall {wall / sync['wall']:.2f}, first full-budget result "
       f"{full[0][0] / sync['first_full']:.2f}, time to sync's final quality "
       + (f"{reach:.1f} s = {reach / sync['wall']:.2f} of sync's wall" if reach is not None

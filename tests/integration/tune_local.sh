@@ -81,4 +81,24 @@ YAML
 expect_eq "a search in scratch exits 2" 2 "$(run_local scratch)"
 check "it says why, at the scratch key" grep -q "scratch.yaml:6:.*cannot run in scratch" scratch.log
 
+# 4. Pruning: one slot, so every trial of a rung after the first two runs with others already
+# finished there; each epoch takes 0.2 s and the worker looks every 0.1 s. The configurations
+# and noise are fixed by the seed, so the same trials fall behind every time.
+sed 's/^\(        metric: .*\)$/\1\n        prune: 0.1/' "$SPEC" >"$WORK/prune.yaml"
+cp "$SRC/examples/tune_demo/objective.py" "$WORK/"
+check "the pruning spec has its prune key" grep -q "^        prune: 0.1" "$WORK/prune.yaml"
+rm -rf "$WORK/studies"
+timeout 300 "$MERLIN" run --local -j1 --vars SECONDS_PER_EPOCH=0.2 "$WORK/prune.yaml" >prune.log \
+  2>&1 || { cat prune.log; fail "the pruned search ran"; }
+ws=$(ls -d "$WORK"/studies/tune_demo_*)
+n=$(ls "$ws"/search/trial_*/MERLIN_PRUNED 2>/dev/null | wc -l)
+check "trials were pruned ($n)" test "$n" -ge 1
+expect_eq "the log says so for each" "$n" "$(grep -c 'trial pruned step=search' prune.log)"
+if python3 "$SRC/tests/integration/tune_local/check_search.py" "$ws" >check3.log; then
+  pass "with pruning: ASHA invariants and every pruning verified from the trials' files \
+($(grep -c '^ok' check3.log) checks)"
+else
+  cat check3.log; fail "ASHA invariants with pruning"
+fi
+
 finish

@@ -11,7 +11,8 @@
 //    is gone (we are their subreaper, so orphans come to us) or the kill wait has passed,
 //    then SIGKILL the group (ourselves included);
 //  - the step's time limit (its `walltime`) passes: we report kTimedOut, then end the group
-//    the same way, reporting the step's status once it is reaped.
+//    the same way, reporting the step's status once it is reaped;
+//  - our parent sends us SIGUSR2 (a pruned trial): the same, without kTimedOut.
 // SIGTERM and the like sent to the group (the worker's terminate_running, a step's `kill 0`)
 // are blocked here: the step takes them, we report how it ended. Protocol: guard_protocol.h.
 #include <errno.h>
@@ -27,6 +28,9 @@
 #include <initializer_list>
 
 #include "workers/guard_protocol.h"
+
+static_assert(merlin::guard::kEndStepSignalNumber == SIGUSR2);
+static_assert(merlin::guard::kParentDeathSignalNumber == SIGHUP);
 
 extern char** environ;
 
@@ -173,6 +177,8 @@ int main(int argc, char** argv) {
     if (sig < 0) continue;  // EINTR, or the deadline (checked above)
     if (sig == merlin::guard::kParentDeathSignalNumber && getppid() != expected_parent)
       end_the_step(waited, kill_wait_ms, step, false);
+    if (sig == merlin::guard::kEndStepSignalNumber && info.si_pid == expected_parent)
+      end_the_step(waited, kill_wait_ms, step, /*report_status=*/true);
     if (sig != SIGCHLD) continue;  // the group's SIGTERM etc.: the step handles them
     int status = 0;
     pid_t p;

@@ -129,7 +129,36 @@ std::string with_json_numbers(std::string_view line) {
   return out;
 }
 
+// One line of a metric file as an object; discarded when it is not one.
+Json metric_line(std::string_view line) {
+  if (line.find_first_not_of(" \t\r") == std::string_view::npos || too_deep(line))
+    return Json(Json::value_t::discarded);
+  Json j = Json::parse(line, nullptr, false);
+  if (j.is_discarded()) j = Json::parse(with_json_numbers(line), nullptr, false);
+  if (!j.is_discarded() && !j.is_object()) return Json(Json::value_t::discarded);
+  return j;
+}
+
 }  // namespace
+
+std::vector<MetricPoint> metric_curve(std::string_view text, const std::string& key) {
+  std::vector<MetricPoint> out;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    Json j = metric_line(line);
+    if (j.is_discarded()) continue;
+    auto b = j.find("budget");
+    auto v = j.find(key);
+    if (b == j.end() || !b->is_number() || v == j.end()) continue;
+    if (v->is_null())
+      out.push_back({b->get<double>(), std::numeric_limits<double>::quiet_NaN()});
+    else if (v->is_number())
+      out.push_back({b->get<double>(), v->get<double>()});
+  }
+  return out;
+}
 
 std::optional<double> last_metric(std::string_view text, const std::string& key) {
   std::size_t end = text.size();
@@ -138,10 +167,8 @@ std::optional<double> last_metric(std::string_view text, const std::string& key)
     start = start == std::string_view::npos ? 0 : start + 1;
     std::string_view line = text.substr(start, end - start);
     end = start == 0 ? 0 : start - 1;
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos || too_deep(line)) continue;
-    Json j = Json::parse(line, nullptr, false);
-    if (j.is_discarded()) j = Json::parse(with_json_numbers(line), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) continue;
+    Json j = metric_line(line);
+    if (j.is_discarded()) continue;
     auto it = j.find(key);
     if (it == j.end()) continue;
     if (it->is_null()) return std::numeric_limits<double>::quiet_NaN();

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "merlin/core/data/sample_fields.h"
 #include "merlin/core/util/result.h"
@@ -38,6 +39,15 @@ Result<void> parse_output(OutputKind kind, const std::string& stem, std::string_
 /// that does not parse (a trial killed while writing it) is passed over. nullopt when no line
 /// has one.
 std::optional<double> last_metric(std::string_view text, const std::string& key);
+
+/// One line of a trial's metric file: its `budget` and its `key` (NaN for null/NaN).
+struct MetricPoint {
+  double budget = 0;
+  double value = 0;
+};
+/// Every line of `text` that is an object with a numeric `budget` and a numeric (or null,
+/// NaN) `key`, in file order; other lines are passed over, as last_metric does.
+std::vector<MetricPoint> metric_curve(std::string_view text, const std::string& key);
 
 /// Parsers by kind (parse_output dispatches to them).
 Result<void> parse_json_output(const std::string& stem, std::string_view text, SampleFields& out);

@@ -103,6 +103,9 @@ struct TuneSpec {
   std::optional<TuneBudget> budget;  ///< required for asha and hyperband
   TuneMetric metric;                 ///< required
   std::uint32_t brackets = 0;        ///< hyperband: how many (0: as many as rungs)
+  /// asha/hyperband: how often, in seconds, a running trial's newest intermediate value is
+  /// compared with its rung's (`prune: true` = 1, a number = that, `false` = 0: never).
+  double prune_every = 1.0;
   SourceLocation where;              ///< of the `tune:` key
 };
 

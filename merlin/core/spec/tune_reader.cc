@@ -17,7 +17,7 @@ namespace merlin::spec {
 namespace {
 
 const std::vector<std::string> kTuneKeys = {"method", "trials", "seed",    "space",
-                                            "budget", "metric", "brackets"};
+                                            "budget", "metric", "brackets", "prune"};
 const std::vector<std::string> kMethods(std::begin(kTuneMethodNames),
                                         std::end(kTuneMethodNames));
 const std::vector<std::string> kKinds = {"uniform", "log_uniform", "integer", "choice"};
@@ -326,6 +326,39 @@ void read_metric(const YamlEntry& m, const std::string& what, TuneSpec& tune,
   }
 }
 
+// `prune: true | false | SECONDS`: how often a running trial is checked (docs/tuning.md,
+// "Pruning"); asha and hyperband only.
+void read_prune(const YamlEntry& p, const std::string& what, const std::string& method,
+                bool has_rungs, TuneSpec& tune, DiagnosticList& diags) {
+  const std::string prune_what = "'prune' of " + what;
+  auto text = read_scalar(p.value, prune_what, diags);
+  if (!text) {
+    if (p.value.is_null()) diags.error(p.key_where, prune_what + " is empty; give true, false or "
+                                                                 "the seconds between checks");
+    return;
+  }
+  double seconds = 0;
+  if (*text == "true" || *text == "false") {
+    seconds = *text == "true" ? 1.0 : 0.0;
+  } else {
+    auto v = read_number(p.value, prune_what + " (true, false or the seconds between checks)",
+                         diags);
+    if (!v) return;
+    if (*v < 0.1 || *v > 3600) {
+      diags.error(p.value.where, prune_what + " is " + *text +
+                                     " seconds; give 0.1 to 3600, or false to never prune");
+      return;
+    }
+    seconds = *v;
+  }
+  if (!has_rungs && seconds > 0) {
+    diags.error(p.key_where, prune_what + " is for methods 'asha' and 'hyperband', which compare "
+                                          "trials at each rung; this tune uses '" + method + "'");
+    return;
+  }
+  tune.prune_every = seconds;
+}
+
 }  // namespace
 
 void read_tune(const YamlEntry& entry, const std::string& context, StepRun& run,
@@ -399,6 +432,9 @@ void read_tune(const YamlEntry& entry, const std::string& context, StepRun& run,
       tune.brackets = static_cast<std::uint32_t>(*v);
     }
   }
+  if (!needs_budget) tune.prune_every = 0;  // one rung: nothing to compare a trial with
+  if (const YamlEntry* p = node.find("prune"))
+    read_prune(*p, what, method, needs_budget || !method_ok, tune, diags);
   run.tune = std::move(tune);
 }
 

@@ -11,6 +11,7 @@
 #include "merlin/core/study/launcher.h"
 #include "merlin/core/study/substitute.h"
 #include "merlin/core/tune/trial_config.h"
+#include "merlin/core/tune/tune_report.h"
 
 namespace merlin {
 namespace {
@@ -130,10 +131,7 @@ std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
   const auto& node = graph_.step_of(id);
   if (node.tune) {
     // One directory per trial, shared by its rungs: a promoted trial finds its checkpoint.
-    const std::uint32_t trial = node.tune->trial_of(sample);
-    std::string digits = std::to_string(trial);
-    const std::size_t width = std::to_string(node.tune->trials - 1).size();
-    dir += "/trial_" + std::string(width - std::min(width, digits.size()), '0') + digits;
+    dir += "/" + tune::trial_dir_name(*node.tune, node.tune->trial_of(sample));
   } else if (node.fanout) {
     SampleHierarchy h = fanout_->hierarchy(id);
     if (h.levels() > 0) {

@@ -56,11 +56,17 @@ const TrialStanding* leader_of(const std::vector<TrialStanding>& board) {
 
 }  // namespace
 
-std::string trial_state(const TrialStanding& s, const TuneShape& shape) {
+std::string trial_state(const TrialStanding& s, const TuneShape& shape, bool pruned) {
   if (s.rung < 0) return "waiting";
   if (!s.stopped) return "running";
-  if (std::isnan(s.value)) return "failed";
+  if (std::isnan(s.value)) return pruned ? "pruned" : "failed";
   return s.rung + 1 == static_cast<int>(shape.rungs) ? "completed" : "stopped";
+}
+
+std::string trial_dir_name(const TuneShape& shape, std::uint32_t trial) {
+  const std::string digits = std::to_string(trial);
+  const std::size_t width = std::to_string(shape.trials == 0 ? 0 : shape.trials - 1).size();
+  return "trial_" + std::string(width - std::min(width, digits.size()), '0') + digits;
 }
 
 std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, bool maximize) {
@@ -116,7 +122,8 @@ std::string best_env(const spec::TuneSpec& spec, const TuneShape& shape,
 }
 
 std::string trials_csv(const spec::TuneSpec& spec, const TuneShape& shape,
-                       const std::vector<TrialStanding>& board) {
+                       const std::vector<TrialStanding>& board,
+                       const std::set<std::uint32_t>& pruned) {
   std::string out = "trial,rung,budget,value,state";
   for (const auto& d : spec.space) out += "," + csv_cell(d.name);
   out += "\n";
@@ -124,7 +131,7 @@ std::string trials_csv(const spec::TuneSpec& spec, const TuneShape& shape,
     out += std::to_string(s.trial) + "," + (s.rung < 0 ? "" : std::to_string(s.rung)) + "," +
            (s.rung < 0 ? "" : shape.budget_text(static_cast<std::uint32_t>(s.rung))) + "," +
            (s.rung < 0 || std::isnan(s.value) ? "" : samples::format_float64(s.value)) + "," +
-           trial_state(s, shape);
+           trial_state(s, shape, pruned.count(s.trial) != 0);
     for (const auto& v : trial_values(spec, s.trial)) out += "," + csv_cell(v);
     out += "\n";
   }

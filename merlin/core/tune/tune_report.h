@@ -2,6 +2,8 @@
 /// What a search shows and leaves behind (docs/tuning.md): the leaderboard's order and the
 /// texts of best.json, best.env and trials.csv, written into the tuned instance's directory
 /// when its last task ends. Pure text functions.
+#include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,14 @@ std::vector<TrialStanding> leaderboard(std::vector<TrialStanding> standings, boo
 /// stopped), `running` (promoted to a rung it has no result for, or its last rung still
 /// open), `completed` (stopped at the last rung with a result), `stopped` (not promoted),
 /// `failed` (stopped without a result).
-std::string trial_state(const TrialStanding& standing, const TuneShape& shape);
+/// `pruned` (the trial's directory has MERLIN_PRUNED, tune::pruned_trials): `pruned` instead
+/// of `failed`.
+std::string trial_state(const TrialStanding& standing, const TuneShape& shape,
+                        bool pruned = false);
+
+/// A trial's directory under its instance's: `trial_NN`, zero-padded to the width of the
+/// largest trial number.
+std::string trial_dir_name(const TuneShape& shape, std::uint32_t trial);
 
 /// `{"trial": 7, "rung": 3, "budget": 27, "value": 0.0012, "config": {"X": 0.31, ...},
 /// "method": "asha", "trials": 27, "trial_dir": "..."}` for the leader; `{}` without one.
@@ -31,6 +40,7 @@ std::string best_env(const spec::TuneSpec& spec, const TuneShape& shape,
                      const std::vector<TrialStanding>& board, const std::string& trial_dir);
 /// Every trial, best first: trial,rung,budget,value,state,<space names...>.
 std::string trials_csv(const spec::TuneSpec& spec, const TuneShape& shape,
-                       const std::vector<TrialStanding>& board);
+                       const std::vector<TrialStanding>& board,
+                       const std::set<std::uint32_t>& pruned = {});
 
 }  // namespace merlin::tune

@@ -8,6 +8,10 @@ What must hold, each a line "ok ..." or "FAIL ..." (exit 1 on any FAIL):
   - every trial's runs resume from its checkpoint: the epochs a run starts from never go back,
     a rung is trained once (or twice for a task that was running when the run was killed);
   - metrics.jsonl holds every epoch 1..budget reached, each once (or twice around a kill);
+  - a pruned trial (MERLIN_PRUNED in its directory) ended at the rung it was pruned at
+    (trials.csv: that rung, no value, `pruned`), below that rung's budget, and was worse
+    there than the cut, which is the value at that budget of a trial that finished the rung
+    with a result; at least `keep` such trials were better;
   - the rungs look like ASHA's: 27 trials at rung 0, at least floor(n/3) promoted from each
     rung, one trial or more at the last;
   - best.json names the leader of trials.csv, at the full budget, and its configuration is
@@ -65,11 +69,46 @@ check(all(n == 1 for n in results.values()),
       f"{len(results)} trial results recorded in {len(paths)} journal(s), each once")
 ran = len(results)
 
-reruns = 0
+def curve(tdir):
+    with open(os.path.join(tdir, "metrics.jsonl")) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def value_at(points, budget):
+    v = None
+    for p in points:
+        if p["budget"] <= budget:
+            v = p["value"]
+    return v
+
+
+reruns, pruned = 0, 0
 for row in rows:
     t = int(row["trial"])
     rung = int(row["rung"])
     tdir = os.path.join(search, f"trial_{t:02d}")
+    record = os.path.join(tdir, "MERLIN_PRUNED")
+    if os.path.exists(record):
+        pruned += 1
+        with open(record) as f:
+            pr = json.load(f)
+        k = pr["rung"]
+        low = budgets[k - 1] if k > 0 else 0
+        check(pr["trial"] == t and k == rung and low < pr["budget"] < budgets[k]
+              and row["value"] in ("", "nan") and row["state"] == "pruned",
+              f"trial {t}: pruned at rung {k}, budget {pr['budget']}, inside the rung; "
+              f"trials.csv: rung {rung}, value '{row['value']}', {row['state']}")
+        # Those that finished rung k with a result (a subset of them when it was pruned).
+        finished = [r for r in rows if int(r["trial"]) != t and (
+            int(r["rung"]) > k or (int(r["rung"]) == k and r["value"] not in ("", "nan")))]
+        at_b = [value_at(curve(os.path.join(search, f"trial_{int(r['trial']):02d}")), pr["budget"])
+                for r in finished]
+        better = [v for v in at_b if v is not None and v < pr["value"]]
+        check(pr["value"] > pr["cut"] and pr["cut"] in at_b and len(better) >= pr["keep"] >= 1,
+              f"trial {t}: its value {pr['value']:.4f} at budget {pr['budget']} was worse than "
+              f"the cut {pr['cut']:.4f}; {len(better)} of {len(finished)} finished trials were better")
+    else:
+        pr = None
     with open(os.path.join(tdir, "runs.log")) as f:
         runs = [tuple(map(int, line.split())) for line in f if line.strip()]
     starts = [s for s, _ in runs]
@@ -79,20 +118,26 @@ for row in rows:
     check(starts == sorted(starts) and starts[0] == 0,
           f"trial {t}: each run starts where the checkpoint was ({starts})")
     reruns += len(runs) - len(distinct)
-    with open(os.path.join(tdir, "metrics.jsonl")) as f:
-        epochs = [json.loads(line)["budget"] for line in f if line.strip()]
-    want = list(range(1, budgets[rung] + 1))
+    epochs = [p["budget"] for p in curve(tdir)]
+    want = list(range(1, int(pr["budget"] if pr else budgets[rung]) + 1))
     once = sorted(set(epochs)) == want
     twice_at_most = all(epochs.count(e) <= 2 for e in want)
     check(once and (len(epochs) == len(want) or (killed and twice_at_most)),
-          f"trial {t}: epochs 1..{budgets[rung]} trained, none from scratch again")
+          f"trial {t}: epochs 1..{want[-1] if want else 0} trained, none from scratch again")
 check(reruns == 0 or (killed and reruns <= 4), f"{reruns} rung(s) run twice (a kill: at most 4)")
-check(ran == sum(int(r["rung"]) + 1 for r in rows), f"{ran} tasks ran: one per trial and rung reached")
+# A pruned task has a result record (none) locally; on Redis its commit is MERLIN_SKIPPED, like
+# the tasks that never ran, so it is not among `commits`.
+expected = sum(int(r["rung"]) + 1 for r in rows) - (pruned if results is commits else 0)
+check(ran == expected, f"{ran} tasks ran: one per trial and rung reached, and {pruned} pruned")
 
 at = [sum(1 for r in rows if int(r["rung"]) >= k) for k in range(4)]
+with_result = [sum(1 for r in rows if int(r["rung"]) >= k and r["state"] not in ("pruned", "failed"))
+               for k in range(4)]
 check(at[0] == 27, f"27 trials at rung 0 ({at[0]})")
 for k in range(3):
-    check(at[k + 1] >= at[k] // 3, f"rung {k}: {at[k + 1]} of {at[k]} promoted (at least a third)")
+    # (pruned trials have no result, so they cannot be among those promoted)
+    check(at[k + 1] >= min(at[k] // 3, with_result[k]),
+          f"rung {k}: {at[k + 1]} of {at[k]} promoted (at least a third of those with a result)")
 check(at[3] >= 1, f"{at[3]} trial(s) trained to the full budget")
 
 leader = rows[0]

@@ -328,6 +328,36 @@ TEST(TuneSpec, TrialsSeedAndBrackets) {
   EXPECT_EQ(loaded.spec.steps[0].run.tune->seed, 18446744073709551615u);
 }
 
+TEST(TuneSpec, Prune) {
+  auto every = [](const std::string& extra) {
+    return parse_ok(tune_spec(std::string(kBasic) + extra)).spec.steps[0].run.tune->prune_every;
+  };
+  EXPECT_EQ(every(""), 1.0);  // asha prunes by default, every second
+  EXPECT_EQ(every("        prune: true\n"), 1.0);
+  EXPECT_EQ(every("        prune: false\n"), 0.0);
+  EXPECT_EQ(every("        prune: 2.5\n"), 2.5);
+  const std::string random =
+      "        method: random\n        trials: 4\n        space: {LR: {uniform: [0, 1]}}\n"
+      "        metric: {file: m.jsonl}\n";
+  EXPECT_EQ(parse_ok(tune_spec(random, "$(LR)")).spec.steps[0].run.tune->prune_every, 0.0);
+  EXPECT_EQ(parse_ok(tune_spec(random + "        prune: false\n", "$(LR)"))
+                .spec.steps[0]
+                .run.tune->prune_every,
+            0.0);
+  EXPECT_EQ(errors_of(tune_spec(random + "        prune: true\n", "$(LR)")),
+            "spec.yaml:11:9: 'prune' of 'tune' in step 't' is for methods 'asha' and "
+            "'hyperband', which compare trials at each rung; this tune uses 'random'");
+  EXPECT_EQ(errors_of(tune_spec(std::string(kBasic) + "        prune: 0\n")),
+            "spec.yaml:11:16: 'prune' of 'tune' in step 't' is 0 seconds; give 0.1 to 3600, or "
+            "false to never prune");
+  EXPECT_EQ(errors_of(tune_spec(std::string(kBasic) + "        prune: often\n")),
+            "spec.yaml:11:16: 'prune' of 'tune' in step 't' (true, false or the seconds between "
+            "checks) must be a number, got 'often'");
+  EXPECT_EQ(errors_of(tune_spec(std::string(kBasic) + "        prune:\n")),
+            "spec.yaml:11:9: 'prune' of 'tune' in step 't' is empty; give true, false or the "
+            "seconds between checks");
+}
+
 TEST(TuneSpec, AshaAndHyperbandNeedABudget) {
   const std::string rest =
       "        trials: 4\n"

@@ -50,5 +50,33 @@ TEST(TuneReport, BestFilesQuoteWhatTheyHoldAndSayNothingWithoutALeader) {
   EXPECT_EQ(best_env(spec, shape, none, "/x"), "");
 }
 
+TEST(TuneReport, APrunedTrialIsNamedSoAndOnlyAStoppedResultlessOneCanBe) {
+  auto spec = choice_spec();
+  auto shape = shape_of(spec);
+  std::vector<TrialStanding> board = {{0, 2, 0.25, false, true}, {1, 1, NAN, false, true},
+                                      {2, 1, NAN, false, true}};
+  EXPECT_EQ(trials_csv(spec, shape, board, {1}),
+            "trial,rung,budget,value,state,ACT,W
+"
+            "0,2,9,0.25,completed,\"it's \"\"x\"\"\",4
+"
+            "1,1,3,,pruned,\"it's \"\"x\"\"\",4
+"
+            "2,1,3,,failed,\"it's \"\"x\"\"\",4
+");
+  EXPECT_EQ(trial_state({0, 1, NAN, true, false}, shape, true), "running");
+  EXPECT_EQ(trial_state({0, 1, 0.3, false, true}, shape, true), "stopped");
+}
+
+TEST(TuneReport, TrialDirectoriesArePaddedToTheLargestTrial) {
+  spec::TuneSpec s = choice_spec();
+  s.trials = 100;
+  auto shape = shape_of(s);
+  EXPECT_EQ(trial_dir_name(shape, 7), "trial_07");
+  EXPECT_EQ(trial_dir_name(shape, 99), "trial_99");
+  s.trials = 1;
+  EXPECT_EQ(trial_dir_name(shape_of(s), 0), "trial_0");
+}
+
 }  // namespace
 }  // namespace merlin::tune
