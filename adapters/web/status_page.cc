@@ -51,6 +51,8 @@ td.mono { font-family:ui-monospace,monospace; font-size:12px; }
             vertical-align:-1px; }
 .empty { color:var(--muted); font-style:italic; padding:6px 0; }
 .err { color:var(--failed); }
+.scroll { overflow-x:auto; }
+.note { color:var(--muted); font-size:12px; margin:0 0 8px; }
 .lost { color:var(--failed); font-weight:600; }
 a { color:var(--running); }
 svg text { fill:var(--muted); font-size:11px; }
@@ -86,6 +88,7 @@ svg text { fill:var(--muted); font-size:11px; }
       <th class="n">queued</th><th class="n">total</th><th class="n">mean run</th>
       <th class="n">rate</th><th class="n">ETA</th></tr></thead><tbody></tbody></table>
   </section>
+  <div id="searches" class="wide" style="display:grid;gap:16px" hidden></div>
   <section class="card">
     <h2>Throughput (tasks finished)</h2>
     <svg id="plot" viewBox="0 0 560 220" width="100%" height="220" role="img"
@@ -134,6 +137,44 @@ function bar(c) {
          `<span class="r" style="width:${w(c.running)}"></span>`;
 }
 const clock = (t) => new Date(t * 1000).toLocaleTimeString("en-GB");
+// A number as `merlin status` prints a result: 6 significant digits, as C's %g.
+function g6(v) {
+  if (!isFinite(v)) return String(v);
+  const [m, e] = v.toExponential(5).split("e"), x = Number(e);
+  const trim = (t) => t.includes(".") ? t.replace(/\.?0+$/, "") : t;
+  if (x < -4 || x >= 6) return trim(m) + "e" + (x < 0 ? "-" : "+") + String(Math.abs(x)).padStart(2, "0");
+  return trim(v.toFixed(5 - x));
+}
+const cfg = (v) => typeof v === "number" ? (Number.isInteger(v) ? String(v) : g6(v)) : esc(v);
+const fixed = ["rank", "trial", "rung", "budget", "value", "state"];
+
+// One panel per search (docs/tuning.md, "Watching a search"): the title line of
+// `merlin status`, then its best trials. Configuration values come from the spec: escaped.
+function searchPanel(s) {
+  const plural = s.trials === 1 ? "" : "s";
+  const title = `${s.trials} trial${plural}, ${s.full_budget} at the full budget` +
+    (s.budget === null ? "" : ` (${s.budget})`) + `, ${s.stopped} stopped` +
+    (s.failed ? `, ${s.failed} failed` : "") + (s.running ? `, ${s.running} running` : "") +
+    (s.waiting ? `, ${s.waiting} waiting` : "") +
+    (s.best_trial === null ? ", no result yet" : `, best ${g6(s.best_value)} (trial ${s.best_trial})`);
+  const b = s.leaderboard, dims = b.length ? Object.keys(b[0]).filter((k) => !fixed.includes(k)) : [];
+  const rows = b.map((r) =>
+    `<tr class="search-row" data-rank="${r.rank}" data-trial="${r.trial}"><td class="n">${r.rank}</td>` +
+    `<td class="n">${r.trial}</td><td class="n">${r.rung ?? "–"}</td>` +
+    `<td class="n">${r.budget === null ? "–" : r.budget}</td>` +
+    `<td class="n">${r.value === null ? "–" : g6(r.value)}</td>` +
+    `<td class="${r.state === "failed" ? "err" : ""}">${esc(r.state)}</td>` +
+    dims.map((k) => `<td class="mono">${cfg(r[k])}</td>`).join("") + `</tr>`).join("");
+  const more = s.trials - b.length;
+  return `<section class="card search-board" data-instance="${esc(s.instance)}">` +
+    `<h2>Search · ${esc(s.step)}${s.labels === null ? "" : " (" + esc(s.labels) + ")"}</h2>` +
+    `<p class="note search-title">${esc(s.method)}, ${s.mode === "max" ? "highest" : "lowest"} first: ` +
+    `${esc(title)}</p><div class="scroll"><table><thead><tr><th class="n">rank</th>` +
+    `<th class="n">trial</th><th class="n">rung</th><th class="n">budget</th><th class="n">value</th>` +
+    `<th>state</th>${dims.map((k) => `<th>${esc(k)}</th>`).join("")}</tr></thead><tbody>${rows}` +
+    `</tbody></table></div>` + (more > 0 ? `<p class="note" style="margin:8px 0 0">${more} more; ` +
+    `<code>merlin status --trials 0</code> shows every trial</p>` : "") + `</section>`;
+}
 
 function render(d) {
   document.title = "merlin · " + d.study.name;
@@ -161,6 +202,9 @@ function render(d) {
     `<td class="n">${rate(s.rate_per_second)}</td>` +
     `<td class="n">${s.queued + s.running === 0 && !s.count_unknown ? "done" : dur(s.eta_seconds)}</td></tr>`
   ).join("");
+  const searches = d.searches || [];
+  $("searches").hidden = searches.length === 0;
+  $("searches").innerHTML = searches.map(searchPanel).join("");
   const w = $("workers").tBodies[0];
   w.innerHTML = d.workers.length ? d.workers.map((x) =>
     `<tr class="worker-row"><td class="mono">${esc(x.host)}</td><td class="n">${x.pid}</td>` +
