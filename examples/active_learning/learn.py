@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dataset  # noqa: E402
 import rounds  # noqa: E402
 import space  # noqa: E402
+import surrogate  # noqa: E402
 
 
 def main():
@@ -34,6 +35,9 @@ def main():
     p.add_argument("--budget", type=int, required=True)
     p.add_argument("--max-iterations", type=int, required=True)
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--members", type=int, default=surrogate.MEMBERS, help="MLPs in the ensemble")
+    p.add_argument("--train-iterations", type=int, default=surrogate.ITERATIONS,
+                   help="L-BFGS iterations per member")
     a = p.parse_args()
 
     d = dataset.read(a.data)
@@ -41,7 +45,8 @@ def main():
     x = space.to_unit(d["OMEGA"], d["ZETA"])
     hx = space.to_unit(h["omega"], h["zeta"])
     t0 = time.time()
-    ens, error = rounds.fit_and_score(x, d["amplitude"], hx, h["amplitude"], a.seed * 1000 + a.iteration)
+    ens, error = rounds.fit_and_score(x, d["amplitude"], hx, h["amplitude"], a.seed * 1000 + a.iteration,
+                                      members=a.members, iterations=a.train_iterations)
     train_s = time.time() - t0
     n = len(x)
     decision = rounds.decide(error, a.target, n, a.k, a.budget, a.iteration, a.max_iterations)

@@ -16,9 +16,10 @@ def rmse(pred, truth):
     return float(np.sqrt(np.mean((np.asarray(pred) - np.asarray(truth)) ** 2)))
 
 
-def fit_and_score(x, y, heldout_x, heldout_y, seed):
-    """(ensemble, held-out RMSE of its mean) after training on (x, y)."""
-    ens = surrogate.train(x, y, seed)
+def fit_and_score(x, y, heldout_x, heldout_y, seed, **train_options):
+    """(ensemble, held-out RMSE of its mean) after training on (x, y); train_options go to
+    surrogate.train (members, hidden, iterations)."""
+    ens = surrogate.train(x, y, seed, **train_options)
     mean, _ = ens.predict(heldout_x)
     return ens, rmse(mean, heldout_y)
 
