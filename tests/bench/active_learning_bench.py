@@ -106,11 +106,11 @@ def plot(path, runs, target, n_init, k):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seeds", type=int, default=3)
-    p.add_argument("--target", type=float, default=0.2)
+    p.add_argument("--target", type=float, default=0.12)
     p.add_argument("--init", type=int, default=20)
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--max-samples", type=int, default=160)
-    p.add_argument("--lhs-sizes", default="20,40,60,80,100,120,140,160,200,240,300")
+    p.add_argument("--lhs-sizes", default="40,60,80,100,120,160,200,240,300,400")
     p.add_argument("--heldout", type=int, default=1000)
     p.add_argument("--png", default="")
     p.add_argument("--json", default="")
