@@ -35,6 +35,9 @@ import h5py, sys, numpy as np
 f = h5py.File(sys.argv[1])
 it = f['iteration'][:int(f.attrs['rows_committed'])]
 print('\n'.join(str(c) for c in np.bincount(it)[1:]))" "$ws/collect/iter.$n/dataset.h5")"
+  check "$w: merlin collect wrote it (one file, every iteration so far)" "$PY" -c "
+import h5py, sys
+sys.exit(h5py.File(sys.argv[1]).attrs['format'] != 'merlin-collect')" "$ws/collect/iter.$n/dataset.h5"
   # The rule: iterations 1..n-1 said 'again' and left MERLIN_LOOP_AGAIN; the last did not, and
   # its decision holds (target: RMSE <= target; budget: samples + K > BUDGET).
   local rule
