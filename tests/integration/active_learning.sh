@@ -15,6 +15,13 @@ export PATH=$(dirname "$MERLIN"):$PATH  # the spec's steps call merlin sample
 # 40 simulations at most: 20 LHS + 10 + 10, so at most 3 iterations (the ensemble as by default).
 VARS=(--vars BUDGET=40 N_HELDOUT=200)
 
+# The pure pieces first: the stopping rule and the acquisition.
+if "$PY" "$SRC/tests/integration/active_learning/check_rounds.py" "$SRC/examples/active_learning" >rounds.log 2>&1; then
+  pass "the stopping rule and the acquisition ($(grep -c '^ok' rounds.log) checks)"
+else
+  cat rounds.log; fail "the stopping rule and the acquisition"
+fi
+
 "$MERLIN" example active_learning >/dev/null 2>&1
 spec=$WORK/active_learning/active_learning.yaml
 check "example active_learning is copied" test -f "$spec" -a -f "$WORK/active_learning/resonator.cc"
