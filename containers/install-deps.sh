@@ -17,6 +17,7 @@ PKGS=(
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
   python3-optuna python3-redis  # examples/ml_campaign/optuna_search.yaml (Optuna's JournalRedisStorage); optional: its test skips without them
   python3-torch  # examples/pytorch_campaign, tests/integration/torch_ddp.sh; optional: their tests skip without it
+  python3-matplotlib  # the error-vs-samples plot of tests/bench/active_learning_bench.py; optional: the example and its test do not need it
   libcpp-httplib-dev curl  # merlin monitor --web (docs/web-status.md) and its test
   chromium  # renders the status page in tests/integration/web_monitor.sh; optional: it skips without it
   help2man groff-base man-db  # the man pages (cmake/merlin_docs.cmake); integration.man_completion renders them

@@ -77,8 +77,8 @@ int collect(CollectArgs& a) {
   auto sum = run::collect_outputs(a.o, *format, current_dir());
   if (!sum) return report_error(sum.error());
   std::fprintf(stderr, "%s\n", run::collect_summary_text(*sum).c_str());
-  const bool all_ok =
-      sum->ok == sum->written && sum->unwritten == 0 && sum->rewritten_ok == sum->rewritten;
+  const bool all_ok = sum->ok == sum->written && sum->unwritten == 0 &&
+                      sum->rewritten_ok == sum->rewritten && sum->no_table == 0;
   return all_ok ? kExitOk : kExitFailed;
 }
 
@@ -94,14 +94,16 @@ Command collect_command() {
                 "Reads which samples finished (and whether they failed) from the study's task "
                 "journals, each sample's files from its directory, and appends one row per "
                 "sample to the file: /sample_ids, /status (1 ok, 0 missing output, 2 failed, 3 "
-                "malformed), /inputs and /fields/<name>. A new file takes its fields from the "
-                "lowest sample id whose files all read. Samples already in the file are "
+                "malformed), /inputs and /fields/<name>; a step in a loop or with samples_from "
+                "gathers every iteration found so far, with an /iteration column. A new file takes "
+                "its fields from the lowest sample id whose files all read. Samples already in the file are "
                 "skipped, so running it again appends only new ones, and rewrites rows that "
                 "were not ok whose sample now reads otherwise (repaired by merlin restart). "
                 "Output files are read only when they are regular files of at most "
                 "--max-output-size; others make their sample malformed. Exit codes: 0 every "
                 "row written is ok, 1 some rows are not (they are written, with their status) "
-                "or nothing could be written, 2 bad input (workspace, step, files, output, an "
+                "or nothing could be written, or an iteration's samples_from file could not "
+                "be read, 2 bad input (workspace, step, files, output, an "
                 "existing output that is not ours or is damaged). See docs/collect.md.");
             offer(sub.add_option("workspace", a->o.workspace, "The study's workspace directory")
                       ->required(),

@@ -39,15 +39,11 @@ Result<const StepNode*> collectable_step(const StudyGraph& g, const std::string&
     return Error::bad_input("--step " + step +
                             ": not a sampled step (its commands name no sample column), so it has "
                             "no per-sample outputs to collect");
-  if (node->fanout || node->loop >= 0)  // counts and tables decided at run time
-    return Error::bad_input(
-        "--step " + step + ": " +
-        (node->fanout ? "its samples come from samples_from" : "it runs in a loop") +
-        "; merlin collect does not read such steps yet (docs/fanout.md)");
   if (node->instance_count != 1)
     return Error::bad_input("--step " + step + ": it runs for " +
-                            std::to_string(node->instance_count) +
-                            " parameter combinations; merlin collect takes a step of one");
+                            std::to_string(node->instance_count) + " parameter combinations" +
+                            (node->loop >= 0 ? " in each loop iteration" : "") +
+                            "; merlin collect takes a step of one");
   return node;
 }
 
@@ -60,6 +56,10 @@ std::string layout_mismatch(const data::DatasetLayout& file, const data::Dataset
   if (file.step != want.step) return "it holds step '" + file.step + "', not '" + want.step + "'";
   if (file.files != want.files)
     return "it holds the files " + list(file.files) + ", not " + list(want.files);
+  if (file.iterations != want.iterations)
+    return file.iterations ? "it has an /iteration column (a loop or fan-out step's file)"
+                           : "it has no /iteration column, which a loop or fan-out step's "
+                             "rows need (a file of an earlier merlin, or of another step)";
   if (file.input_columns != want.input_columns)
     return "its inputs are " + list(file.input_columns) + ", the study's " +
            list(want.input_columns);

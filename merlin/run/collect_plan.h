@@ -29,9 +29,9 @@ struct OutputFile {
 /// or two files whose fields would share a name (their stems).
 Result<std::vector<OutputFile>> output_files(const std::vector<std::string>& files);
 
-/// The step `step` of `graph`, if collect can read it: sampled, its count known at the start
-/// (no fan-out, no loop), one parameter combination. kBadInput otherwise, with a "did you
-/// mean" for a name the study does not have.
+/// The step `step` of `graph`, if collect can read it: sampled (a fan-out step is; it may run
+/// in a loop), one parameter combination (per loop iteration). kBadInput otherwise, with a
+/// "did you mean" for a name the study does not have.
 Result<const StepNode*> collectable_step(const StudyGraph& graph, const std::string& step);
 
 /// A layout mismatch between an existing file and this collect ("it holds step 'a', not
@@ -47,6 +47,10 @@ struct Redo {
 /// What the file holds and what this collect handed to the writer, by sample id.
 struct Ledger {
   explicit Ledger(std::uint64_t samples) : taken(samples, false) {}
+  /// Keys added (a loop's new iteration): `keys` in all, the new ones not taken.
+  void grow(std::uint64_t keys) {
+    if (keys > taken.size()) taken.resize(keys, false);
+  }
   /// In the file or handed to the writer: never read again, but for rows to redo.
   std::vector<bool> taken;
   /// The file's rows that are not ok: read again, rewritten if their status changed.

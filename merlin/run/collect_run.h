@@ -52,6 +52,10 @@ struct CollectSummary {
   std::uint64_t rows = 0;          ///< in the file now
   std::uint64_t rewritten = 0;     ///< rows of the file rewritten now (their status changed)
   std::uint64_t rewritten_ok = 0;  ///< of those, ok now
+  /// A loop or fan-out step's: iterations with rows, and those whose samples_from file could
+  /// not be read (released, no rows: a failed step).
+  std::uint64_t iterations = 0, no_table = 0;
+  bool iterated = false;  ///< a loop or fan-out step (the file has an /iteration column)
 };
 
 /// Collects. Errors: kBadInput (exit 2) for a workspace, step, file name or output that cannot

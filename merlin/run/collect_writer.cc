@@ -41,7 +41,9 @@ std::string CollectWriter::misfit(const data::SampleFields& fields) const {
 
 void CollectWriter::push_row(data::RowBatch& batch, std::uint64_t id, SampleStatus st,
                              const data::SampleFields* fields, bool with_inputs) {
-  batch.ids.push_back(id);
+  const RowKey key = row_key ? row_key(id) : RowKey{id, 1};
+  batch.ids.push_back(key.id);
+  if (sink_->layout().iterations) batch.iterations.push_back(key.iteration);
   batch.status.push_back(static_cast<std::uint8_t>(st));
   if (with_inputs) inputs_(id, batch.inputs);
   const auto& lf = sink_->layout().fields;

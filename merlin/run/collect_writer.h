@@ -16,9 +16,15 @@
 
 namespace merlin::run {
 
+/// Where a row goes in the file: its `/sample_ids` and `/iteration` values.
+struct RowKey {
+  std::uint64_t id = 0;
+  std::uint32_t iteration = 1;
+};
+
 /// One sample as a reader thread left it.
 struct SampleRead {
-  std::uint64_t id = 0;
+  std::uint64_t id = 0;  ///< its key: the sample id, or collect_run's key of (iteration, id)
   data::SampleStatus status = data::SampleStatus::kOk;
   data::SampleFields fields;  ///< when kOk
   std::string problem;        ///< why not kOk: "result.json: not valid JSON"
@@ -61,6 +67,9 @@ class CollectWriter {
   std::uint64_t rewritten() const { return rewritten_; }
   /// Samples waiting for a layout (no sample's outputs have read yet); not written.
   std::uint64_t waiting() const { return pending_.size(); }
+  /// A key's row key (the sample id and its iteration); unset: the key is the sample id, of
+  /// iteration 1. Inputs and warnings are called with the key.
+  std::function<RowKey(std::uint64_t key)> row_key;
   /// Called with each sample id once its row is committed.
   std::function<void(std::uint64_t)> on_committed;
   const data::DatasetSink* sink() const { return sink_.get(); }

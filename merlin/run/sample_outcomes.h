@@ -3,7 +3,9 @@
 /// study's task journals say (the local run's and every worker's: the files detailed-status
 /// reads). Two bits per sample; no directory is walked.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "merlin/core/study/ids.h"
@@ -22,5 +24,21 @@ struct SampleOutcomes {
 /// Errors: a journal that is not one, or of another study (kBadInput, naming it).
 Result<SampleOutcomes> read_sample_outcomes(const std::string& info_dir, std::uint32_t instances,
                                             InstanceId instance, std::uint64_t count);
+
+/// What the journals say of one instance whose count may be decided at run time (a loop
+/// iteration, a fan-out instance).
+struct InstanceRecords {
+  std::optional<std::uint64_t> recorded;  ///< its last count record (local runs keep them)
+  bool journaled = false;                 ///< a task of it started or finished
+  SampleOutcomes outcomes;                ///< sized to its highest sample finished, plus one
+};
+
+/// Reads every journal of `info_dir` (a study of `instances` instances) once for the instances
+/// `wanted`: their count records, started tasks and finished samples (a sample id at or past
+/// `max_samples`, which no instance of theirs can have, is ignored). Errors as
+/// read_sample_outcomes.
+Result<std::unordered_map<std::uint32_t, InstanceRecords>> read_instance_records(
+    const std::string& info_dir, std::uint32_t instances, const std::vector<InstanceId>& wanted,
+    std::uint64_t max_samples);
 
 }  // namespace merlin::run

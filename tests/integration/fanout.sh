@@ -45,8 +45,8 @@ set +e
 "$MERLIN" collect "$ws" --step trial -f out.json -o c.h5 >/dev/null 2>c.err
 rc=$?
 set -e
-expect_eq "local: collect refuses a fan-out step, saying why" "2 1" \
-  "$rc $(grep -c 'its samples come from samples_from; merlin collect does not read such steps yet' c.err)"
+expect_eq "local: collect refuses a fan-out step of two combinations, saying why" "2 1" \
+  "$rc $(grep -c 'it runs for 2 parameter combinations; merlin collect takes a step of one' c.err)"
 cd ..
 
 # --- kill -9 mid-fan-out, then restart ----------------------------------------------------------

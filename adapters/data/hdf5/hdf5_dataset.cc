@@ -26,7 +26,10 @@ std::string field_path(const std::string& name) { return "fields/" + name; }
 // What a file says of itself and never changes after it is made, as they are written: the
 // `header_crc32c` attribute holds the CRC32C of this text, so damage to any of it is found
 // before it is trusted (each value is preceded by its length, so no two headers collide).
-std::string header_text(const std::vector<std::pair<const char*, std::vector<std::string>>>& a) {
+// A file with an `/iteration` column says so in its header too (files without one keep the
+// header text they always had).
+std::string header_text(const std::vector<std::pair<const char*, std::vector<std::string>>>& a,
+                        bool iterations) {
   std::string t;
   for (const auto& [name, values] : a) {
     t += name;
@@ -34,6 +37,7 @@ std::string header_text(const std::vector<std::pair<const char*, std::vector<std
     for (const auto& v : values) t += std::to_string(v.size()) + ":" + v;
     t += '\0';
   }
+  if (iterations) t += std::string("iteration") + '\0' + '\0';
   return t;
 }
 
@@ -78,6 +82,12 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (!ids || !status) return named(Error::runtime("HDF5: cannot create the datasets"));
     ids_ = std::move(*ids);
     status_ = std::move(*status);
+    if (layout_.iterations) {
+      const std::uint32_t none = 0;
+      auto it = create_rows_dataset(f, "iteration", H5T_STD_U32LE, {}, &none);
+      if (!it) return named(it.error());
+      iter_ = std::move(*it);
+    }
     if (!layout_.input_columns.empty()) {
       auto in =
           create_rows_dataset(f, "inputs", H5T_IEEE_F64LE, {layout_.input_columns.size()}, &nan);
@@ -116,6 +126,7 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (auto r = for_each_row([](std::uint64_t, std::uint64_t, data::SampleStatus) {}); !r)
       return r;
     std::vector<hid_t> all = {ids_.get(), status_.get()};
+    if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
     for (hid_t d : all) {
@@ -145,21 +156,35 @@ class Hdf5Dataset final : public data::DatasetSink {
 
   Result<void> for_each_row(
       const std::function<void(std::uint64_t, std::uint64_t, data::SampleStatus)>& each) override {
+    return for_each_keyed_row([&](std::uint64_t row, std::uint64_t id, std::uint32_t,
+                                  data::SampleStatus st) { each(row, id, st); });
+  }
+
+  Result<void> for_each_keyed_row(
+      const std::function<void(std::uint64_t, std::uint64_t, std::uint32_t, data::SampleStatus)>&
+          each) override {
     std::vector<std::uint64_t> ids;
     std::vector<std::uint8_t> status;
+    std::vector<std::uint32_t> iterations;
     for (std::uint64_t first = 0; first < rows_; first += kIdChunk) {
       const std::uint64_t count = std::min(kIdChunk, rows_ - first);
       ids.resize(count);
       status.resize(count);
+      iterations.assign(count, 1);
       if (!read_rows(ids_.get(), H5T_NATIVE_UINT64, first, count, ids.data()))
         return damaged("/sample_ids cannot be read");
       if (!read_rows(status_.get(), H5T_NATIVE_UINT8, first, count, status.data()))
         return damaged("/status cannot be read");
+      if (iter_.valid() &&
+          !read_rows(iter_.get(), H5T_NATIVE_UINT32, first, count, iterations.data()))
+        return damaged("/iteration cannot be read");
       for (std::uint64_t i = 0; i < count; ++i) {
         if (status[i] > static_cast<std::uint8_t>(data::SampleStatus::kMalformed))
           return damaged("row " + std::to_string(first + i) + " has status " +
                          std::to_string(status[i]) + ", not one of 0 to 3");
-        each(first + i, ids[i], static_cast<data::SampleStatus>(status[i]));
+        if (iter_.valid() && iterations[i] == 0)
+          return damaged("row " + std::to_string(first + i) + " has iteration 0 (they start at 1)");
+        each(first + i, ids[i], iterations[i], static_cast<data::SampleStatus>(status[i]));
       }
     }
     return ok();
@@ -215,13 +240,16 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (auto r = reopen_for_writing(); !r) return r;
     const std::uint64_t n = b.rows();
     if (b.status.size() != n || b.inputs.size() != n * layout_.input_columns.size() ||
-        b.fields.size() != layout_.fields.size())
+        b.fields.size() != layout_.fields.size() ||
+        b.iterations.size() != (layout_.iterations ? n : 0))
       return named(Error::runtime("a batch not of the dataset's layout"));
     for (std::size_t i = 0; i < fields_.size(); ++i)
       if (b.fields[i].size() != n * layout_.fields[i].size())
         return named(Error::runtime("a batch not of the dataset's layout"));
     Result<void> r = write_rows(ids_.get(), H5T_NATIVE_UINT64, rows_, n, b.ids.data());
     if (r) r = write_rows(status_.get(), H5T_NATIVE_UINT8, rows_, n, b.status.data());
+    if (r && iter_.valid())
+      r = write_rows(iter_.get(), H5T_NATIVE_UINT32, rows_, n, b.iterations.data());
     if (r && inputs_.valid())
       r = write_rows(inputs_.get(), H5T_NATIVE_DOUBLE, rows_, n, b.inputs.data());
     for (std::size_t i = 0; r && i < fields_.size(); ++i)
@@ -267,7 +295,8 @@ class Hdf5Dataset final : public data::DatasetSink {
                         {"files", layout_.files},
                         {"fields", field_names()},
                         {"input_columns", layout_.input_columns},
-                        {"created", {created_}}});
+                        {"created", {created_}}},
+                       layout_.iterations);
   }
 
   std::vector<std::string> field_names() const {
@@ -309,6 +338,11 @@ class Hdf5Dataset final : public data::DatasetSink {
     auto short_of = [&](hid_t d) { return dataset_dims(d).empty() || dataset_dims(d)[0] < rows_; };
     if (short_of(ids_.get()) || short_of(status_.get()))
       return not_ours("fewer rows than rows_committed");
+    if (H5Lexists(f, "iteration", H5P_DEFAULT) > 0) {
+      iter_ = Hid(H5Dopen2(f, "iteration", H5P_DEFAULT));
+      if (!iter_.valid() || short_of(iter_.get())) return not_ours("a damaged /iteration");
+      layout_.iterations = true;
+    }
     if (H5Lexists(f, "inputs", H5P_DEFAULT) > 0) {
       inputs_ = Hid(H5Dopen2(f, "inputs", H5P_DEFAULT));
       auto cols = inputs_.valid() ? read_strings_attr(inputs_.get(), "columns")
@@ -354,10 +388,15 @@ class Hdf5Dataset final : public data::DatasetSink {
     const hid_t f = file_.get();
     ids_ = Hid(H5Dopen2(f, "sample_ids", H5P_DEFAULT));
     status_ = Hid(H5Dopen2(f, "status", H5P_DEFAULT));
+    if (layout_.iterations) {
+      iter_ = Hid(H5Dopen2(f, "iteration", H5P_DEFAULT));
+      if (!iter_.valid()) return named(Error::runtime("a dataset went missing"));
+    }
     if (!layout_.input_columns.empty()) inputs_ = Hid(H5Dopen2(f, "inputs", H5P_DEFAULT));
     for (const auto& fl : layout_.fields)
       fields_.emplace_back(H5Dopen2(f, field_path(fl.name).c_str(), H5P_DEFAULT));
     std::vector<hid_t> all = {ids_.get(), status_.get()};
+    if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
     for (hid_t d : all) {
@@ -377,6 +416,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   void close() {
     fields_.clear();
     inputs_.reset();
+    iter_.reset();
     status_.reset();
     ids_.reset();
     if (file_.valid()) H5Fflush(file_.get(), H5F_SCOPE_GLOBAL);
@@ -390,7 +430,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   std::string created_;
   std::uint64_t rows_ = 0;
   std::uint64_t rewritten_ = 0;
-  Hid file_, ids_, status_, inputs_;
+  Hid file_, ids_, status_, iter_, inputs_;
   std::vector<Hid> fields_;
 };
 

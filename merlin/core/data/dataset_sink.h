@@ -43,6 +43,9 @@ struct DatasetLayout {
   std::vector<std::string> files;          ///< its output files, as given to --file
   std::vector<std::string> input_columns;  ///< `/inputs` columns (the samples' labels)
   std::vector<FieldLayout> fields;         ///< `/fields/<name>`, float64
+  /// An `/iteration` column (uint32, 1-based): the step runs in a loop or takes its samples
+  /// from a file (`samples_from`), so a row is (iteration, sample id), not a sample id alone.
+  bool iterations = false;
 };
 
 /// Root attributes that describe where the data came from.
@@ -57,12 +60,14 @@ struct DatasetOrigin {
 struct RowBatch {
   std::vector<std::uint64_t> ids;
   std::vector<std::uint8_t> status;
+  std::vector<std::uint32_t> iterations;    ///< when the layout has `iterations`, else empty
   std::vector<double> inputs;               ///< rows × input_columns
   std::vector<std::vector<double>> fields;  ///< per field of the layout: rows × field size
   std::size_t rows() const { return ids.size(); }
   void clear() {
     ids.clear();
     status.clear();
+    iterations.clear();
     inputs.clear();
     for (auto& f : fields) f.clear();
   }
@@ -79,6 +84,14 @@ class DatasetSink {
   /// in chunks).
   virtual Result<void> for_each_row(const std::function<void(std::uint64_t row, std::uint64_t id,
                                                              SampleStatus status)>& each) = 0;
+  /// for_each_row with each row's iteration too (1 in a file without `/iteration`).
+  virtual Result<void> for_each_keyed_row(
+      const std::function<void(std::uint64_t row, std::uint64_t id, std::uint32_t iteration,
+                               SampleStatus status)>& each) {
+    return for_each_row([&](std::uint64_t row, std::uint64_t id, SampleStatus status) {
+      each(row, id, 1, status);
+    });
+  }
   /// Rows rewritten in place over the file's life (its `rows_rewritten` attribute).
   virtual std::uint64_t rows_rewritten() const = 0;
   /// Appends the batch, flushes, then moves `rows_committed` (and the `updated` time) on. A new

@@ -234,3 +234,64 @@ TEST(CollectHdf5Dataset, MatrixHoldsRowsAndColumnLabels) {
 
 }  // namespace
 }  // namespace merlin::hdf5
+
+namespace merlin::hdf5 {
+namespace {
+
+TEST(CollectHdf5Dataset, AnIterationColumnIsWrittenReadBackAndKeptOnAppend) {
+  ScratchDir dir;
+  const auto path = dir.file("loop.h5");
+  auto format = hdf5_format();
+  auto l = layout();
+  l.iterations = true;
+  {
+    auto sink = format->create(path, l, {"study", "spec", "", "/ws"});
+    ASSERT_TRUE(sink.ok()) << sink.error().message;
+    auto b = batch({0, 1});
+    b.iterations = {1, 2};
+    ASSERT_TRUE((*sink)->append(b).ok());
+    auto unkeyed = batch({2});
+    EXPECT_FALSE((*sink)->append(unkeyed).ok()) << "a batch without iterations is refused";
+  }
+  auto sink = format->open(path);
+  ASSERT_TRUE(sink.ok()) << sink.error().message;
+  EXPECT_TRUE((*sink)->layout().iterations);
+  auto b = batch({0});
+  b.iterations = {3};
+  ASSERT_TRUE((*sink)->append(b).ok());
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keys;
+  ASSERT_TRUE((*sink)
+                  ->for_each_keyed_row([&](std::uint64_t, std::uint64_t id, std::uint32_t it,
+                                           data::SampleStatus) { keys.emplace_back(id, it); })
+                  .ok());
+  EXPECT_EQ(keys, (std::vector<std::pair<std::uint64_t, std::uint32_t>>{{0, 1}, {1, 2}, {0, 3}}));
+  sink->reset();
+  EXPECT_EQ(read_doubles(path, "iteration"), (std::vector<double>{1, 2, 3}));
+  auto again = format->open(path);
+  ASSERT_TRUE(again.ok()) << "its header checksum covers the column: " << again.error().message;
+}
+
+TEST(CollectHdf5Dataset, AFileWithoutIterationsHasNoIterationDataset) {
+  ScratchDir dir;
+  const auto path = dir.file("plain.h5");
+  auto format = hdf5_format();
+  {
+    auto sink = format->create(path, layout(), {});
+    ASSERT_TRUE(sink.ok());
+    ASSERT_TRUE((*sink)->append(batch({0})).ok());
+  }
+  Hid f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  EXPECT_EQ(H5Lexists(f.get(), "iteration", H5P_DEFAULT), 0);
+  auto sink = format->open(path);
+  ASSERT_TRUE(sink.ok());
+  EXPECT_FALSE((*sink)->layout().iterations);
+  std::vector<std::uint32_t> its;
+  ASSERT_TRUE((*sink)
+                  ->for_each_keyed_row([&](std::uint64_t, std::uint64_t, std::uint32_t it,
+                                           data::SampleStatus) { its.push_back(it); })
+                  .ok());
+  EXPECT_EQ(its, std::vector<std::uint32_t>{1});
+}
+
+}  // namespace
+}  // namespace merlin::hdf5
