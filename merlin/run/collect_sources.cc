@@ -81,14 +81,15 @@ Result<CollectObservation> CollectSources::observe() {
       }
     }
     if (decider) {
-      // A finished decider that left no MERLIN_LOOP_AGAIN ended the loop at this iteration.
-      bool all = decider->instance_count > 0, again = false;
+      // Deciders finished, not all of which left MERLIN_LOOP_AGAIN, ended the loop at this
+      // iteration (the Plan releases the next only when every one of them asks for it).
+      bool all = decider->instance_count > 0, again = true;
       for (std::uint32_t k = 0; k < decider->instance_count; ++k) {
         const InstanceId d = g.in_iteration(decider->id, k, it);
         if ((*records)[d.v].outcomes.finished_count == 0)
           all = false;
         else
-          again = again || fanout.loop_again(d);
+          again = again && fanout.loop_again(d);
       }
       v.stop_after = all && !again;
     }
