@@ -20,7 +20,7 @@ struct IterationSeen {
   bool journaled = false;                   ///< a task of it started or finished
   bool finished_any = false;                ///< a task of it finished
   std::optional<std::uint64_t> table_rows;  ///< a fan-out step's: its table's rows, once copied
-  /// The loop's decider of this iteration finished and asked for no other (or failed).
+  /// The loop's deciders of this iteration finished and did not all ask for another.
   bool stop_after = false;
 };
 

@@ -7,7 +7,7 @@
 # collect is a no-op; a collect while iteration 3 is held, then one after it finished, gives
 # the same dataset as one collect at the end; --follow ends with the loop. Bad cases: a fan-out
 # iteration whose file is refused (exit 1, named), a parameterised step and a file of another
-# layout (exit 2).
+# layout (exit 2). A sampled step in a loop without samples_from is collected too.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 ulimit -f 200000  # KB: the files here are a few KB
@@ -157,7 +157,47 @@ check "a warning names the iteration and why" grep -q "iteration 2 of step sim h
 check "the summary counts it" grep -q "1 iteration has no rows: the step could not read its samples_from file" b.err
 expect_eq "the other iterations' rows are there (its decider looped on)" "1 1 3 3 3" "$(iterations_of bad.h5)"
 
-# 4. Bad input: exit 2, the file left as it was.
+# 4. A loop step without samples_from: the study's samples again in every iteration (2 here).
+printf '%s\n' "0.5,1" "1.5,2" "2.5,3" >samples.csv
+cat >loop.yaml <<Y
+description: {name: lp, description: a sampled step in a loop}
+env:
+  variables:
+    OUTPUT_PATH: ./studies
+study:
+  - name: sim
+    run:
+      cmd: |
+        printf '{"y": %s}\n' \$((\$(B) * 10 + \$(MERLIN_ITERATION))) > result.json
+  - name: decide
+    run:
+      cmd: if [ \$(MERLIN_ITERATION) -lt 2 ]; then touch MERLIN_LOOP_AGAIN; fi
+      depends: [sim_*]
+      loop:
+        back_to: sim
+        max_iterations: 3
+merlin:
+  samples:
+    file: \$(SPECROOT)/samples.csv
+    column_labels: [A, B]
+Y
+mkdir runl && cp loop.yaml samples.csv runl/ && (cd runl && "$MERLIN" run --local --no-progress loop.yaml >run.out 2>&1)
+wsl=$(ls -d "$WORK"/runl/studies/lp_*)
+"$MERLIN" collect "$wsl" --step sim -f result.json -o loop.h5 >l.out 2>l.err
+expect_eq "a sampled step in a loop: exit 0" 0 $?
+expect_eq "its rows: the study's samples in iterations 1 and 2" \
+  "1 0 0.5 1.0 11.0|1 1 1.5 2.0 21.0|1 2 2.5 3.0 31.0|2 0 0.5 1.0 12.0|2 1 1.5 2.0 22.0|2 2 2.5 3.0 32.0" \
+  "$("$PY" - loop.h5 <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    n = int(f.attrs["rows_committed"])
+    rows = sorted((int(f["iteration"][r]), int(f["sample_ids"][r]), *f["inputs"][r].tolist(),
+                   float(f["fields/result/y"][r])) for r in range(n))
+print("|".join(" ".join(str(v) for v in row) for row in rows))
+PY
+)"
+
+# 5. Bad input: exit 2, the file left as it was.
 "$MERLIN" collect "$ws" --step decide -f result.json -o x.h5 >/dev/null 2>x.err
 expect_eq "an unsampled step in the loop: exit 2" 2 $?
 check "it says why" grep -q "not a sampled step" x.err
