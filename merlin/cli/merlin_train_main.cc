@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <variant>
 
 #include "adapters/data/hdf5/hdf5_columns.h"
 #include "adapters/ml/mpi/mpi_communicator.h"
 #include "adapters/ml/torch/surrogate.h"
+#include "merlin/core/ml/metrics_log.h"
 #include "merlin/core/ml/model_card.h"
 #include "merlin/core/ml/train_options.h"
 #include "merlin/core/ml/train_report.h"
@@ -57,8 +59,22 @@ Result<void> train_on_rank(const ml::TrainOptions& o, ml::Communicator& comm,
     std::cout << "merlin-train ranks=" << comm.size() << " train_rows=" << set->train_rows_total
               << " val_rows=" << set->val_rows_total << " inputs=" << set->n_in
               << " targets=" << set->n_out << " data=" << o.data << std::endl;
+  // --metrics: rank 0 appends each epoch's line (the file is opened before the first epoch, so
+  // a bad path fails before any training).
+  std::optional<ml::MetricsLog> metrics;
+  if (leader && !o.metrics_file.empty()) {
+    auto m = ml::MetricsLog::open(o.metrics_file);
+    if (!m) return m.error();
+    metrics.emplace(std::move(*m));
+  }
+  torchml::EpochFn on_epoch;
+  if (metrics)
+    on_epoch = [&](const ml::EpochRecord& rec) {
+      return metrics->append(ml::metrics_line(rec, set->card.target_names));
+    };
   auto outcome = torchml::train_surrogate(
-      *set, o, comm, [](const std::string& line) { std::cout << line << std::endl; }, started);
+      *set, o, comm, [](const std::string& line) { std::cout << line << std::endl; }, started,
+      on_epoch);
   if (!outcome) return outcome.error();
   if (!leader) return ok();
   ml::RunFacts facts;

@@ -5,7 +5,8 @@
 # run with SIGKILL after its first checkpoint and checks the resumed run ends where the
 # uninterrupted one did (and a 2-rank run stopped and resumed, the 2-rank one); stops at the
 # target with that epoch's model saved; warm-starts; predicts; bad input exits 2, divergence
-# exits 1. A spec step runs it under $(LAUNCHER) with procs: 2.
+# exits 1; --metrics lines, appended across a resume. A spec step runs it under $(LAUNCHER)
+# with procs: 2.
 source "$(dirname "$0")/lib.sh"
 set +e  # exit codes are what this test checks
 
@@ -193,6 +194,33 @@ fi
 "$TRAIN" predict --model nowhere --inputs x.csv >tp3.txt 2>&1
 expect_eq "predict: no model there: exit 2" 2 $?
 check "predict: no model there: named" grep -q 'nowhere/model.pt: no such file' tp3.txt
+
+# --metrics (a tuned step's result file, docs/tuning.md): one JSON line per epoch, flushed; the
+# last one is the report's final RMSE. Resumed with a larger --epochs (a promotion: one
+# checkpoint per rung), the run appends only its new epochs, and they are the uninterrupted
+# run's: epoch 40's RMSE is the 120-epoch run's epoch 40 (t1.txt, 6 digits).
+budgets() { sed -n 's/^{"budget": \([0-9]*\), "value": [-0-9.e+]*, .*}$/\1/p' "$1" | xargs; }
+value_at() { sed -n "s/^{\"budget\": $2, \"value\": \([^,]*\),.*/\1/p" "$1" | tail -1; }
+"$TRAIN" "${OPTS[@]}" --epochs 20 --checkpoint-every 1000 --checkpoint ckm --metrics trial/metrics.jsonl --out mm >tm1.txt 2>&1
+expect_eq "--metrics: exit 0" 0 $?
+expect_eq "--metrics: a line per epoch, budgets 1..20, its parent made" "$(seq 20 | xargs)" "$(budgets trial/metrics.jsonl)"
+check "--metrics: the last value is the report's final val RMSE" same \
+  "$(value_at trial/metrics.jsonl 20)" "$(field mm/report.json final_val_rmse)"
+"$TRAIN" "${OPTS[@]}" --epochs 40 --checkpoint-every 1000 --checkpoint ckm --metrics trial/metrics.jsonl --out mm >tm2.txt 2>&1
+expect_eq "--metrics, resumed to 40 epochs: exit 0" 0 $?
+check "--metrics, resumed: from the 20-epoch checkpoint" grep -q '^resumed from ckm/epoch-000020\.ckpt epoch=20 ' tm2.txt
+expect_eq "--metrics, resumed: epochs 21..40 appended, none again" "$(seq 40 | xargs)" "$(budgets trial/metrics.jsonl)"
+check "--metrics, resumed: the last value is the report's final val RMSE" same \
+  "$(value_at trial/metrics.jsonl 40)" "$(field mm/report.json final_val_rmse)"
+check "--metrics, resumed: epoch 40 as in the uninterrupted run ($(sed -n 's/^epoch=40\/120 .* val_rmse=\([^ ]*\) .*/\1/p' t1.txt))" \
+  awk -v a="$(value_at trial/metrics.jsonl 40)" -v b="$(sed -n 's/^epoch=40\/120 .* val_rmse=\([^ ]*\) .*/\1/p' t1.txt)" \
+  'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 1e-5 * b) }'
+"${MPIRUN[@]}" "$TRAIN" "${OPTS[@]}" --epochs 10 --metrics m2.jsonl --out mm2 >tm3.txt 2>&1
+expect_eq "--metrics on 2 ranks: exit 0, rank 0 alone writes (10 lines)" "0 $(seq 10 | xargs)" "$? $(budgets m2.jsonl)"
+"$TRAIN" "${OPTS[@]}" --metrics t1.txt/metrics.jsonl --out mx >tm4.txt 2>&1
+expect_eq "--metrics in a path that cannot be made: exit 2" 2 $?
+check "--metrics in a path that cannot be made: named" grep -q -- '--metrics: cannot open t1.txt/metrics.jsonl' tm4.txt
+check "--help lists --metrics" bash -c "'$TRAIN' --help | grep -q -- '--metrics FILE'"
 
 # Bad input: exit 2, naming the file or field.
 "$TRAIN" --data nope.h5 --target result/range --out mx >b1.txt 2>&1

@@ -1,6 +1,7 @@
 // The torch trainer through its torch-free header, on a recording Communicator: how often it
 // communicates (one allreduce per step: every gradient in one buffer), that it learns, and that
 // a checkpointed run resumes to the same end. Built only with libtorch (merlin_torch_tests).
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 
@@ -170,6 +171,41 @@ TEST(SurrogateTrainer, ResumingFromACheckpointEndsWhereAnUninterruptedRunDoes) {
     EXPECT_EQ(resumed->history[i].val_rmse, whole->history[i].val_rmse) << "epoch " << i + 1;
     EXPECT_EQ(resumed->history[i].train_loss, whole->history[i].train_loss) << "epoch " << i + 1;
   }
+}
+
+TEST(SurrogateTrainer, OnEpochSeesEachEpochTrainedHereBeforeItsCheckpoint) {
+  ScratchDir dir;
+  auto o = options(dir.file("a"));
+  o.checkpoint_dir = dir.file("ck");
+  o.checkpoint_every = 1000;  // one checkpoint, after the last epoch: a tuned trial's rung
+  o.epochs = 4;
+  auto set = linear_set(o);
+  ml::SingleProcess comm;
+  std::vector<int> seen;
+  std::vector<std::size_t> checkpoints_then;
+  auto on_epoch = [&](const ml::EpochRecord& r) -> Result<void> {
+    seen.push_back(r.epoch);
+    checkpoints_then.push_back(ml::list_checkpoints(o.checkpoint_dir)->size());
+    return ok();
+  };
+  ASSERT_TRUE(train_surrogate(set, o, comm, {}, std::chrono::steady_clock::now(), on_epoch).ok());
+  EXPECT_EQ(seen, (std::vector<int>{1, 2, 3, 4}));
+  EXPECT_EQ(checkpoints_then, (std::vector<std::size_t>{0, 0, 0, 0}))
+      << "the epoch is reported before its checkpoint is written";
+  seen.clear();
+  o.epochs = 7;  // promoted: the same run, a larger budget
+  auto r = train_surrogate(set, o, comm, {}, std::chrono::steady_clock::now(), on_epoch);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->resumed_from_epoch, 4);
+  EXPECT_EQ(seen, (std::vector<int>{5, 6, 7})) << "only the epochs trained after the resume";
+  auto failing = [](const ml::EpochRecord&) -> Result<void> {
+    return Error::runtime("cannot write --metrics file m");
+  };
+  o.checkpoint_dir = dir.file("ck2");
+  auto f = train_surrogate(set, o, comm, {}, std::chrono::steady_clock::now(), failing);
+  ASSERT_FALSE(f.ok());
+  EXPECT_NE(f.error().message.find("--metrics"), std::string::npos) << f.error().message;
+  EXPECT_TRUE(ml::list_checkpoints(o.checkpoint_dir)->empty()) << "it ended at the first epoch";
 }
 
 TEST(SurrogateTrainer, CheckpointOfOtherOptionsIsRefused) {

@@ -27,6 +27,11 @@ struct TrainOutcome {
 /// Called on rank 0 with each line to log (epochs, checkpoints, the resume).
 using LogFn = std::function<void(const std::string&)>;
 
+/// Called on rank 0 after each epoch it trains, before that epoch's checkpoint is written (so
+/// a run killed in between trains the epoch again and reports it again, rather than never).
+/// An error ends the training with that error.
+using EpochFn = std::function<Result<void>(const ml::EpochRecord&)>;
+
 /// Data-parallel training of `set` (this rank's shard) with every rank of `comm`: parameters
 /// broadcast from rank 0, gradients averaged with one allreduce per step, the rate scaled by
 /// the ranks after a linear warm-up, validation errors summed over the ranks. With
@@ -40,10 +45,12 @@ using LogFn = std::function<void(const std::string&)>;
 /// each epoch records its seconds since then. Errors: kRuntime when the loss stops being finite
 /// ("diverged") or a file cannot be written; kBadInput when the checkpoint was made by a run
 /// with other options, or the --init-from model has another architecture. Every rank returns
-/// the same outcome.
+/// the same outcome. `on_epoch` (rank 0, may be empty) sees each epoch trained here, not those
+/// of the checkpoint resumed from.
 Result<TrainOutcome> train_surrogate(
     const ml::TrainingSet& set, const ml::TrainOptions& o, ml::Communicator& comm, const LogFn& log,
-    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now());
+    std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now(),
+    const EpochFn& on_epoch = {});
 
 /// Predictions (rows × targets, in target units) of the model in `model_dir` for `x` (rows ×
 /// the model's inputs, in its input order). Fills `card` with what model.pt says (names,

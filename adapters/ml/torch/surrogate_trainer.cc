@@ -211,7 +211,8 @@ bool reached_target(const std::vector<ml::EpochRecord>& h, const ml::TrainOption
 }
 
 Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o,
-                           ml::Communicator& comm, const LogFn& log, Clock::time_point started) {
+                           ml::Communicator& comm, const LogFn& log, Clock::time_point started,
+                           const EpochFn& on_epoch) {
   const bool leader = comm.rank() == 0;
   auto say = [&](const std::string& s) {
     if (leader && log) log(s);
@@ -302,6 +303,8 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
             fmt::format("training diverged: the validation RMSE is {} at epoch "
                         "{} (try a smaller --lr, now {})",
                         e, epoch + 1, o.lr));
+    if (leader && on_epoch)
+      if (auto r = on_epoch(rec); !r) return r.error();
     // Every rank has the same all-reduced errors, so the same best epoch and the same stop.
     if (p.best_epoch == 0 ||
         ml::worst_rmse(rec) <
@@ -340,11 +343,12 @@ Result<TrainOutcome> train(const ml::TrainingSet& set, const ml::TrainOptions& o
 
 Result<TrainOutcome> train_surrogate(const ml::TrainingSet& set, const ml::TrainOptions& o,
                                      ml::Communicator& comm, const LogFn& log,
-                                     std::chrono::steady_clock::time_point started) {
+                                     std::chrono::steady_clock::time_point started,
+                                     const EpochFn& on_epoch) {
   // One intra-op thread: ranks share the cores, and the sums stay in one order (deterministic).
   torch::set_num_threads(1);
   try {
-    return train(set, o, comm, log, started);
+    return train(set, o, comm, log, started, on_epoch);
   } catch (const c10::Error& e) {
     return Error::runtime(std::string("torch: ") + e.what_without_backtrace());
   }

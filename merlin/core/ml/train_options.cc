@@ -133,6 +133,12 @@ Result<TrainCommand> parse_train(const std::vector<std::string>& args, std::size
          return ok();
        }},
       {"--out", [&](auto&, auto& v) { return assign(o.out, Result(v)); }},
+      {"--metrics",
+       [&](auto& opt, auto& v) -> Result<void> {
+         if (v.empty()) return Error::bad_input(opt + ": give a file to append to");
+         o.metrics_file = v;
+         return ok();
+       }},
       {"--min-rows", integer(o.min_rows, 2)},
       {"--lr-decay",
        [&](auto& opt, auto& v) -> Result<void> {
@@ -213,6 +219,10 @@ std::string train_usage() {
   --out model            model directory: model.pt (the best validation epoch), model.json,
                          report.json
   --min-rows 10          refuse datasets with fewer ok rows
+  --metrics FILE         after each epoch append one JSON line to FILE, flushed:
+                         {"budget": EPOCH, "value": VAL_RMSE, "train_loss": ..., "lr": ...,
+                         "seconds": ...} (the metric of a tuned step; docs/tuning.md). A run
+                         resumed from --checkpoint appends from the checkpoint's next epoch
 
 exit codes: 0 ok, 1 training failed (diverged, I/O), 2 bad input
 )";

@@ -33,7 +33,9 @@ struct TrainOptions {
   double lr_decay = 1.0;               ///< rate factor per epoch after the warm-up; 1: no decay
   std::string init_from;      ///< warm start: model.pt, a checkpoint, or a directory of either
   std::string out = "model";  ///< the model directory (model.pt, model.json, report.json)
-  int min_rows = 10;          ///< fewer ok rows than this is bad input
+  /// Empty: none. Else one JSON line per epoch appended here (metrics_line), for a tuned step.
+  std::string metrics_file;
+  int min_rows = 10;  ///< fewer ok rows than this is bad input
 };
 
 /// `merlin-train predict --model DIR --inputs F [--out F]`

@@ -39,6 +39,20 @@ std::string epoch_line(const EpochRecord& r, int epochs, const std::vector<std::
   return s + fmt::format(" seconds={:.3f} lr={:.3g}", r.seconds, r.lr);
 }
 
+std::string metrics_line(const EpochRecord& r, const std::vector<std::string>& targets) {
+  std::string s =
+      fmt::format(R"({{"budget": {}, "value": {}, "train_loss": {}, "lr": {}, )", r.epoch,
+                  json_number(worst_rmse(r)), json_number(r.train_loss), json_number(r.lr));
+  if (r.val_rmse.size() > 1) {
+    s += R"("val_rmse": {)";
+    for (std::size_t i = 0; i < r.val_rmse.size(); ++i)
+      s += (i ? ", " : "") + json_string(i < targets.size() ? targets[i] : std::to_string(i)) +
+           ": " + json_number(r.val_rmse[i]);
+    s += "}, ";
+  }
+  return s + R"("seconds": )" + json_number(r.seconds) + "}";
+}
+
 TrainSummary summarize(const std::vector<EpochRecord>& history, const RunFacts& facts) {
   TrainSummary s;
   s.epochs = history.back().epoch;

@@ -26,6 +26,12 @@ double worst_rmse(const EpochRecord& r);
 /// target, named, when there are several).
 std::string epoch_line(const EpochRecord& r, int epochs, const std::vector<std::string>& targets);
 
+/// One line of --metrics (no newline), the epoch's record as a tuned step reads it
+/// (docs/tuning.md): `{"budget": 3, "value": 1.23, "train_loss": 0.0123, "lr": 0.002,
+/// "seconds": 0.051}`. `value` is worst_rmse; with several targets `val_rmse` names each.
+/// Non-finite numbers are null.
+std::string metrics_line(const EpochRecord& r, const std::vector<std::string>& targets);
+
 struct RunFacts {
   int ranks = 1;
   std::size_t train_rows = 0;  ///< rows trained on per epoch, all ranks together

@@ -72,6 +72,14 @@ TEST(TrainOptions, ParsesEveryOptionWithSpaceOrEquals) {
   EXPECT_EQ(o.min_rows, 4);
 }
 
+TEST(TrainOptions, MetricsNamesTheFileEachEpochIsAppendedTo) {
+  auto c = parse({"--data", "d.h5", "--target", "r", "--metrics", "trial_03/metrics.jsonl"});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(std::get<TrainOptions>(*c).metrics_file, "trial_03/metrics.jsonl");
+  auto none = parse({"--data", "d.h5", "--target", "r"});
+  EXPECT_TRUE(std::get<TrainOptions>(*none).metrics_file.empty()) << "no file unless asked";
+}
+
 TEST(TrainOptions, BadValuesAreBadInputNamingTheOption) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"--target", "x"}, "--data is required"},
@@ -91,6 +99,7 @@ TEST(TrainOptions, BadValuesAreBadInputNamingTheOption) {
       {{"--data", "d", "--target", "x", "--lr-decay", "0"}, "--lr-decay: must be in (0, 1]"},
       {{"--data", "d", "--target", "x", "--lr-decay", "1.5"}, "--lr-decay: must be in (0, 1]"},
       {{"--data", "d", "--target", "x", "--init-from="}, "--init-from: give a model"},
+      {{"--data", "d", "--target", "x", "--metrics="}, "--metrics: give a file"},
   };
   for (const auto& [args, want] : cases) {
     auto c = parse(args);
@@ -117,6 +126,7 @@ TEST(TrainOptions, HelpAnywhereGivesTheUsage) {
   auto c = parse({"--data", "d", "--help"});
   ASSERT_TRUE(c.ok());
   EXPECT_NE(std::get<HelpRequest>(*c).text.find("--checkpoint DIR"), std::string::npos);
+  EXPECT_NE(std::get<HelpRequest>(*c).text.find("--metrics FILE"), std::string::npos);
 }
 
 TEST(TrainOptions, SplitListDropsEmptyParts) {

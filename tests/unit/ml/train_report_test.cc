@@ -78,6 +78,19 @@ TEST(TrainReport, EpochLineNamesTargetsWhenSeveral) {
   EXPECT_NE(epoch_line(history()[0], 4, {"x", "y"}).find("val_rmse[y]=0.5"), std::string::npos);
 }
 
+TEST(TrainReport, MetricsLineCarriesTheEpochAsBudgetAndTheWorstRmseAsValue) {
+  EpochRecord one{7, 0.25, {1.5}, 0.125, 0.001};
+  EXPECT_EQ(metrics_line(one, {"result/range"}),
+            R"({"budget": 7, "value": 1.5, "train_loss": 0.25, "lr": 0.001, "seconds": 0.125})");
+  EXPECT_EQ(metrics_line(history()[0], {"x", "y"}),
+            R"({"budget": 1, "value": 3, "train_loss": 0.9, "lr": 0.001, )"
+            R"("val_rmse": {"x": 3, "y": 0.5}, "seconds": 2})")
+      << "several targets: the worst is the value, each is named";
+  EpochRecord diverged{2, std::nan(""), {std::nan("")}, 0.5, 0.01};
+  EXPECT_EQ(metrics_line(diverged, {"r"}),
+            R"({"budget": 2, "value": null, "train_loss": null, "lr": 0.01, "seconds": 0.5})");
+}
+
 TEST(TrainReport, NonFiniteNumbersAreNullInJson) {
   EXPECT_EQ(json_number(std::nan("")), "null");
   EXPECT_EQ(json_number(2.5), "2.5");
@@ -120,6 +133,9 @@ TEST(ModelCard, FingerprintChangesWithWhatAResumeMustKeep) {
   o6.stop_at_target = true;
   o6.target_error = 0.5;
   EXPECT_EQ(run_fingerprint(o6, c, 100, 2), base) << "stopping does not change an epoch";
+  auto o7 = o;
+  o7.metrics_file = "trial_03/metrics.jsonl";
+  EXPECT_EQ(run_fingerprint(o7, c, 100, 2), base) << "reporting does not change an epoch";
 }
 
 }  // namespace
