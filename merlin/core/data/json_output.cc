@@ -102,8 +102,13 @@ Result<void> parse_json_output(const std::string& stem, std::string_view text, S
 
 namespace {
 
+// What Infinity and -Infinity become (see with_json_numbers): strings no JSON text holds
+// unescaped, read back by metric_number.
+constexpr std::string_view kPlusInf = "\x01merlin:+inf", kMinusInf = "\x01merlin:-inf";
+
 // Python's json.dump writes NaN, Infinity and -Infinity, which JSON has no words for: outside
-// strings they become null (a missing result) and numbers too large for a double.
+// strings NaN becomes null (a missing result) and the infinities the strings above (a JSON
+// number too large for a double is refused by the parser).
 std::string with_json_numbers(std::string_view line) {
   std::string out;
   bool in_string = false;
@@ -119,14 +124,28 @@ std::string with_json_numbers(std::string_view line) {
     if (line.substr(i, 3) == "NaN") {
       out += "null";
       i += 2;
-    } else if (line.substr(i, 8) == "Infinity") {
-      out += "1e999";
-      i += 7;
+    } else if (line.substr(i, 8) == "Infinity" || line.substr(i, 9) == "-Infinity") {
+      const bool minus = c == '-';
+      out += Json(std::string(minus ? kMinusInf : kPlusInf)).dump();  // "\u0001merlin:..."
+      i += minus ? 8 : 7;
     } else {
       out += c;
     }
   }
   return out;
+}
+
+// A metric's value: a number, NaN for null, an infinity for what with_json_numbers made of
+// one; nullopt for anything else.
+std::optional<double> metric_number(const Json& v) {
+  if (v.is_null()) return std::numeric_limits<double>::quiet_NaN();
+  if (v.is_number()) return v.get<double>();
+  if (v.is_string()) {
+    const auto& text = v.get_ref<const std::string&>();
+    if (text == kPlusInf) return std::numeric_limits<double>::infinity();
+    if (text == kMinusInf) return -std::numeric_limits<double>::infinity();
+  }
+  return std::nullopt;
 }
 
 // One line of a metric file as an object; discarded when it is not one.
@@ -152,10 +171,7 @@ std::vector<MetricPoint> metric_curve(std::string_view text, const std::string& 
     auto b = j.find("budget");
     auto v = j.find(key);
     if (b == j.end() || !b->is_number() || v == j.end()) continue;
-    if (v->is_null())
-      out.push_back({b->get<double>(), std::numeric_limits<double>::quiet_NaN()});
-    else if (v->is_number())
-      out.push_back({b->get<double>(), v->get<double>()});
+    if (auto x = metric_number(*v)) out.push_back({b->get<double>(), *x});
   }
   return out;
 }
@@ -171,8 +187,7 @@ std::optional<double> last_metric(std::string_view text, const std::string& key)
     if (j.is_discarded()) continue;
     auto it = j.find(key);
     if (it == j.end()) continue;
-    if (it->is_null()) return std::numeric_limits<double>::quiet_NaN();
-    if (it->is_number()) return it->get<double>();
+    if (auto x = metric_number(*it)) return x;
   }
   return std::nullopt;
 }

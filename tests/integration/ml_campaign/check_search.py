@@ -10,7 +10,9 @@ What must hold, each a line "ok ..." or "FAIL ..." (exit 1 on any FAIL), then on
     epochs) and a value equal to the last line of its own merlin-train --metrics file;
   - the rungs are ASHA's with eta 3: every trial at rung 0, of the n trials at a rung at least
     n // 3 promoted (the best n // 3 by that rung's value among them), one or more at the last;
-    a trial at the last rung is `completed`, any other `stopped`;
+    a trial at the last rung is `completed`, any other `stopped`; a pruned one (MERLIN_PRUNED in
+    its directory, docs/tuning.md) is `pruned`, without a value, at the rung it was pruned at,
+    its metrics ending below that rung's budget;
   - each trial was trained once per rung it reached (merlin-train's start lines in its
     train.log: every promotion run once), each later rung resumed from the checkpoint of the
     rung below, and its metrics file holds epochs 1..budget once each. With --killed a task
@@ -61,21 +63,32 @@ rung_value = {}  # (trial, rung) -> that rung's value, from the trial's own metr
 for r in rows:
     t, rung = int(r["trial"]), int(r["rung"])
     tdir = os.path.join(search, f"trial_{t:0{width}d}")
+    pruned = None
+    if os.path.exists(os.path.join(tdir, "MERLIN_PRUNED")):
+        with open(os.path.join(tdir, "MERLIN_PRUNED")) as f:
+            pruned = json.load(f)
+        check(pruned["rung"] == rung and r["value"] == "" and r["state"] == "pruned" and
+              (budgets[rung - 1] if rung else 0) < pruned["budget"] < budgets[rung],
+              f"trial {t}: pruned at rung {rung}, epoch {pruned['budget']}, no value, "
+              f"{r['state']}")
     check(int(r["budget"]) == budgets[rung], f"trial {t}: rung {rung}, budget {r['budget']}")
     with open(os.path.join(tdir, "metrics.jsonl")) as f:
         lines = [json.loads(line) for line in f if line.strip()]
     epochs = [m["budget"] for m in lines]
     epochs_total += len(epochs)
-    want = list(range(1, budgets[rung] + 1))
+    last = int(pruned["budget"]) if pruned else budgets[rung]
+    want = list(range(1, last + 1))
     check(sorted(set(epochs)) == want and
           (len(epochs) == len(want) or (killed and all(epochs.count(e) <= 2 for e in want))),
-          f"trial {t}: metrics hold epochs 1..{budgets[rung]}" + ("" if killed else ", each once"))
+          f"trial {t}: metrics hold epochs 1..{last}" + ("" if killed else ", each once"))
     for m in lines:
         k = budgets.index(m["budget"]) if m["budget"] in budgets else None
         if k is not None:
             rung_value[(t, k)] = m["value"]
-    check(close(float(r["value"]), lines[-1]["value"]),
-          f"trial {t}: trials.csv's value {r['value']} is its metrics file's last {lines[-1]['value']}")
+    if not pruned:
+        check(close(float(r["value"]), lines[-1]["value"]),
+              f"trial {t}: trials.csv's value {r['value']} is its metrics file's last "
+              f"{lines[-1]['value']}")
     with open(os.path.join(tdir, "train.log")) as f:
         log = f.read()
     runs = len(re.findall(r"^merlin-train ranks=1 ", log, re.M))
@@ -87,7 +100,7 @@ for r in rows:
         b = budgets[k - 1]
         check(re.search(rf"^resumed from .*/checkpoints/epoch-{b:06d}\.ckpt epoch={b} ", log, re.M),
               f"trial {t}: rung {k} resumed from epoch {b}'s checkpoint")
-    state = "completed" if rung == len(budgets) - 1 else "stopped"
+    state = "pruned" if pruned else "completed" if rung == len(budgets) - 1 else "stopped"
     check(r["state"] == state, f"trial {t}: {r['state']} (want {state})")
 check(reruns == 0 or (killed and reruns <= 2), f"{reruns} task(s) run twice (a kill: at most 2)")
 
@@ -95,9 +108,10 @@ at = [[int(r["trial"]) for r in rows if int(r["rung"]) >= k] for k in range(len(
 check(len(at[0]) == n_trials, f"{len(at[0])} trials at rung 0")
 for k in range(len(budgets) - 1):
     n, promoted = len(at[k]), set(at[k + 1])
-    ranked = sorted(at[k], key=lambda t: (rung_value[(t, k)], t))
-    top = ranked[: max(1, n // eta)]
-    check(len(promoted) >= max(1, n // eta) and set(top) <= promoted,
+    # A trial pruned at rung k has no value there and cannot be promoted.
+    ranked = sorted((t for t in at[k] if (t, k) in rung_value), key=lambda t: (rung_value[(t, k)], t))
+    top = ranked[: min(len(ranked), max(1, n // eta))]
+    check(len(promoted) >= len(top) and set(top) <= promoted,
           f"rung {k}: {len(promoted)} of {n} promoted, the best {len(top)} among them {sorted(top)}")
 check(len(at[-1]) >= 1, f"{len(at[-1])} trial(s) trained to the full budget")
 
@@ -119,7 +133,8 @@ for step in ("train", "train_1rank"):
     check(hidden == [w, w] and epochs == 360,
           f"{step}: best.env's width ({hidden}) for twice its epochs ({epochs})")
 
-print(f"figures: {runs_total} trainings (tasks run), {epochs_total} epochs trained, "
+n_pruned = len(glob.glob(os.path.join(search, "trial_*", "MERLIN_PRUNED")))
+print(f"figures: {runs_total} trainings (tasks run), {n_pruned} pruned, {epochs_total} epochs trained, "
       f"{len(at[1])} and {len(at[2])} promoted to 60 and 180 epochs; best trial {lead['trial']} "
       f"(LR {float(config['LR']):.4g}, WIDTH {config['WIDTH']}, BATCH {config['BATCH']}) "
       f"val RMSE {float(lead['value']):.4g} m at 180 epochs")

@@ -26,7 +26,11 @@ TEST(MetricCurve, ReadsEveryBudgetedLineInOrderAndPassesOverTheRest) {
   EXPECT_EQ(c[0].value, 0.5);
   EXPECT_EQ(c[1].budget, 3);
   EXPECT_TRUE(std::isnan(c[1].value));
-  EXPECT_TRUE(std::isinf(c[2].value));
+  EXPECT_TRUE(std::isinf(c[2].value) && c[2].value > 0);
+  EXPECT_TRUE(std::isinf(*data::last_metric("{\"value\": -Infinity}\n", "value")));
+  EXPECT_LT(*data::last_metric("{\"value\": -Infinity}\n", "value"), 0);
+  EXPECT_FALSE(data::last_metric("{\"value\": \"Infinity\"}\n", "value"));  // a string
+  EXPECT_EQ(*data::last_metric("{\"note\": \"NaN Infinity\", \"value\": 2}\n", "value"), 2);
 }
 
 TEST(PruneRule, ValueAtTakesTheLastPointAtOrBelowTheBudget) {

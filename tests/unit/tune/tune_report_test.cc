@@ -56,14 +56,10 @@ TEST(TuneReport, APrunedTrialIsNamedSoAndOnlyAStoppedResultlessOneCanBe) {
   std::vector<TrialStanding> board = {{0, 2, 0.25, false, true}, {1, 1, NAN, false, true},
                                       {2, 1, NAN, false, true}};
   EXPECT_EQ(trials_csv(spec, shape, board, {1}),
-            "trial,rung,budget,value,state,ACT,W
-"
-            "0,2,9,0.25,completed,\"it's \"\"x\"\"\",4
-"
-            "1,1,3,,pruned,\"it's \"\"x\"\"\",4
-"
-            "2,1,3,,failed,\"it's \"\"x\"\"\",4
-");
+            "trial,rung,budget,value,state,ACT,W\n"
+            "0,2,9,0.25,completed,\"it's \"\"x\"\"\",4\n"
+            "1,1,3,,pruned,\"it's \"\"x\"\"\",4\n"
+            "2,1,3,,failed,\"it's \"\"x\"\"\",4\n");
   EXPECT_EQ(trial_state({0, 1, NAN, true, false}, shape, true), "running");
   EXPECT_EQ(trial_state({0, 1, 0.3, false, true}, shape, true), "stopped");
 }
