@@ -432,7 +432,8 @@ void read_tune(const YamlEntry& entry, const std::string& context, StepRun& run,
       tune.brackets = static_cast<std::uint32_t>(*v);
     }
   }
-  if (!needs_budget) tune.prune_every = 0;  // one rung: nothing to compare a trial with
+  // Off unless asked for (docs/tuning.md, "Pruning": noisier early values can stop a winner).
+  tune.prune_every = 0;
   if (const YamlEntry* p = node.find("prune"))
     read_prune(*p, what, method, needs_budget || !method_ok, tune, diags);
   run.tune = std::move(tune);

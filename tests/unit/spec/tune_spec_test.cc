@@ -332,7 +332,7 @@ TEST(TuneSpec, Prune) {
   auto every = [](const std::string& extra) {
     return parse_ok(tune_spec(std::string(kBasic) + extra)).spec.steps[0].run.tune->prune_every;
   };
-  EXPECT_EQ(every(""), 1.0);  // asha prunes by default, every second
+  EXPECT_EQ(every(""), 0.0);  // off unless asked for
   EXPECT_EQ(every("        prune: true\n"), 1.0);
   EXPECT_EQ(every("        prune: false\n"), 0.0);
   EXPECT_EQ(every("        prune: 2.5\n"), 2.5);
