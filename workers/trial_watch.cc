@@ -119,7 +119,8 @@ std::optional<tune::PruneVerdict> TrialWatch::judge(
     const bool finished = st.rung > static_cast<int>(rung) ||
                           (st.rung == static_cast<int>(rung) && !std::isnan(st.value));
     if (st.trial == trial || !finished || shape.bracket_of(st.trial) != bracket) continue;
-    if (auto v = tune::value_at(curve_of(instance, st.trial, w.key), at->budget)) others.push_back(*v);
+    if (auto v = tune::value_at(curve_of(instance, st.trial, w.key), at->budget))
+      others.push_back(*v);
   }
   auto verdict = tune::prune_verdict(*at, std::move(others), shape.eta, shape.maximize);
   if (verdict.prune)

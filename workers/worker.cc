@@ -324,7 +324,8 @@ Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
   std::map<std::pair<bool, std::string>, std::vector<TaskMessage>> by_queue;
   for (const auto& r : routed) by_queue[{r.first, r.queue}].push_back(r.message);
   for (const auto& [key, msgs] : by_queue) {
-    auto p = key.first ? broker_.publish_first(key.second, msgs) : broker_.publish(key.second, msgs);
+    auto p =
+        key.first ? broker_.publish_first(key.second, msgs) : broker_.publish(key.second, msgs);
     if (!p) return p;
   }
   return ok();
