@@ -80,16 +80,7 @@ check_study "$ws" local
 
 # --- with two workers on Redis
 start_redis
-mkdir dist
-(cd dist && "$MERLIN" run "$spec" "${VARS[@]}" >run.out 2>run.err)
-expect_eq "workers: the study is queued" 0 $?
-start=$(date +%s)
-for w in 1 2; do
-  (cd dist && timeout 240 "$MERLIN" run-workers "$spec" --exit-when-done >"workers$w.out" 2>"workers$w.err") &
-done
-wait %1; rc1=$?
-wait %2; rc2=$?
-expect_eq "workers: both exit 0 (in $(( $(date +%s) - start )) s)" "0 0" "$rc1 $rc2"
+two_workers dist "$spec" 240 "${VARS[@]}"
 ws=$(ls -d "$WORK"/dist/studies/active_learning_* 2>/dev/null | head -1)
 check_study "$ws" workers
 check "workers: both workers ran tasks" bash -c \

@@ -82,6 +82,25 @@ stop_redis() {
 }
 # need_python MODULE...: sets PY to Debian's /usr/bin/python3 (the python3 first on PATH may be
 # another one, without Debian's packages) and skips (exit 77) unless it imports every MODULE.
+# two_workers DIR SPEC SECONDS [merlin run args...]: queues SPEC from DIR, then runs two
+# `run-workers --exit-when-done` at once there (each bounded by SECONDS, output in
+# DIR/workersN.out/.err); checks both steps and says how long the workers took.
+two_workers() {
+  local dir=$1 spec=$2 secs=$3; shift 3
+  mkdir -p "$dir"
+  (cd "$dir" && "$MERLIN" run "$spec" "$@" >run.out 2>run.err)
+  expect_eq "workers: the study is queued" 0 $?
+  local start rc1 rc2
+  start=$(date +%s)
+  (cd "$dir" && timeout "$secs" "$MERLIN" run-workers "$spec" --exit-when-done >workers1.out 2>workers1.err) &
+  local w1=$!
+  (cd "$dir" && timeout "$secs" "$MERLIN" run-workers "$spec" --exit-when-done >workers2.out 2>workers2.err) &
+  local w2=$!
+  wait $w1; rc1=$?
+  wait $w2; rc2=$?
+  expect_eq "workers: both exit 0 (in $(( $(date +%s) - start )) s)" "0 0" "$rc1 $rc2"
+}
+
 need_python() {
   PY=/usr/bin/python3
   local m

@@ -131,16 +131,7 @@ same_or_valid "$ws" crash
 
 # --- with two workers on Redis
 start_redis
-mkdir dist
-(cd dist && "$MERLIN" run "$spec" "${VARS[@]}" >run.out 2>run.err)
-expect_eq "workers: the study is queued" 0 $?
-start=$(date +%s)
-for w in 1 2; do
-  (cd dist && timeout 300 "$MERLIN" run-workers "$spec" --exit-when-done >"workers$w.out" 2>"workers$w.err") &
-done
-wait %1; rc1=$?
-wait %2; rc2=$?
-expect_eq "workers: both exit 0 (in $(( $(date +%s) - start )) s)" "0 0" "$rc1 $rc2"
+two_workers dist "$spec" 300 "${VARS[@]}"
 ws=$(ls -d "$WORK"/dist/studies/ml_campaign_* 2>/dev/null | head -1)
 check_campaign "$ws" workers
 same_or_valid "$ws" workers
