@@ -9,7 +9,8 @@
 #
 # usage: tests/bench/tune_bench.sh [path/to/merlin]   (BENCH_REPEAT=2, BENCH_SPE=0.2,
 #        BENCH_SPREAD=2, BENCH_JOBS=2, BENCH_PRUNE=true|false|SECONDS: tune_demo's `prune`;
-#        TMPDIR picks the file system)
+#        BENCH_TRIALS=27: configurations drawn; BENCH_SEED=11: run r draws with seed
+#        BENCH_SEED + r - 1; TMPDIR picks the file system)
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 MERLIN=$(realpath "${1:-$SRC/build/merlin}")
@@ -26,11 +27,14 @@ trap 'rm -rf "$WORK"' EXIT
 ulimit -f 100000
 cd "$WORK"
 PRUNE=${BENCH_PRUNE:-false}
-sed "s/^\(        metric: .*\)$/\1\n        prune: $PRUNE/" "$SRC/examples/tune_demo/tune_demo.yaml" >tune_demo.yaml
+TRIALS=${BENCH_TRIALS:-27}
+SEED=${BENCH_SEED:-11}
 cp "$SRC/examples/tune_demo/objective.py" .
-echo "tune_bench: 27 trials, budgets 1 3 9 27, eta 3, $JOBS slots, ${SPE}s/epoch x (1 + $SPREAD u), prune: $PRUNE, in $WORK"
+echo "tune_bench: $TRIALS trials, budgets 1 3 9 27, eta 3, $JOBS slots, ${SPE}s/epoch x (1 + $SPREAD u), prune: $PRUNE, in $WORK"
 for r in $(seq "$REPEAT"); do
   rm -rf studies sync
+  sed -e "s/^\(        metric: .*\)$/\1\n        prune: $PRUNE/" -e "s/^        trials: 27$/        trials: $TRIALS/" \
+    -e "s/^        seed: 11$/        seed: $((SEED + r - 1))/" "$SRC/examples/tune_demo/tune_demo.yaml" >tune_demo.yaml
   t0=$(date +%s.%N)
   "$MERLIN" run --local -j"$JOBS" --no-progress --vars SECONDS_PER_EPOCH="$SPE" --vars SPREAD="$SPREAD" \
     tune_demo.yaml >asha.log 2>&1
@@ -62,9 +66,19 @@ print(f"run {run}: ASHA  wall {wall:6.1f} s  first full-budget result {full[0][0
       f"  {tasks} tasks, {pruned} pruned, {epochs} epochs")
 print(f"run {run}: sync  wall {sync['wall']:6.1f} s  first full-budget result {sync['first_full']:6.1f} s  best {sync['best_value']:.4f}"
       f"  {sync_epochs} epochs")
+with open("ratios", "a") as f:
+    f.write(f"{reach / sync['wall'] if reach is not None else float('inf')}\n")
 print(f"run {run}: ASHA/sync wall {wall / sync['wall']:.2f}, first full-budget result "
       f"{full[0][0] / sync['first_full']:.2f}, time to sync's final quality "
       + (f"{reach:.1f} s = {reach / sync['wall']:.2f} of sync's wall" if reach is not None
          else "never (ASHA's best full-budget value is worse)"))
 PY
 done
+# One seed is one draw: whether ASHA's early full-budget trials include one as good as the
+# trial synchronous halving ends with is luck. The median over the runs is the figure.
+python3 - <<'PY'
+import statistics
+r = sorted(float(x) for x in open("ratios"))
+print(f"time to sync's final quality / sync's wall over {len(r)} runs: median {statistics.median(r):.2f}"
+      f" (min {r[0]:.2f}, max {r[-1]:.2f}; <= 0.75 in {sum(x <= 0.75 for x in r)} of {len(r)})")
+PY
