@@ -35,7 +35,11 @@ std::string render_launcher(const LaunchResources& r) {
 std::string render_vlauncher(const LaunchResources& r) {
   batch::LaunchCounts c{"${MERLIN_NODES}", "${MERLIN_PROCS}", "${MERLIN_CORES}", "${MERLIN_GPUS}",
                         "${MERLIN_PROCS}"};
-  return with_flags(scheduler_of(r).step_launcher(r, c), r);
+  // Merlin's $(VLAUNCHER) sets the step's `cores per task` to ${MERLIN_CORES}, so every
+  // launcher with a cores flag shows it, whether the step has the key or not.
+  LaunchResources v = r;
+  if (v.cores_per_task <= 0) v.cores_per_task = 1;
+  return with_flags(scheduler_of(v).step_launcher(v, c), v);
 }
 
 LaunchResources with_override(LaunchResources r, std::string_view bracket) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "merlin/core/spec/token.h"
+#include "merlin/core/study/step_text.h"
 
 namespace merlin {
 namespace {
@@ -118,8 +119,8 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     node.id = StepId{i};
     node.name = s.name;
     node.spec = &s;
-    node.cmd = tokens.substitute(s.run.cmd.value);
-    node.restart = tokens.substitute(s.run.restart.value);
+    node.cmd = merlin_step_text(tokens.substitute(s.run.cmd.value));
+    node.restart = merlin_step_text(tokens.substitute(s.run.restart.value));
     node.fanout = s.run.samples_from.has_value();
     if (s.run.tune) node.tune = tune::shape_of(*s.run.tune);
     node.sampled = node.fanout || uses_sample_token(node.cmd, spec, s) ||

@@ -192,7 +192,9 @@ std::string TaskRenderer::render_instance_text(const Instance& inst,
         for (const auto& c : spec.samples->column_labels) names += (names.empty() ? "" : " ") + c;
       return names;
     }
-    if (t.name == "WORKSPACE" && !node.sampled) return instance_dir(inst.id);
+    // Merlin's $(WORKSPACE) is the step's (instance's) directory, also in a sampled step: Maestro
+    // substitutes it before Merlin lays out the sample directories. A trial's is its own.
+    if (t.name == "WORKSPACE" && !node.tune) return instance_dir(inst.id);
     if (t.name == "MERLIN_SCRATCH" && !node.sampled) {
       std::string s = scratch_of(inst, instance_dir(inst.id));
       return s.empty() ? instance_dir(inst.id) : s;
@@ -331,7 +333,6 @@ RenderedTask TaskRenderer::render(InstanceId id, SampleId sample, TaskKind kind)
     if (table != nullptr && !column_of->empty() && sample < table->rows())
       row = table->row_values(sample);
     body = substitute(text, [&](const spec::TokenRef& tok) -> std::optional<std::string> {
-      if (tok.name == "WORKSPACE") return t.dir;
       if (tok.name == "MERLIN_SCRATCH") return t.run_dir();
       if (tok.name == "MERLIN_SAMPLE_ID") return std::to_string(sample);
       if (tok.name == "MERLIN_SAMPLE_PATH") return path;

@@ -11,9 +11,12 @@ TEST(Launcher, RendersEachBatchType) {
   r.nodes = 2;
   r.procs = 4;
   r.batch_type = "flux";
-  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -c 1");
+  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2") << "no -c without cores per task";
   r.gpus = 1;
-  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -c 1 -g 1");
+  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -g 1");
+  r.cores_per_task = 2;
+  EXPECT_EQ(render_launcher(r), "flux run -n 4 -N 2 -c 2 -g 1");
+  r.cores_per_task = 0;
   r.gpus = 0;
   r.batch_type = "lsf";
   EXPECT_EQ(render_launcher(r), "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1");
@@ -23,7 +26,7 @@ TEST(Launcher, RendersEachBatchType) {
   EXPECT_EQ(render_launcher(r), "") << "neither nodes nor procs";
   r.nodes = 3;
   EXPECT_EQ(render_launcher(r), "srun -n 3 -N 3") << "procs default to nodes";
-  EXPECT_EQ(render_vlauncher(r), "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES}");
+  EXPECT_EQ(render_vlauncher(r), "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES}");
 }
 
 TEST(Launcher, OverrideIgnoresUnknownParts) {
@@ -90,6 +93,10 @@ TEST(Launcher, VlauncherReadsTheCountsAtRunTime) {
   EXPECT_EQ(render_vlauncher(r), "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES}");
   r.batch_type = "local";
   EXPECT_EQ(render_vlauncher(r), "mpirun -np ${MERLIN_PROCS}");
+  r.cores_per_task = 0;
+  r.batch_type = "flux";
+  EXPECT_EQ(render_vlauncher(r), "flux run -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES}")
+      << "Merlin's VLAUNCHER names the cores whether the step has `cores per task` or not";
 }
 
 // The rank shim goes last, after the scheduler's flags and the step's own: the step's command
@@ -104,7 +111,7 @@ TEST(Launcher, RankShimEndsEveryLauncher) {
       {"local", "mpirun -np 4 /opt/merlin/bin/merlin-rank-env"},
       {"slurm", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
       {"lsf-srun", "srun -n 4 -N 2 --exclusive /opt/merlin/bin/merlin-rank-env"},
-      {"flux", "flux run -n 4 -N 2 -c 1 -g 1 --exclusive /opt/merlin/bin/merlin-rank-env"},
+      {"flux", "flux run -n 4 -N 2 -g 1 --exclusive /opt/merlin/bin/merlin-rank-env"},
       {"lsf",
        "jsrun --np 4 --nrs 2 -b rs -d plane:2 -X 1 --exclusive "
        "/opt/merlin/bin/merlin-rank-env"},
@@ -118,7 +125,8 @@ TEST(Launcher, RankShimEndsEveryLauncher) {
   r.batch_type = "slurm";
   r.extra_flags.clear();
   EXPECT_EQ(render_vlauncher(r),
-            "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} /opt/merlin/bin/merlin-rank-env");
+            "srun -n ${MERLIN_PROCS} -N ${MERLIN_NODES} -c ${MERLIN_CORES} "
+            "/opt/merlin/bin/merlin-rank-env");
   r.batch_type = "local";
   r.nodes = 0;
   r.procs = 1;

@@ -378,7 +378,7 @@ TEST(TaskRenderer, EveryTypesStepFlagsFollowItsLauncher) {
                                        "      nodes: 1\n      procs: 2\n"
                                        "      flux: -o cpu-affinity=per-task\n"
                                        "      slurm: --exclusive\n")),
-            "flux run -n 2 -N 1 -c 1 -o cpu-affinity=per-task ./app");
+            "flux run -n 2 -N 1 -o cpu-affinity=per-task ./app");
 }
 
 TEST(TaskRenderer, ResourceFieldsTakeTheStudysVariables) {
@@ -554,7 +554,7 @@ TEST(TaskRenderer, OtherWorkspaceFollowsMaestrosRulesInEveryCombination) {
   EXPECT_EQ(body_of(*s, "funnel", 0), "echo /ws/param /ws/psampled");
 }
 
-// $(WORKSPACE) in a step's command is that task's own directory (Maestro's meaning).
+// $(WORKSPACE) in a step's command is that step instance's own directory (Maestro's meaning).
 // Regression: StudyTokens used to map WORKSPACE to the study workspace, and StudyGraph
 // substituted it before the renderer could, so every step's $(WORKSPACE) became "/ws".
 constexpr const char* kOwnWorkspace = R"Y(
@@ -587,10 +587,12 @@ TEST(TaskRenderer, WorkspaceOfAnUnsampledStepIsItsInstanceDirectory) {
   EXPECT_EQ(body_of(*s, "sim", 1), "echo 2 /ws/sim/X.2");
 }
 
-TEST(TaskRenderer, WorkspaceOfASampledStepIsItsSampleDirectory) {
+// As in Merlin 1.13 (its openfoam_wf_singularity example writes $(WORKSPACE)/$(MERLIN_SAMPLE_PATH)
+// and gets <ws>/sim_runs/00/00): the step's directory, above the sample directories.
+TEST(TaskRenderer, WorkspaceOfASampledStepIsItsInstanceDirectory) {
   auto s = make_study(kOwnWorkspace, 10);
   ASSERT_TRUE(s);
-  EXPECT_EQ(body_of(*s, "per_sample", 1, 4), "echo /ws/per_sample/X.2/04 4");
+  EXPECT_EQ(body_of(*s, "per_sample", 1, 4), "echo /ws/per_sample/X.2 4");
 }
 
 TEST(TaskRenderer, WorkspaceInTheEnvironmentIsTheTaskDirectory) {

@@ -11,7 +11,10 @@ class Flux : public Scheduler {
  public:
   std::string_view type() const override { return "flux"; }
   std::string step_launcher(const LaunchResources& r, const LaunchCounts& c) const override {
-    std::string s = fmt::format("flux run -n {} -N {} -c {}", c.procs, c.nodes, c.cores);
+    // `-c` only for a step with `cores per task` (or in $(VLAUNCHER)), as Merlin writes it:
+    // its flux adapter passes the flags of the keys a step has.
+    std::string s = fmt::format("flux run -n {} -N {}", c.procs, c.nodes);
+    if (r.cores_per_task > 0) s += " -c " + c.cores;
     if (r.gpus > 0) s += " -g " + c.gpus;
     if (r.walltime_seconds > 0) s += fmt::format(" -t {}s", r.walltime_seconds);
     return s;

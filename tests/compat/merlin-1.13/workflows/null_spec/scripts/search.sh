@@ -1,0 +1,3 @@
+# 1     path to search
+
+find $1 -name MERLIN_FINISHED -type f | wc -l
