@@ -265,7 +265,8 @@ std::string TaskRenderer::render_trial(const StepNode& node, SampleId task,
 std::string TaskRenderer::script_name(const Instance& inst, TaskKind kind) const {
   const auto& node = graph_.step(inst.step);
   std::string name = inst.base_name;
-  if (kind == TaskKind::kRestart) name += ".restart";
+  // Without a `restart:` command Merlin runs the step's own script again (no restart script).
+  if (kind == TaskKind::kRestart && !node.restart.empty()) name += ".restart";
   // Merlin names every script of a scheduler-typed study "<step>.slurm.sh" (observed in 1.13).
   const auto* sched = batch::find_scheduler(node.batch_type);
   if (!sched || sched->has_jobs()) name += ".slurm";

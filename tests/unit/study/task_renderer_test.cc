@@ -417,7 +417,8 @@ TEST(TaskRenderer, RestartKindWithoutARestartCommandRunsTheCommand) {
   auto s = make_study(kRestart);
   ASSERT_TRUE(s);
   auto t = s->renderer->render(s->instance("plain"), 0, TaskKind::kRestart);
-  EXPECT_EQ(t.script_path, "/ws/plain/plain.restart.sh");
+  EXPECT_EQ(t.script_path, "/ws/plain/plain.sh")
+      << "Merlin writes no restart script for a step without `restart:`; it runs the step's";
   EXPECT_EQ(t.script_text, "#!/bin/bash\n\necho only\n");
 }
 
