@@ -21,4 +21,18 @@ check "every example spec's scripts are Merlin's once the rank shim is out" test
 # Byte-identical as written: the specs without a launcher line (the count is in the docs).
 check "at least 13 specs byte-identical as written" \
   test "$(sed -n 's/^\([0-9]*\) of .* as written.*/\1/p' compare.txt)" -ge 13
+
+# A real run of Merlin's restart example: `runs` asks for a restart and has no `restart:`, so
+# its own script runs again, and no runs.restart.sh is written (Merlin writes none either);
+# `runs_rs` has one and gets its restart script.
+mkdir real && cp -r "$SRC/tests/compat/merlin-1.13/workflows/restart/." real/
+rc=0
+(cd real && PATH="$DRY/stubs/bin:/usr/bin:/bin" PYTHONPATH="$DRY/stubs/py" HOME="$WORK/real/.home" \
+  timeout 300 "$MERLIN" run --local --no-progress restart.yaml >out.txt 2>err.txt) || rc=$?
+expect_eq "Merlin's restart example runs to the end" 0 "$rc"
+ws=$(dirname "$(find real -maxdepth 3 -type d -name merlin_info | head -1)")
+check "runs restarted every sample" test "$(find "$ws/runs" -name restarted | wc -l)" -gt 0
+expect_eq "no restart script for the step without restart:" "" \
+  "$(find "$ws/runs" -name 'runs.restart*.sh')"
+check "the step with restart: has its restart scripts" test -n "$(find "$ws/runs_rs" -name 'runs_rs.restart*.sh')"
 finish
