@@ -40,6 +40,11 @@ std::vector<std::pair<std::string, std::string>> list_examples(const fs::path& r
   return out;
 }
 
+// The examples Merlin ships as a single spec file, which its `merlin example NAME` copies into
+// the current directory as NAME.yaml instead of making a directory (its integration suite
+// then runs `merlin run simple_chain.yaml`).
+bool copied_as_one_spec(const std::string& name) { return name == "simple_chain"; }
+
 int example(const ExampleArgs& a) {
   fs::path root = find_examples_dir();
   if (root.empty()) {
@@ -59,7 +64,21 @@ int example(const ExampleArgs& a) {
   fs::path from = root / a.name;
   if (!fs::is_directory(from))
     return report_error(
-        Error::bad_input("no example '" + a.name + "' (see `merlin example list`)"));
+        Error::bad_input("example '" + a.name + "' not found (see `merlin example list`)"));
+  if (copied_as_one_spec(a.name)) {
+    // Merlin's: the spec alone, into the current directory (or -p PATH).
+    fs::path to = (a.path.empty() ? fs::path(".") : fs::path(a.path)) / (a.name + ".yaml");
+    if (fs::exists(to))
+      return report_error(Error::bad_input(to.string() + " exists already; remove it or copy "
+                                           "into another directory with -p PATH"));
+    std::error_code ec;
+    fs::create_directories(to.parent_path(), ec);
+    fs::copy_file(from / (a.name + ".yaml"), to, ec);
+    if (ec)
+      return report_error(Error::runtime("cannot copy to " + to.string() + ": " + ec.message()));
+    std::printf("%s\n", to.lexically_normal().c_str());
+    return kExitOk;
+  }
   // As Merlin's: -p PATH is the new directory itself (the example's files go in it).
   fs::path to = a.path.empty() ? fs::path(a.name) : fs::path(a.path);
   if (fs::exists(to))

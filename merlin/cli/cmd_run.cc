@@ -35,6 +35,15 @@ void print_warnings(const PreparedStudy& s) {
   for (const auto& w : s.warnings) std::fprintf(stderr, "%s\n", w.str().c_str());
 }
 
+// The lines Merlin's `run` logs that users and scripts grep (its integration suite does):
+// the output directory's name and the sample count.
+void announce_study(const PreparedStudy& s) {
+  std::filesystem::path ws(s.tokens.workspace);
+  log::info("OUTPUT_PATH: {}", ws.parent_path().filename().string());
+  if (!s.samples_path.empty())
+    log::info("{} {} loaded.", s.sample_count, s.sample_count == 1 ? "sample" : "samples");
+}
+
 int finish(const PreparedStudy& s, const LocalRunResult& r) {
   auto rows = step_status(*s.graph, r.progress, {});
   std::fputs(format_status(rows, StatusFormat::kTable).c_str(), stdout);
@@ -116,6 +125,7 @@ int run(const RunArgs& a) {
   auto s = prepare_study(po);
   if (!s) return report_error(s.error());
   print_warnings(**s);
+  announce_study(**s);
   if (a.dry) {
     auto n = lay_out_study(**s, jobs, !a.no_progress);
     if (!n) return report_error(n.error());
