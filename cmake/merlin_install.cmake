@@ -11,6 +11,8 @@ include(CMakePackageConfigHelpers)
 install(TARGETS merlin EXPORT merlinTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS merlin-guard RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS merlin-rank-env RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/adapters/ml/python/spellbook.py
+        DESTINATION ${CMAKE_INSTALL_BINDIR} RENAME spellbook)
 if(TARGET merlin-train)
   install(TARGETS merlin-train RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

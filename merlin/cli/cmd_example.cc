@@ -70,7 +70,7 @@ int example(const ExampleArgs& a) {
     fs::path to = (a.path.empty() ? fs::path(".") : fs::path(a.path)) / (a.name + ".yaml");
     if (fs::exists(to))
       return report_error(Error::bad_input(to.string() + " exists already; remove it or copy "
-                                           "into another directory with -p PATH"));
+                                                         "into another directory with -p PATH"));
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);
     fs::copy_file(from / (a.name + ".yaml"), to, ec);
@@ -83,7 +83,7 @@ int example(const ExampleArgs& a) {
   fs::path to = a.path.empty() ? fs::path(a.name) : fs::path(a.path);
   if (fs::exists(to))
     return report_error(Error::bad_input(to.string() + " exists already; remove it or name a new "
-                                         "directory with -p PATH"));
+                                                       "directory with -p PATH"));
   std::error_code ec;
   fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::skip_existing, ec);
   if (ec)

@@ -13,4 +13,17 @@ namespace merlin {
 /// byte for byte: "echo a\n" → "echo a"; "a\nb\n\n" → "a\nb\n"; "a\nb" → "a\nb\n".
 std::string merlin_step_text(std::string_view text);
 
+/// A step's counts as written (empty: not set), for `with_vlauncher_lines`.
+struct VlauncherCounts {
+  std::string nodes, procs, cores_per_task, gpus;
+};
+
+/// Merlin's lines before a command that uses `$(VLAUNCHER)`: `MERLIN_GPUS=g`, `MERLIN_CORES=c`,
+/// `MERLIN_PROCS=p`, `MERLIN_NODES=n`, in that order, each left out when a line of the command
+/// that does not start with `#` sets it already (`MERLIN_NODES=<digits>`); the values are the
+/// step's `gpus`, `cores per task`, `procs`, `nodes`, else 0, 1, 1, 1; each line starts with
+/// `set ` when the shell is a csh. A command without `$(VLAUNCHER)` is returned unchanged.
+std::string with_vlauncher_lines(std::string_view cmd, const VlauncherCounts& counts,
+                                 std::string_view shell);
+
 }  // namespace merlin

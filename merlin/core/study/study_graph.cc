@@ -119,7 +119,10 @@ Result<StudyGraph> StudyGraph::build(const spec::StudySpec& spec, const StudyTok
     node.id = StepId{i};
     node.name = s.name;
     node.spec = &s;
-    node.cmd = merlin_step_text(tokens.substitute(s.run.cmd.value));
+    const VlauncherCounts counts{s.run.nodes, s.run.procs, s.run.cores_per_task, s.run.gpus};
+    node.cmd = merlin_step_text(
+        tokens.substitute(with_vlauncher_lines(s.run.cmd.value, counts,
+                                              !s.run.shell.empty() ? s.run.shell : spec.batch.shell)));
     node.restart = merlin_step_text(tokens.substitute(s.run.restart.value));
     node.fanout = s.run.samples_from.has_value();
     if (s.run.tune) node.tune = tune::shape_of(*s.run.tune);

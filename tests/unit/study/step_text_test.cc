@@ -28,5 +28,33 @@ TEST(StepText, TheRoundTripIsStable) {
     EXPECT_EQ(merlin_step_text(merlin_step_text(t)), merlin_step_text(t)) << t;
 }
 
+// Merlin's spec loader puts the counts $(VLAUNCHER) reads in front of the command (its
+// integration suite greps MERLIN_GPUS=1 in the script of a flux step with `gpus: 1`).
+TEST(StepText, VlauncherCommandGetsTheStepsCountsInFront) {
+  VlauncherCounts c{"6", "3", "2", "1"};
+  EXPECT_EQ(
+      with_vlauncher_lines("$(VLAUNCHER) echo hi\n", c, "/bin/bash"),
+      "MERLIN_GPUS=1\nMERLIN_CORES=2\nMERLIN_PROCS=3\nMERLIN_NODES=6\n$(VLAUNCHER) echo hi\n");
+  EXPECT_EQ(with_vlauncher_lines("$(VLAUNCHER) x", {}, "/bin/bash"),
+            "MERLIN_GPUS=0\nMERLIN_CORES=1\nMERLIN_PROCS=1\nMERLIN_NODES=1\n$(VLAUNCHER) x")
+      << "defaults 0 GPUs, 1 of the rest";
+  EXPECT_EQ(with_vlauncher_lines("$(VLAUNCHER) x", {}, "/bin/tcsh").substr(0, 18),
+            "set MERLIN_GPUS=0\n");
+  EXPECT_EQ(with_vlauncher_lines("$(LAUNCHER) x\n", c, "/bin/bash"), "$(LAUNCHER) x\n");
+}
+
+TEST(StepText, CountsTheCommandSetsItselfAreNotRepeated) {
+  EXPECT_EQ(with_vlauncher_lines("MERLIN_NODES=6\nMERLIN_PROCS=3\n$(VLAUNCHER) x", {}, "sh"),
+            "MERLIN_GPUS=0\nMERLIN_CORES=1\nMERLIN_NODES=6\nMERLIN_PROCS=3\n$(VLAUNCHER) x");
+  EXPECT_EQ(
+      with_vlauncher_lines("#MERLIN_NODES=6\n$(VLAUNCHER) x", {}, "sh").find("\nMERLIN_NODES=1"),
+      std::string("MERLIN_GPUS=0\nMERLIN_CORES=1\nMERLIN_PROCS=1").size())
+      << "a commented line does not count";
+  EXPECT_NE(
+      with_vlauncher_lines("MERLIN_NODES=$N\n$(VLAUNCHER) x", {}, "sh").find("MERLIN_NODES=1"),
+      std::string::npos)
+      << "only digits count as a setting";
+}
+
 }  // namespace
 }  // namespace merlin
