@@ -10,6 +10,7 @@ are not here: merlin's own are `merlin collect` and `merlin-train` (docs/merlin-
 Exit codes: 0 written; 2 bad options (the message names the option).
 """
 import ast
+import re
 import statistics
 import sys
 
@@ -130,9 +131,10 @@ def unit_points(np, o):
 
 def parse_scale(text, dims):
     try:
-        raw = ast.literal_eval(text)
+        # spellbook wants the type quoted ('log'); a bare log or linear is taken as well.
+        raw = ast.literal_eval(re.sub(r"(?<![\"'\w])(log|linear)(?![\"'\w])", r"'\1'", text))
     except (ValueError, SyntaxError):
-        raise BadOption(f"-scale: '{text}' is not a list like \"[(0,1),(1,100,log)]\"")
+        raise BadOption(f"-scale: '{text}' is not a list like \"[(0,1),(1,100,'log')]\"")
     rows = [list(r) for r in (raw if isinstance(raw[0], (list, tuple)) else [raw])]
     if len(rows) != dims:
         raise BadOption(f"-scale has {len(rows)} ranges for {dims} dimensions")
