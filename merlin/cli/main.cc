@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -7,14 +8,60 @@
 #include "merlin/cli/command.h"
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/help_formatter.h"
+#include "merlin/cli/parse_errors.h"
 #include "merlin/core/util/log.h"
 #include "merlin/core/util/process_info.h"
 #include "merlin/core/util/version.h"
 
+namespace {
+
+// CLI11's error in our words: the command or option that is not there, with the nearest one.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e,
+                                const std::vector<std::string>& args) {
+  using namespace merlin::cli;
+  // The deepest command given ("server config"), with its options.
+  const CLI::App* sub = &app;
+  std::string command;
+  while (true) {
+    auto chosen = sub->get_subcommands();
+    if (chosen.empty()) break;
+    sub = chosen.front();
+    command += (command.empty() ? "" : " ") + sub->get_name();
+  }
+  std::vector<std::string> options;
+  for (const auto* o : sub->get_options()) {
+    for (const auto& l : o->get_lnames()) options.push_back("--" + l);
+    for (const auto& n : o->get_snames()) options.push_back("-" + n);
+  }
+  if (command.empty()) {
+    // No command was recognised: the first word that is neither a known option nor its value.
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      const std::string& a = args[i];
+      if (a.empty() || a.front() != '-') {
+        std::vector<std::string> names;
+        for (const auto* c : app.get_subcommands([](const CLI::App*) { return true; }))
+          if (!c->get_group().empty()) names.push_back(c->get_name());
+        return unknown_command_message(a, names);
+      }
+      if (std::find(options.begin(), options.end(), a.substr(0, a.find('='))) == options.end())
+        return unexpected_arguments_message("", {a}, options);
+      if (a == "--level" || a == "--log-level") ++i;  // its value
+    }
+    return "a command is required; `merlin --help` lists the commands";
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+    return unexpected_arguments_message(command, unexpected_in(e.what()), options);
+  std::string where = command.empty() ? "merlin" : "merlin " + command;
+  return (command.empty() ? std::string() : command + ": ") + e.what() + "; `" + where +
+         " --help` explains the options";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace merlin;
   using namespace merlin::cli;
-  put_self_on_path();  // steps and generate.cmd may call `merlin sample` / `merlin collect`
+  put_self_on_path();    // steps and generate.cmd may call `merlin sample` / `merlin collect`
   put_python_on_path();  // steps may `import merlin_dataset` (docs/training.md)
   CLI::App app{
       "merlin: ensemble workflows for simulation campaigns.\n"
@@ -36,13 +83,25 @@ int main(int argc, char** argv) {
                    ->capture_default_str(),
                {"debug", "info", "warn", "warning", "error", "off"});
 
-  const std::vector<Command> commands = {
-      run_command(),        run_workers_command(),   restart_command(),      status_command(),
-      detailed_status_command(),
-      queue_info_command(), query_workers_command(), stop_workers_command(), purge_command(),
-      monitor_command(),    info_command(),          validate_command(),     example_command(),
-      config_command(),     sample_command(),        collect_command(),      logs_command(),
-      server_command(),     completion_command()};
+  const std::vector<Command> commands = {run_command(),
+                                         run_workers_command(),
+                                         restart_command(),
+                                         status_command(),
+                                         detailed_status_command(),
+                                         queue_info_command(),
+                                         query_workers_command(),
+                                         stop_workers_command(),
+                                         purge_command(),
+                                         monitor_command(),
+                                         info_command(),
+                                         validate_command(),
+                                         example_command(),
+                                         config_command(),
+                                         sample_command(),
+                                         collect_command(),
+                                         logs_command(),
+                                         server_command(),
+                                         completion_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
     auto* sub = app.add_subcommand(c.name, c.help);
@@ -69,7 +128,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::fprintf(stderr, "merlin: %s\n", parse_error_message(app, e, args).c_str());
     return kExitBadInput;
   }
   merlin::log::set_level(merlin::log::parse_level(level));

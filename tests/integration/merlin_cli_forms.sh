@@ -117,4 +117,17 @@ qws=$(ls -d studies/forms_*)
 "$MERLIN" restart --local "$qws" >/dev/null 2>rl.err
 expect_eq "restart --local of a study queued in the broker: refused (workers could run it too)" 2 $?
 check "... saying to restart it without --local" grep -q "without --local" rl.err
+
+# Misspelt commands and options: exit 2, the nearest right word, where the list is.
+rc=0; "$MERLIN" rnu forms.yaml 2>typo.err || rc=$?
+expect_eq "a misspelt command: exit 2" 2 "$rc"
+expect_eq "... named, with the nearest command" \
+  "merlin: unknown command 'rnu' (did you mean 'run'?); \`merlin --help\` lists the commands" "$(cat typo.err)"
+rc=0; "$MERLIN" run --lcoal forms.yaml 2>typo.err || rc=$?
+expect_eq "a misspelt option: exit 2" 2 "$rc"
+check "... named, with the nearest option of that command" \
+  grep -qF "run: unknown option '--lcoal' (did you mean '--local'?); \`merlin run --help\`" typo.err
+rc=0; "$MERLIN" server config --add-user bob pw 2>typo.err || rc=$?
+check "... several unexpected words in the order typed" grep -qF \
+  "unknown option '--add-user', unexpected argument 'bob', unexpected argument 'pw'" typo.err
 finish
