@@ -1,5 +1,6 @@
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -12,11 +13,12 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/cli/monitor_web.h"
+#include "merlin/core/spec/did_you_mean.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/util/plural.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_monitor.h"
-#include "merlin/core/spec/did_you_mean.h"
-#include "merlin/core/util/log.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
@@ -82,11 +84,12 @@ int monitor(const MonitorArgs& a, bool interruptible = false) {
   mo.output_path = tokens->output_path;
   mo.stall_seconds = a.stall_seconds;
   auto outcome = watch_studies(**backend, mo, [&](const MonitorPoll& p) {
-    std::fprintf(stderr,
-                 "monitor: %s: %llu/%llu tasks finished, %llu messages pending, %d workers\n",
-                 name->c_str(), static_cast<unsigned long long>(p.totals.done),
-                 static_cast<unsigned long long>(p.totals.total),
-                 static_cast<unsigned long long>(p.pending), p.alive);
+    std::fprintf(
+        stderr, "monitor: %s: %llu/%llu tasks finished, %s pending, %s\n", name->c_str(),
+        static_cast<unsigned long long>(p.totals.done),
+        static_cast<unsigned long long>(p.totals.total),
+        counted(p.pending, "message", "messages").c_str(),
+        counted(static_cast<std::uint64_t>(std::max(p.alive, 0)), "worker", "workers").c_str());
     return pause(a.sleep_seconds, interruptible);
   });
   if (!outcome) return report_error(outcome.error());

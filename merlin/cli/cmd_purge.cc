@@ -9,6 +9,7 @@
 #include "merlin/cli/broker_config.h"
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
+#include "merlin/core/util/plural.h"
 #include "merlin/run/dist_study.h"
 
 namespace merlin::cli {
@@ -56,11 +57,10 @@ int purge(const PurgeArgs& a) {
   if (!a.force) {
     if (!::isatty(0))
       return report_error(Error::bad_input("purge asks for confirmation; use -f to purge " + what +
-                                           " of " + std::to_string(list->size()) +
-                                           " studies without asking"));
-    std::fprintf(stderr,
-                 "remove the queued, reserved and delayed tasks of %s of %zu studies? [y/N] ",
-                 what.c_str(), list->size());
+                                           " of " + counted(list->size(), "study", "studies") +
+                                           " without asking"));
+    std::fprintf(stderr, "remove the queued, reserved and delayed tasks of %s of %s? [y/N] ",
+                 what.c_str(), counted(list->size(), "study", "studies").c_str());
     std::string answer;
     std::getline(std::cin, answer);
     if (answer != "y" && answer != "Y" && answer != "yes") {

@@ -82,6 +82,9 @@ int query(const WorkersArgs& a) {
   if (!backend) return report_error(backend.error());
   auto list = matching(a, (*backend)->workers());
   if (!list) return report_error(list.error());
+  // As Merlin says it; the (empty) table still goes to stdout for scripts reading JSON or CSV.
+  if (list->empty() && *fmt == report::Format::kTable)
+    std::fprintf(stderr, "No workers found (at %s)\n", loc->display().c_str());
   std::fputs(report::render(worker_table(*list, now_ms()), *fmt).c_str(), stdout);
   return kExitOk;
 }
@@ -110,10 +113,9 @@ Command query_workers_command() {
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<WorkersArgs>();
             add_filters(sub, *a);
-            offer_values(
-                sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
-                    ->capture_default_str(),
-                {"table", "json", "csv"});
+            offer_values(sub.add_option("--format", a->format, "An aligned table, JSON or CSV")
+                             ->capture_default_str(),
+                         {"table", "json", "csv"});
             return [a] { return query(*a); };
           }};
 }

@@ -317,6 +317,11 @@ Result<StudyAtHand> open_for_status(const std::string& target, const std::string
   StudyAtHand out;
   out.workspace = target;
   if (!std::filesystem::is_directory(target)) {
+    // A path written as a directory names a workspace, not a spec: say so.
+    if (!target.empty() && target.back() == '/')
+      return Error::bad_input(target +
+                              ": no such workspace (a study's directory, or give its "
+                              "spec to look at its newest workspace)");
     auto latest = latest_workspace(target, cwd, output_path);
     if (!latest) return latest.error();
     out.workspace = *latest;

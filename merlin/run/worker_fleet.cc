@@ -12,6 +12,11 @@
 #include <thread>
 
 #include "merlin/core/batch/scheduler.h"
+#include "merlin/core/util/exit_codes.h"
+#include "merlin/core/util/files.h"
+#include "merlin/core/util/log.h"
+#include "merlin/core/workspace/journal.h"
+#include "merlin/core/workspace/task_journals.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/fleet_policy.h"
 #include "merlin/run/idle_turn.h"
@@ -21,11 +26,6 @@
 #include "merlin/run/status_report.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/run/study_recovery.h"
-#include "merlin/core/util/exit_codes.h"
-#include "merlin/core/util/files.h"
-#include "merlin/core/util/log.h"
-#include "merlin/core/workspace/journal.h"
-#include "merlin/core/workspace/task_journals.h"
 #include "workers/journaled_store.h"
 #include "workers/process_executor.h"
 #include "workers/worker.h"
@@ -126,10 +126,22 @@ class Fleet {
             log::error("studies not served because their workspace could not be opened: {}", keys);
           }
           status = exit_status_when_done(stuck, lost_polls_ > 0, !skipped_.empty());
-          if (status == kExitOk) log::info("no work left for study name={}: exiting", spec_name_);
+          if (status == kExitOk && named->empty())
+            log::warn(
+                "nothing is queued for study name={} in this broker: `merlin run SPEC` "
+                "queues it (without --local); exiting",
+                spec_name_);
+          else if (status == kExitOk)
+            log::info("no work left for study name={}: exiting", spec_name_);
           break;
         }
-        if (turn.announce) log::info("waiting for work on study name={}", spec_name_);
+        if (turn.announce && named->empty())
+          log::info(
+              "nothing is queued for study name={} yet: waiting (`merlin run SPEC`, "
+              "without --local, queues it)",
+              spec_name_);
+        else if (turn.announce)
+          log::info("waiting for work on study name={}", spec_name_);
         if (turn.next == IdleTurn::Next::kWait) announced_wait = true;
         if (!idle_second("")) break;
         continue;

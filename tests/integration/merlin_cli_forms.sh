@@ -20,6 +20,14 @@ study:
     run: {cmd: 'cat $(sim.workspace)/X.*/x.txt', depends: [sim_*], task_queue: post_q}
 Y
 
+# Before anything is queued: no workers, nothing to serve; both said in words.
+"$MERLIN" query-workers >qw.out 2>qw.err
+expect_eq "query-workers with none: exit 0" 0 $?
+check "... 'No workers found', as Merlin says, with the broker" grep -q "^No workers found (at redis" qw.err
+timeout 120 "$MERLIN" run-workers forms.yaml --exit-when-done >rw.out 2>rw.err
+expect_eq "run-workers --exit-when-done with nothing queued: exit 0" 0 $?
+check "... saying nothing is queued and how to queue it" grep -q "nothing is queued for study name=forms.*merlin run SPEC" rw.err
+
 # example -p PATH: PATH is the new directory itself, as in Merlin.
 "$MERLIN" example hello -p my_hello >/dev/null 2>&1
 check "example hello -p my_hello: the files are in my_hello/" test -f my_hello/hello.yaml
