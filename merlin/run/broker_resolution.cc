@@ -122,8 +122,15 @@ Result<BrokerLocation> resolve_broker(const BrokerOptions& flags, const BrokerEn
   } else if (config->results_backend.present && !names_same_server(*config, loc, providers)) {
     unused.push_back({"results_backend", spec::IgnoredWhy::kOwnProgress});
   }
-  // One line for the whole file: a Merlin user's file works, and says what is not used.
-  if (!unused.empty()) log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
+  // One line for the whole file: a Merlin user's file works, and says what is not used. When
+  // the broker comes from elsewhere (MERLIN_BROKER_URL, --broker) that line would follow every
+  // command while telling nothing new: it is for --log-level debug then.
+  if (!unused.empty()) {
+    if (loc.source.kind == LocationSource::kAppYaml)
+      log::info("{}: not used here: {}", config->path, unused_keys_note(unused));
+    else
+      log::debug("{}: not used here: {}", config->path, unused_keys_note(unused));
+  }
   std::string notes;
   for (const auto& [k, v] : loc.options) notes += (notes.empty() ? "" : ", ") + k;
   if (!notes.empty()) notes += " (not options this build knows)";

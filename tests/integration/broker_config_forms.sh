@@ -107,6 +107,11 @@ check "Merlin's app.yaml: info names the broker without its password" \
   grep -qF "broker:      redis://:***@127.0.0.1:$REDIS_PORT/1 (from $HOME/.merlin/app.yaml)" info.out
 expect_eq "Merlin's app.yaml: one line names what is not used, and why" 1 \
   "$(grep -c "app.yaml: not used here: celery (Celery's own settings.*); broker.cert_reqs (a TLS setting, which a plain (non-TLS) server does not use); results_backend (a Redis broker keeps progress on its own server.*)" info.err)"
+MERLIN_BROKER_URL="redis://127.0.0.1:$REDIS_PORT/2" "$MERLIN" info >info.out 2>info.err
+expect_eq "MERLIN_BROKER_URL over that app.yaml: no line about the file's unused keys" "" \
+  "$(grep 'not used here' info.err)"
+MERLIN_BROKER_URL="redis://127.0.0.1:$REDIS_PORT/2" "$MERLIN" --log-level debug info >info.out 2>info.err
+check "... unless asked for (--log-level debug)" grep -q "app.yaml: not used here" info.err
 run_through "Merlin's app.yaml"
 expect_eq "Merlin's app.yaml: the study is in db_num 1" "1" "$(redis-cli -p "$REDIS_PORT" -a 'p@ss:w/rd' --no-auth-warning -n 1 zcard merlin:studies)"
 
