@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include "merlin/core/util/status_line.h"
 #include "merlin/run/status_report.h"
 
 namespace merlin::run {
@@ -40,8 +41,10 @@ class Terminal : public Paced {
   Terminal(std::string what, std::FILE* out, std::chrono::milliseconds every, Now now)
       : Paced(std::move(what), every, std::move(now)), out_(out) {}
   void finish() override {
-    if (shown_) std::fputc('\n', out_);
+    // A log line that cleared the progress line has ended the line already.
+    if (shown_ && (out_ != stderr || log::status_line_shown())) std::fputc('\n', out_);
     shown_ = false;
+    if (out_ == stderr) log::set_status_line(false);
   }
 
  private:
@@ -49,6 +52,7 @@ class Terminal : public Paced {
     std::fprintf(out_, "\r%s   ", line.c_str());
     std::fflush(out_);
     shown_ = true;
+    if (out_ == stderr) log::set_status_line(true);  // log lines clear it first
   }
   std::FILE* out_;
   bool shown_ = false;

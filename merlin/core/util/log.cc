@@ -1,15 +1,18 @@
 #include "merlin/core/util/log.h"
+#include "merlin/core/util/status_line.h"
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <cctype>
+#include <cstdio>
 #include <string>
 
 namespace merlin::log {
 namespace {
 std::atomic<Level> g_level{Level::kInfo};
+std::atomic<bool> g_status_line{false};
 
 spdlog::logger& logger() {
   // Logs go to stderr so that stdout stays clean for tables, JSON and CSV.
@@ -47,7 +50,13 @@ const char* level_name(Level l) {
   return "info";
 }
 
+void set_status_line(bool shown) { g_status_line = shown; }
+bool status_line_shown() { return g_status_line; }
+
 void write(Level l, std::string_view m) {
+  // Carriage return and erase-to-end-of-line: the progress line goes, the log line takes its
+  // place (the same FILE as spdlog's stderr sink, so the order holds).
+  if (g_status_line.exchange(false)) std::fputs("\r\033[K", stderr);
   switch (l) {
     case Level::kDebug:
       logger().debug("{}", m);
