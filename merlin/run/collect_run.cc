@@ -76,6 +76,7 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
   s.src = std::make_unique<CollectSources>(*s.study, **node);
   s.base.step = o.step;
   s.base.iterations = s.src->iterated();
+  s.base.compression = o.compression;
   for (const auto& f : s.files) s.base.files.push_back(f.name);
   const auto* table = s.study->table.get();
   if ((*node)->fanout) {

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "adapters/data/hdf5/hdf5_handle.h"
+#include "adapters/data/hdf5/hdf5_types.h"
 #include "merlin/core/util/crc32c.h"
 #include "merlin/core/util/isolated_call.h"
 #include "merlin/core/util/version.h"
@@ -22,6 +23,8 @@ constexpr std::uint64_t kFormatVersion = 1;
 constexpr std::uint64_t kIdChunk = 1 << 16;
 
 std::string field_path(const std::string& name) { return "fields/" + name; }
+// The mask of a field without NaN (integers, bool, string): 1 where a row has no value.
+std::string mask_path(const std::string& name) { return "missing/" + name; }
 
 // What a file says of itself and never changes after it is made, as they are written: the
 // `header_crc32c` attribute holds the CRC32C of this text, so damage to any of it is found
@@ -98,9 +101,25 @@ class Hdf5Dataset final : public data::DatasetSink {
     }
     if (auto r = write_u64_attr(f, "header_crc32c", crc32c(header())); !r) return named(r.error());
     for (const auto& fl : layout_.fields) {
-      auto d = create_rows_dataset(f, field_path(fl.name), H5T_IEEE_F64LE, fl.shape, &nan);
+      Hid type = file_type_of(fl.type);
+      const float nan32 = std::numeric_limits<float>::quiet_NaN();
+      const void* fill = fl.type == data::DType::kFloat64   ? static_cast<const void*>(&nan)
+                         : fl.type == data::DType::kFloat32 ? static_cast<const void*>(&nan32)
+                                                            : nullptr;
+      auto d = create_rows_dataset(f, field_path(fl.name), type.get(), fl.shape, fill,
+                                   layout_.compression);
       if (!d) return named(d.error());
+      if (auto r = write_string_attr(d->get(), "dtype", data::dtype_name(fl.type)); !r)
+        return named(r.error());
       fields_.push_back(std::move(*d));
+      masks_.emplace_back();
+      if (data::needs_mask(fl.type)) {
+        const std::uint8_t gone = 1;
+        auto m = create_rows_dataset(f, mask_path(fl.name), H5T_STD_U8LE, fl.shape, &gone,
+                                     layout_.compression);
+        if (!m) return named(m.error());
+        masks_.back() = std::move(*m);
+      }
     }
     if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
     return ok();
@@ -129,15 +148,13 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
+    for (const auto& d : masks_)
+      if (d.valid()) all.push_back(d.get());
     for (hid_t d : all) {
-      std::uint64_t width = 1;
       auto dims = dataset_dims(d);
-      for (std::size_t i = 1; i < dims.size(); ++i) width *= dims[i];
-      if (rows_ > 0 && width <= (1u << 24)) {
-        std::vector<double> last(width);
-        if (auto r = read_rows(d, H5T_NATIVE_DOUBLE, rows_ - 1, 1, last.data()); !r)
+      if (rows_ > 0)
+        if (auto r = read_any_row(d, rows_ - 1); !r)
           return damaged("its last committed row cannot be read");
-      }
       hsize_t chunks = 0;
       Hid space(H5Dget_space(d));  // HDF5 1.10 takes no H5S_ALL here
       if (H5Dget_num_chunks(d, space.get(), &chunks) < 0)
@@ -199,7 +216,7 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (b.status.size() != n || b.fields.size() != layout_.fields.size())
       return named(Error::runtime("a rewrite not of the dataset's layout"));
     for (std::size_t i = 0; i < fields_.size(); ++i)
-      if (b.fields[i].size() != n * layout_.fields[i].size())
+      if (!fits(b.fields[i], layout_.fields[i], n))
         return named(Error::runtime("a rewrite not of the dataset's layout"));
     for (auto row : rows)
       if (row >= rows_) return named(Error::runtime("a rewrite past the committed rows"));
@@ -216,9 +233,13 @@ class Hdf5Dataset final : public data::DatasetSink {
     Result<void> r = ok();
     for (std::size_t f = 0; r && f < fields_.size(); ++f) {
       const std::uint64_t w = layout_.fields[f].size();
+      const auto t = layout_.fields[f].type;
       r = each_run([&](std::uint64_t i, std::uint64_t k) {
-        return overwrite_rows(fields_[f].get(), H5T_NATIVE_DOUBLE, rows[i], k,
-                              b.fields[f].data() + i * w);
+        auto w1 = write_column(fields_[f].get(), t, rows[i], k, w, b.fields[f], i * w, false);
+        if (w1 && masks_[f].valid())
+          w1 = overwrite_rows(masks_[f].get(), H5T_NATIVE_UINT8, rows[i], k,
+                              b.fields[f].missing.data() + i * w);
+        return w1;
       });
     }
     if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
@@ -244,7 +265,7 @@ class Hdf5Dataset final : public data::DatasetSink {
         b.iterations.size() != (layout_.iterations ? n : 0))
       return named(Error::runtime("a batch not of the dataset's layout"));
     for (std::size_t i = 0; i < fields_.size(); ++i)
-      if (b.fields[i].size() != n * layout_.fields[i].size())
+      if (!fits(b.fields[i], layout_.fields[i], n))
         return named(Error::runtime("a batch not of the dataset's layout"));
     Result<void> r = write_rows(ids_.get(), H5T_NATIVE_UINT64, rows_, n, b.ids.data());
     if (r) r = write_rows(status_.get(), H5T_NATIVE_UINT8, rows_, n, b.status.data());
@@ -252,8 +273,12 @@ class Hdf5Dataset final : public data::DatasetSink {
       r = write_rows(iter_.get(), H5T_NATIVE_UINT32, rows_, n, b.iterations.data());
     if (r && inputs_.valid())
       r = write_rows(inputs_.get(), H5T_NATIVE_DOUBLE, rows_, n, b.inputs.data());
-    for (std::size_t i = 0; r && i < fields_.size(); ++i)
-      r = write_rows(fields_[i].get(), H5T_NATIVE_DOUBLE, rows_, n, b.fields[i].data());
+    for (std::size_t i = 0; r && i < fields_.size(); ++i) {
+      const auto& fl = layout_.fields[i];
+      r = write_field(i, fl, n, b.fields[i]);
+      if (r && masks_[i].valid())
+        r = write_rows(masks_[i].get(), H5T_NATIVE_UINT8, rows_, n, b.fields[i].missing.data());
+    }
     if (!r) return named(r.error());
     // The data first, then the count that makes it part of the file.
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
@@ -272,6 +297,21 @@ class Hdf5Dataset final : public data::DatasetSink {
   }
 
  private:
+  // Whether a column holds n rows of the field (and its mask when it has one).
+  static bool fits(const data::FieldColumn& c, const data::FieldLayout& fl, std::uint64_t n) {
+    const std::uint64_t want = n * fl.size();
+    const std::uint64_t held = fl.type == data::DType::kString
+                                   ? c.strings.size()
+                                   : c.bytes.size() / data::dtype_size(fl.type);
+    return held == want && (!data::needs_mask(fl.type) || c.missing.size() == want);
+  }
+
+  // Appends n rows of field i at row rows_.
+  Result<void> write_field(std::size_t i, const data::FieldLayout& fl, std::uint64_t n,
+                           const data::FieldColumn& c) {
+    return write_column(fields_[i].get(), fl.type, rows_, n, fl.size(), c, 0, true);
+  }
+
   Error named(Error e) const {
     e.message = path_ + ": " + e.message;
     return e;
@@ -355,8 +395,18 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (!d.valid()) return not_ours("no dataset /" + field_path(name));
       auto dims = dataset_dims(d.get());
       if (dims.empty() || dims[0] < rows_) return not_ours("a damaged /" + field_path(name));
-      layout_.fields.push_back({name, {dims.begin() + 1, dims.end()}});
+      const auto type = dataset_dtype(d.get());
+      if (!type) return not_ours("/" + field_path(name) + " of a type merlin collect does not write");
+      layout_.fields.push_back({name, {dims.begin() + 1, dims.end()}, *type});
       fields_.push_back(std::move(d));
+      masks_.emplace_back();
+      if (data::needs_mask(*type)) {
+        Hid m(H5Dopen2(f, mask_path(name).c_str(), H5P_DEFAULT));
+        auto mdims = m.valid() ? dataset_dims(m.get()) : std::vector<std::uint64_t>{};
+        if (mdims != dims && (mdims.empty() || mdims[0] < rows_))
+          return not_ours("no or a damaged /" + mask_path(name));
+        masks_.back() = std::move(m);
+      }
     }
     return check_header();
   }
@@ -393,12 +443,18 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (!iter_.valid()) return named(Error::runtime("a dataset went missing"));
     }
     if (!layout_.input_columns.empty()) inputs_ = Hid(H5Dopen2(f, "inputs", H5P_DEFAULT));
-    for (const auto& fl : layout_.fields)
+    for (const auto& fl : layout_.fields) {
       fields_.emplace_back(H5Dopen2(f, field_path(fl.name).c_str(), H5P_DEFAULT));
+      masks_.emplace_back();
+      if (data::needs_mask(fl.type))
+        masks_.back() = Hid(H5Dopen2(f, mask_path(fl.name).c_str(), H5P_DEFAULT));
+    }
     std::vector<hid_t> all = {ids_.get(), status_.get()};
     if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
+    for (std::size_t i = 0; i < masks_.size(); ++i)
+      if (data::needs_mask(layout_.fields[i].type)) all.push_back(masks_[i].get());
     for (hid_t d : all) {
       if (d < 0) return named(Error::runtime("a dataset went missing"));
       auto dims = dataset_dims(d);
@@ -415,6 +471,7 @@ class Hdf5Dataset final : public data::DatasetSink {
 
   void close() {
     fields_.clear();
+    masks_.clear();
     inputs_.reset();
     iter_.reset();
     status_.reset();
@@ -432,6 +489,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   std::uint64_t rewritten_ = 0;
   Hid file_, ids_, status_, iter_, inputs_;
   std::vector<Hid> fields_;
+  std::vector<Hid> masks_;  ///< per field: its mask, or invalid (a float field)
 };
 
 // Reads the file as open() and a first append will, in a child process: a damaged file can
