@@ -1,5 +1,7 @@
 #include "merlin/run/collect_writer.h"
 
+#include "merlin/core/data/chunking.h"
+
 
 namespace merlin::run {
 
@@ -12,10 +14,22 @@ CollectWriter::CollectWriter(std::unique_ptr<data::DatasetSink> sink, data::Data
       create_(std::move(create)),
       inputs_(std::move(inputs)),
       warn_(std::move(warn)),
-      batch_rows_(batch_rows ? batch_rows : 1) {
-  if (sink_) {
-    batch_.fields.resize(sink_->layout().fields.size());
-    redo_.fields.resize(sink_->layout().fields.size());
+      asked_rows_(batch_rows ? batch_rows : 1),
+      batch_rows_(asked_rows_) {
+  if (sink_) size_batches();
+}
+
+void CollectWriter::size_batches() {
+  const auto& layout = sink_->layout();
+  batch_rows_ = data::batch_rows_for(asked_rows_, layout);
+  batch_.fields.resize(layout.fields.size());
+  redo_.fields.resize(layout.fields.size());
+  // Room for a whole batch at once: no reallocation (and copy) of large columns as it fills.
+  for (std::size_t i = 0; i < layout.fields.size(); ++i) {
+    const auto& f = layout.fields[i];
+    if (f.type == data::DType::kString) continue;
+    batch_.fields[i].bytes.reserve(batch_rows_ * f.size() * data::dtype_size(f.type));
+    if (data::needs_mask(f.type)) batch_.fields[i].missing.reserve(batch_rows_ * f.size());
   }
 }
 
@@ -96,8 +110,7 @@ Result<bool> CollectWriter::adopt_layout(const SampleRead& s) {
   auto made = create_(layout);
   if (!made) return made.error();
   sink_ = std::move(*made);
-  batch_.fields.resize(sink_->layout().fields.size());
-  redo_.fields.resize(sink_->layout().fields.size());
+  size_batches();
   for (const auto& [id, st] : pending_) {
     push_row(batch_, id, st, nullptr, true);
     if (batch_.rows() >= batch_rows_)

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <limits>
 
+#include "adapters/data/hdf5/hdf5_chunks.h"
 #include "adapters/data/hdf5/hdf5_handle.h"
 #include "adapters/data/hdf5/hdf5_types.h"
 #include "merlin/core/util/crc32c.h"
@@ -121,6 +124,7 @@ class Hdf5Dataset final : public data::DatasetSink {
         masks_.back() = std::move(*m);
       }
     }
+    read_codecs();
     if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
     return ok();
   }
@@ -208,6 +212,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   }
 
   std::uint64_t rows_rewritten() const override { return rewritten_; }
+  void set_compress_threads(unsigned threads) override { threads_ = std::max(1u, threads); }
 
   Result<void> rewrite(const std::vector<std::uint64_t>& rows, const data::RowBatch& b) override {
     if (read_only_)
@@ -306,10 +311,50 @@ class Hdf5Dataset final : public data::DatasetSink {
     return held == want && (!data::needs_mask(fl.type) || c.missing.size() == want);
   }
 
-  // Appends n rows of field i at row rows_.
+  // Appends n rows of field i at row rows_: whole chunks straight to the file (encoded by
+  // threads_ threads), the rows before and after them through H5Dwrite.
   Result<void> write_field(std::size_t i, const data::FieldLayout& fl, std::uint64_t n,
                            const data::FieldColumn& c) {
-    return write_column(fields_[i].get(), fl.type, rows_, n, fl.size(), c, 0, true);
+    if (fl.type == data::DType::kString)
+      return write_column(fields_[i].get(), fl.type, rows_, n, fl.size(), c, 0, true);
+    Hid mem = mem_type_of(fl.type);
+    auto r = append_rows(fields_[i].get(), codecs_[i], mem.get(), data::dtype_size(fl.type),
+                         fl.size(), n, c.bytes.data());
+    if (r && masks_[i].valid())
+      r = append_rows(masks_[i].get(), mask_codecs_[i], H5T_NATIVE_UINT8, 1, fl.size(), n,
+                      c.missing.data());
+    return r;
+  }
+
+  Result<void> append_rows(hid_t d, const ChunkCodec& codec, hid_t mem, std::size_t element,
+                           std::uint64_t width, std::uint64_t n, const unsigned char* data) {
+    const bool direct = codec.kind != ChunkCodec::Kind::kOther && codec.chunk_rows > 0 &&
+                        std::endian::native == std::endian::little;
+    if (!direct) return write_rows(d, mem, rows_, n, data);
+    if (auto r = write_rows(d, mem, rows_ + n, 0, nullptr); !r) return r;  // the extent
+    const std::uint64_t cr = codec.chunk_rows, end = rows_ + n;
+    const std::uint64_t a = std::min(end, (rows_ + cr - 1) / cr * cr);
+    const std::uint64_t b = std::max(a, end / cr * cr);
+    const std::size_t row_bytes = width * element;
+    if (a > rows_)
+      if (auto r = overwrite_rows(d, mem, rows_, a - rows_, data); !r) return r;
+    if (b > a)
+      if (auto r = write_whole_chunks(d, codec, a, (b - a) / cr, row_bytes, element,
+                                      data + (a - rows_) * row_bytes, threads_);
+          !r)
+        return r;
+    if (end > b) return overwrite_rows(d, mem, b, end - b, data + (b - rows_) * row_bytes);
+    return ok();
+  }
+
+  // How each field (and mask) is chunked and filtered, for append_rows.
+  void read_codecs() {
+    codecs_.clear();
+    mask_codecs_.clear();
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      codecs_.push_back(chunk_codec(fields_[i].get()));
+      mask_codecs_.push_back(masks_[i].valid() ? chunk_codec(masks_[i].get()) : ChunkCodec{});
+    }
   }
 
   Error named(Error e) const {
@@ -465,6 +510,7 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (H5Dset_extent(d, size.data()) < 0)
         return named(Error::runtime("cannot drop uncommitted rows"));
     }
+    read_codecs();
     read_only_ = false;
     return ok();
   }
@@ -490,6 +536,8 @@ class Hdf5Dataset final : public data::DatasetSink {
   Hid file_, ids_, status_, iter_, inputs_;
   std::vector<Hid> fields_;
   std::vector<Hid> masks_;  ///< per field: its mask, or invalid (a float field)
+  std::vector<ChunkCodec> codecs_, mask_codecs_;
+  unsigned threads_ = 1;
 };
 
 // Reads the file as open() and a first append will, in a child process: a damaged file can

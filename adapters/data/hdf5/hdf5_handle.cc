@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "merlin/core/data/chunking.h"
 #include "merlin/core/util/log.h"
 
 namespace merlin::hdf5 {
@@ -34,10 +35,6 @@ Result<Hid> fresh_attr(hid_t obj, const char* name, hid_t type, hid_t space) {
 }
 
 }  // namespace
-
-std::uint64_t chunk_rows_for(std::uint64_t row_bytes) {
-  return std::clamp<std::uint64_t>((1u << 20) / std::max<std::uint64_t>(row_bytes, 1), 1, 4096);
-}
 
 Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
   const auto p = std::filesystem::path(path);
@@ -165,7 +162,7 @@ Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t typ
     dims[i + 1] = max[i + 1] = chunk[i + 1] = shape[i];
     row_bytes *= std::max<std::uint64_t>(shape[i], 1);
   }
-  chunk[0] = chunk_rows_for(row_bytes);
+  chunk[0] = data::chunk_rows_for(row_bytes);
   Hid space(H5Screate_simple(rank, dims.data(), max.data()));
   Hid dcpl(H5Pcreate(H5P_DATASET_CREATE));
   H5Pset_chunk(dcpl.get(), rank, chunk.data());

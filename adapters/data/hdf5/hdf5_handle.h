@@ -70,9 +70,6 @@ Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t typ
                                 const std::vector<std::uint64_t>& shape, const void* fill,
                                 const data::Compression& c = data::Compression{});
 
-/// Rows per chunk for rows of `row_bytes`: about 1 MiB a chunk, 1 to 4096 rows.
-std::uint64_t chunk_rows_for(std::uint64_t row_bytes);
-
 /// HDF5's registered id of the LZ4 filter (a plugin: hdf5-filter-plugin's libh5lz4).
 constexpr H5Z_filter_t kLz4Filter = 32004;
 

@@ -111,6 +111,8 @@ class DatasetSink {
   /// moves on: a rewrite cut short leaves a row whose status is still the old one (not ok),
   /// which the next collect rewrites again. Errors (kRuntime) name the file.
   virtual Result<void> rewrite(const std::vector<std::uint64_t>& rows, const RowBatch& batch) = 0;
+  /// Threads that may compress an append's whole chunks at once (collect's -j); 1 by default.
+  virtual void set_compress_threads(unsigned /*threads*/) {}
 };
 
 /// A streamed N × C float64 matrix (`merlin sample -o x.h5`): appended block by block, then
