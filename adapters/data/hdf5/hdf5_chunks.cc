@@ -2,6 +2,9 @@
 
 #include <lz4.h>
 #include <zlib.h>
+#if MERLIN_HAVE_LIBDEFLATE
+#include <libdeflate.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -27,6 +30,40 @@ void shuffle(const unsigned char* in, std::size_t bytes, std::size_t element,
     for (std::size_t i = 0; i < n; ++i) to[i] = from[i * element];
   }
   std::copy(in + n * element, in + bytes, out.data() + n * element);  // a remainder, as is
+}
+
+// `bytes` deflated in zlib's format (what HDF5's deflate filter writes and reads) at `level`.
+void deflate(const unsigned char* in, std::size_t bytes, int level,
+             std::vector<unsigned char>& out) {
+#if MERLIN_HAVE_LIBDEFLATE
+  // One compressor per thread and level, kept while the thread lives (the writing thread
+  // encodes a chunk of every round).
+  struct Compressor {
+    libdeflate_compressor* c = nullptr;
+    int level = -1;
+    ~Compressor() {
+      if (c) libdeflate_free_compressor(c);
+    }
+  };
+  thread_local Compressor z;
+  if (z.level != level) {
+    if (z.c) libdeflate_free_compressor(z.c);
+    z.c = libdeflate_alloc_compressor(level);
+    z.level = level;
+  }
+  if (z.c) {
+    out.resize(libdeflate_zlib_compress_bound(z.c, bytes));
+    const std::size_t n = libdeflate_zlib_compress(z.c, in, bytes, out.data(), out.size());
+    if (n > 0) {
+      out.resize(n);
+      return;
+    }
+  }
+#endif
+  uLongf size = compressBound(bytes);
+  out.resize(size);
+  compress2(out.data(), &size, in, bytes, level);  // what HDF5's deflate filter does
+  out.resize(size);
 }
 
 }  // namespace
@@ -77,10 +114,7 @@ void encode_chunk(const ChunkCodec& c, const unsigned char* data, std::size_t by
         shuffle(data, bytes, element, shuffled);
         in = shuffled.data();
       }
-      uLongf size = compressBound(bytes);
-      out.resize(size);
-      compress2(out.data(), &size, in, bytes, c.level);  // what HDF5's deflate filter does
-      out.resize(size);
+      deflate(in, bytes, c.level, out);
       return;
     }
     case ChunkCodec::Kind::kLz4: {
