@@ -14,6 +14,9 @@ PKGS=(
   time python3 python3-yaml
   python3-jsonschema  # integration.json_output validates JSON output against docs/schema/
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
+  liblz4-dev zlib1g-dev  # merlin collect encodes whole HDF5 chunks itself (--compression gzip, lz4)
+  libdeflate-dev  # deflates those chunks about twice as fast as zlib; optional: zlib otherwise
+  hdf5-filter-plugin  # the LZ4 filter h5py reads `merlin collect --compression lz4` files with (collect_types.sh); optional: its lz4 check skips without it
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
   python3-optuna python3-redis  # examples/ml_campaign/optuna_search.yaml (Optuna's JournalRedisStorage); optional: its test skips without them
   python3-torch  # examples/pytorch_campaign, tests/integration/torch_ddp.sh; optional: their tests skip without it

@@ -20,6 +20,7 @@ struct CollectArgs {
   run::CollectOptions o;
   std::string poll = "1s";
   std::string max_output_size = "16M";
+  std::string compression = "gzip:4";
   bool no_progress = false;
 };
 
@@ -66,6 +67,9 @@ int collect(CollectArgs& a) {
   auto cap = parse_size(a.max_output_size);
   if (!cap) return report_error(cap.error());
   a.o.max_output_bytes = *cap;
+  auto compression = data::parse_compression(a.compression);
+  if (!compression) return report_error(compression.error());
+  a.o.compression = *compression;
   a.o.progress = !a.no_progress;
   if (a.o.threads == 0)
     a.o.threads = std::max(2u, std::min(8u, std::thread::hardware_concurrency()));
@@ -130,6 +134,11 @@ Command collect_command() {
             sub.add_option("--max-output-size", a->max_output_size,
                            "The largest output file read (16M, 512K, 2G); a larger one makes its "
                            "sample malformed")
+                ->capture_default_str();
+            sub.add_option("--compression", a->compression,
+                           "How a new file's fields are compressed: none, gzip[:1-9] or lz4 "
+                           "(lz4 files need HDF5's LZ4 plugin to be read, e.g. "
+                           "hdf5-filter-plugin)")
                 ->capture_default_str();
             sub.add_flag("--no-progress", a->no_progress, "No progress line on stderr");
             return [a] { return collect(*a); };

@@ -10,6 +10,7 @@
 #include <limits>
 #include <thread>
 
+#include "merlin/core/data/chunking.h"
 #include "merlin/core/data/output_reader.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/log.h"
@@ -76,6 +77,7 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
   s.src = std::make_unique<CollectSources>(*s.study, **node);
   s.base.step = o.step;
   s.base.iterations = s.src->iterated();
+  s.base.compression = o.compression;
   for (const auto& f : s.files) s.base.files.push_back(f.name);
   const auto* table = s.study->table.get();
   if ((*node)->fanout) {
@@ -157,7 +159,9 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
                         collect::Ledger& ledger, Progress* progress, std::uint64_t& seen,
                         std::uint64_t round_total) {
   const std::uint64_t count = s.src->keys().size();
-  BoundedQueue<SampleRead> queue(o.queue_items);
+  // Samples read ahead: about one batch of field data (wide rows: fewer samples).
+  BoundedQueue<SampleRead> queue(
+      writer.sink() ? data::queue_items_for(o.queue_items, writer.sink()->layout()) : o.queue_items);
   std::atomic<std::uint64_t> next{0};
   std::atomic<unsigned> active{std::max(1u, o.threads)};
   std::vector<std::thread> readers;
@@ -209,12 +213,17 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
   auto sink = open_existing(o, format, s, ledger);
   if (!sink) return sink.error();
   sum.already = *sink ? (*sink)->rows() : 0;
+  if (*sink) (*sink)->set_compress_threads(std::max(1u, o.threads));
 
   const std::size_t columns = s.base.input_columns.size();
   std::uint64_t warned = 0;  // only the writer (this thread) warns
   CollectWriter writer(
       std::move(*sink), s.base,
-      [&](const data::DatasetLayout& layout) { return format.create(o.output, layout, s.origin); },
+      [&](const data::DatasetLayout& layout) {
+        auto made = format.create(o.output, layout, s.origin);
+        if (made) (*made)->set_compress_threads(std::max(1u, o.threads));
+        return made;
+      },
       [&](std::uint64_t key, std::vector<double>& out) { s.src->inputs(key, columns, out); },
       [&](const SampleRead& r) {
         if (++warned > o.max_warnings) return;

@@ -39,6 +39,8 @@ struct CollectOptions {
   std::size_t max_warnings = 20;         ///< per-sample warnings shown; the rest are counted
   /// A larger output file makes its sample malformed (--max-output-size).
   std::uint64_t max_output_bytes = data::kDefaultMaxOutputBytes;
+  /// How a new file's fields are compressed (--compression); an existing file keeps its own.
+  data::Compression compression;
 };
 
 struct CollectSummary {

@@ -1,6 +1,7 @@
 #include "merlin/run/collect_writer.h"
 
-#include <limits>
+#include "merlin/core/data/chunking.h"
+
 
 namespace merlin::run {
 
@@ -13,29 +14,66 @@ CollectWriter::CollectWriter(std::unique_ptr<data::DatasetSink> sink, data::Data
       create_(std::move(create)),
       inputs_(std::move(inputs)),
       warn_(std::move(warn)),
-      batch_rows_(batch_rows ? batch_rows : 1) {
-  if (sink_) {
-    batch_.fields.resize(sink_->layout().fields.size());
-    redo_.fields.resize(sink_->layout().fields.size());
+      asked_rows_(batch_rows ? batch_rows : 1),
+      batch_rows_(asked_rows_) {
+  if (sink_) size_batches();
+}
+
+void CollectWriter::size_batches() {
+  const auto& layout = sink_->layout();
+  batch_rows_ = data::batch_rows_for(asked_rows_, layout);
+  batch_.fields.resize(layout.fields.size());
+  redo_.fields.resize(layout.fields.size());
+  // Room for a whole batch at once: no reallocation (and copy) of large columns as it fills.
+  for (std::size_t i = 0; i < layout.fields.size(); ++i) {
+    const auto& f = layout.fields[i];
+    if (f.type == data::DType::kString) continue;
+    batch_.fields[i].bytes.reserve(batch_rows_ * f.size() * data::dtype_size(f.type));
+    if (data::needs_mask(f.type)) batch_.fields[i].missing.reserve(batch_rows_ * f.size());
   }
 }
 
 std::string CollectWriter::misfit(const data::SampleFields& fields) const {
   const auto& want = sink_->layout().fields;
+  auto key_of = [](const std::string& field) {  // "result/a/b": key 'a/b' of result.json
+    const auto slash = field.find('/');
+    return slash == std::string::npos ? field : field.substr(slash + 1);
+  };
+  auto has = [](const auto& list, const std::string& name) {
+    for (const auto& x : list)
+      if (x.name == name) return true;
+    return false;
+  };
+  // Keys added or dropped, named precisely ("an extra key 'k'", "a missing key 'e'").
+  std::vector<std::string> extra, missing;
+  for (const auto& f : fields)
+    if (!has(want, f.name)) extra.push_back(f.name);
+  for (const auto& w : want)
+    if (!has(fields, w.name)) missing.push_back(w.name);
+  auto listed = [&](const std::vector<std::string>& names, const char* one, const char* many,
+                    const char* why) {
+    std::string keys;
+    for (const auto& n : names) keys += (keys.empty() ? "'" : ", '") + key_of(n) + "'";
+    return (names.size() == 1 ? one : many) + keys + " (" + why + ")";
+  };
+  if (!extra.empty() || !missing.empty()) {
+    std::string why;
+    if (!extra.empty())
+      why = listed(extra, "an extra key ", "extra keys ", "not one of the dataset's fields");
+    if (!missing.empty())
+      why += (why.empty() ? "" : "; ") +
+             listed(missing, "a missing key ", "missing keys ", "in the dataset's fields");
+    return why;
+  }
   for (std::size_t i = 0; i < want.size(); ++i) {
-    if (i >= fields.size() || fields[i].name != want[i].name) {
-      bool anywhere = false;
-      for (const auto& f : fields) anywhere |= f.name == want[i].name;
-      if (!anywhere) return "field " + want[i].name + " is missing";
+    if (fields[i].name != want[i].name)
       return "field " + want[i].name + " is not where the dataset's other samples have it (" +
              "keys in another order)";
-    }
     if (fields[i].shape != want[i].shape)
       return "field " + want[i].name + " has shape " + data::shape_text(fields[i].shape) +
              " where the dataset's is " + data::shape_text(want[i].shape);
+    if (auto why = data::conversion_problem(fields[i], want[i].type); !why.empty()) return why;
   }
-  if (fields.size() > want.size())
-    return "field " + fields[want.size()].name + " is not one of the dataset's fields";
   return "";
 }
 
@@ -48,11 +86,10 @@ void CollectWriter::push_row(data::RowBatch& batch, std::uint64_t id, SampleStat
   if (with_inputs) inputs_(id, batch.inputs);
   const auto& lf = sink_->layout().fields;
   for (std::size_t i = 0; i < lf.size(); ++i) {
-    auto& col = batch.fields[i];
     if (fields)
-      col.insert(col.end(), (*fields)[i].values.begin(), (*fields)[i].values.end());
+      data::append_converted((*fields)[i], lf[i].type, batch.fields[i]);
     else
-      col.insert(col.end(), lf[i].size(), std::numeric_limits<double>::quiet_NaN());
+      data::append_missing(lf[i].type, lf[i].size(), batch.fields[i]);
   }
 }
 
@@ -69,12 +106,11 @@ Result<bool> CollectWriter::adopt_layout(const SampleRead& s) {
   for (const auto& f : s.fields)
     if (f.size() == 0) return false;  // an empty field sets no layout (its sample is malformed)
   data::DatasetLayout layout = base_;
-  for (const auto& f : s.fields) layout.fields.push_back({f.name, f.shape});
+  for (const auto& f : s.fields) layout.fields.push_back({f.name, f.shape, f.type});
   auto made = create_(layout);
   if (!made) return made.error();
   sink_ = std::move(*made);
-  batch_.fields.resize(sink_->layout().fields.size());
-  redo_.fields.resize(sink_->layout().fields.size());
+  size_batches();
   for (const auto& [id, st] : pending_) {
     push_row(batch_, id, st, nullptr, true);
     if (batch_.rows() >= batch_rows_)

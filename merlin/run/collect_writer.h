@@ -73,6 +73,8 @@ class CollectWriter {
   /// Called with each sample id once its row is committed.
   std::function<void(std::uint64_t)> on_committed;
   const data::DatasetSink* sink() const { return sink_.get(); }
+  /// Rows per append (at most --batch, bounded in bytes for wide rows).
+  std::size_t batch_rows() const { return batch_rows_; }
 
  private:
   // Why `fields` do not fit the layout; "" when they do.
@@ -87,7 +89,10 @@ class CollectWriter {
   Create create_;
   Inputs inputs_;
   Warn warn_;
-  std::size_t batch_rows_;
+  // Sizes the batches for the layout (batch_rows_for) once there is one.
+  void size_batches();
+  std::size_t asked_rows_;  ///< --batch
+  std::size_t batch_rows_;  ///< rows per append: at most asked_rows_, bounded in bytes
   data::RowBatch batch_;
   data::RowBatch redo_;                   ///< rows to rewrite (ids and status, fields; no inputs)
   std::vector<std::uint64_t> redo_rows_;  ///< their rows in the file

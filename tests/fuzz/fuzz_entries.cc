@@ -55,7 +55,7 @@ void table_of(Result<std::unique_ptr<samples::SampleTable>> table) {
 void exercise(const data::SampleFields& fields) {
   for (const auto& f : fields) {
     check(!f.name.empty());
-    check(f.values.size() == f.size());
+    check(f.held() == f.size());
     (void)data::shape_text(f.shape);
   }
 }

@@ -42,8 +42,11 @@ statuses() {
 import sys, h5py, numpy as np
 f = h5py.File(sys.argv[1], 'r')
 ids, st, e = f['sample_ids'][()], f['status'][()], f['fields/result/e'][()]
+# e is an integer field (int64): rows without a value are flagged in its mask, shown as nan.
+gone = f['missing/result/e'][()].astype(bool)
 o = np.argsort(ids)
-print(' '.join('%d:%d:%g' % (i, s, v) for i, s, v in zip(ids[o], st[o], e[o])))" "$1"
+print(' '.join('%d:%d:%s' % (i, s, 'nan' if g else '%g' % v)
+               for i, s, v, g in zip(ids[o], st[o], e[o], gone[o])))" "$1"
 }
 
 for j in 1 4; do

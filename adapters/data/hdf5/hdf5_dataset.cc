@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -9,7 +11,9 @@
 #include <filesystem>
 #include <limits>
 
+#include "adapters/data/hdf5/hdf5_chunks.h"
 #include "adapters/data/hdf5/hdf5_handle.h"
+#include "adapters/data/hdf5/hdf5_types.h"
 #include "merlin/core/util/crc32c.h"
 #include "merlin/core/util/isolated_call.h"
 #include "merlin/core/util/version.h"
@@ -22,6 +26,8 @@ constexpr std::uint64_t kFormatVersion = 1;
 constexpr std::uint64_t kIdChunk = 1 << 16;
 
 std::string field_path(const std::string& name) { return "fields/" + name; }
+// The mask of a field without NaN (integers, bool, string): 1 where a row has no value.
+std::string mask_path(const std::string& name) { return "missing/" + name; }
 
 // What a file says of itself and never changes after it is made, as they are written: the
 // `header_crc32c` attribute holds the CRC32C of this text, so damage to any of it is found
@@ -98,10 +104,27 @@ class Hdf5Dataset final : public data::DatasetSink {
     }
     if (auto r = write_u64_attr(f, "header_crc32c", crc32c(header())); !r) return named(r.error());
     for (const auto& fl : layout_.fields) {
-      auto d = create_rows_dataset(f, field_path(fl.name), H5T_IEEE_F64LE, fl.shape, &nan);
+      Hid type = file_type_of(fl.type);
+      const float nan32 = std::numeric_limits<float>::quiet_NaN();
+      const void* fill = fl.type == data::DType::kFloat64   ? static_cast<const void*>(&nan)
+                         : fl.type == data::DType::kFloat32 ? static_cast<const void*>(&nan32)
+                                                            : nullptr;
+      auto d = create_rows_dataset(f, field_path(fl.name), type.get(), fl.shape, fill,
+                                   layout_.compression);
       if (!d) return named(d.error());
+      if (auto r = write_string_attr(d->get(), "dtype", data::dtype_name(fl.type)); !r)
+        return named(r.error());
       fields_.push_back(std::move(*d));
+      masks_.emplace_back();
+      if (data::needs_mask(fl.type)) {
+        const std::uint8_t gone = 1;
+        auto m = create_rows_dataset(f, mask_path(fl.name), H5T_STD_U8LE, fl.shape, &gone,
+                                     layout_.compression);
+        if (!m) return named(m.error());
+        masks_.back() = std::move(*m);
+      }
     }
+    read_codecs();
     if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
     return ok();
   }
@@ -129,15 +152,13 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
+    for (const auto& d : masks_)
+      if (d.valid()) all.push_back(d.get());
     for (hid_t d : all) {
-      std::uint64_t width = 1;
       auto dims = dataset_dims(d);
-      for (std::size_t i = 1; i < dims.size(); ++i) width *= dims[i];
-      if (rows_ > 0 && width <= (1u << 24)) {
-        std::vector<double> last(width);
-        if (auto r = read_rows(d, H5T_NATIVE_DOUBLE, rows_ - 1, 1, last.data()); !r)
+      if (rows_ > 0)
+        if (auto r = read_any_row(d, rows_ - 1); !r)
           return damaged("its last committed row cannot be read");
-      }
       hsize_t chunks = 0;
       Hid space(H5Dget_space(d));  // HDF5 1.10 takes no H5S_ALL here
       if (H5Dget_num_chunks(d, space.get(), &chunks) < 0)
@@ -191,6 +212,7 @@ class Hdf5Dataset final : public data::DatasetSink {
   }
 
   std::uint64_t rows_rewritten() const override { return rewritten_; }
+  void set_compress_threads(unsigned threads) override { threads_ = std::max(1u, threads); }
 
   Result<void> rewrite(const std::vector<std::uint64_t>& rows, const data::RowBatch& b) override {
     if (read_only_)
@@ -199,7 +221,7 @@ class Hdf5Dataset final : public data::DatasetSink {
     if (b.status.size() != n || b.fields.size() != layout_.fields.size())
       return named(Error::runtime("a rewrite not of the dataset's layout"));
     for (std::size_t i = 0; i < fields_.size(); ++i)
-      if (b.fields[i].size() != n * layout_.fields[i].size())
+      if (!fits(b.fields[i], layout_.fields[i], n))
         return named(Error::runtime("a rewrite not of the dataset's layout"));
     for (auto row : rows)
       if (row >= rows_) return named(Error::runtime("a rewrite past the committed rows"));
@@ -216,9 +238,13 @@ class Hdf5Dataset final : public data::DatasetSink {
     Result<void> r = ok();
     for (std::size_t f = 0; r && f < fields_.size(); ++f) {
       const std::uint64_t w = layout_.fields[f].size();
+      const auto t = layout_.fields[f].type;
       r = each_run([&](std::uint64_t i, std::uint64_t k) {
-        return overwrite_rows(fields_[f].get(), H5T_NATIVE_DOUBLE, rows[i], k,
-                              b.fields[f].data() + i * w);
+        auto w1 = write_column(fields_[f].get(), t, rows[i], k, w, b.fields[f], i * w, false);
+        if (w1 && masks_[f].valid())
+          w1 = overwrite_rows(masks_[f].get(), H5T_NATIVE_UINT8, rows[i], k,
+                              b.fields[f].missing.data() + i * w);
+        return w1;
       });
     }
     if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
@@ -244,7 +270,7 @@ class Hdf5Dataset final : public data::DatasetSink {
         b.iterations.size() != (layout_.iterations ? n : 0))
       return named(Error::runtime("a batch not of the dataset's layout"));
     for (std::size_t i = 0; i < fields_.size(); ++i)
-      if (b.fields[i].size() != n * layout_.fields[i].size())
+      if (!fits(b.fields[i], layout_.fields[i], n))
         return named(Error::runtime("a batch not of the dataset's layout"));
     Result<void> r = write_rows(ids_.get(), H5T_NATIVE_UINT64, rows_, n, b.ids.data());
     if (r) r = write_rows(status_.get(), H5T_NATIVE_UINT8, rows_, n, b.status.data());
@@ -252,8 +278,12 @@ class Hdf5Dataset final : public data::DatasetSink {
       r = write_rows(iter_.get(), H5T_NATIVE_UINT32, rows_, n, b.iterations.data());
     if (r && inputs_.valid())
       r = write_rows(inputs_.get(), H5T_NATIVE_DOUBLE, rows_, n, b.inputs.data());
-    for (std::size_t i = 0; r && i < fields_.size(); ++i)
-      r = write_rows(fields_[i].get(), H5T_NATIVE_DOUBLE, rows_, n, b.fields[i].data());
+    for (std::size_t i = 0; r && i < fields_.size(); ++i) {
+      const auto& fl = layout_.fields[i];
+      r = write_field(i, fl, n, b.fields[i]);
+      if (r && masks_[i].valid())
+        r = write_rows(masks_[i].get(), H5T_NATIVE_UINT8, rows_, n, b.fields[i].missing.data());
+    }
     if (!r) return named(r.error());
     // The data first, then the count that makes it part of the file.
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
@@ -272,6 +302,61 @@ class Hdf5Dataset final : public data::DatasetSink {
   }
 
  private:
+  // Whether a column holds n rows of the field (and its mask when it has one).
+  static bool fits(const data::FieldColumn& c, const data::FieldLayout& fl, std::uint64_t n) {
+    const std::uint64_t want = n * fl.size();
+    const std::uint64_t held = fl.type == data::DType::kString
+                                   ? c.strings.size()
+                                   : c.bytes.size() / data::dtype_size(fl.type);
+    return held == want && (!data::needs_mask(fl.type) || c.missing.size() == want);
+  }
+
+  // Appends n rows of field i at row rows_: whole chunks straight to the file (encoded by
+  // threads_ threads), the rows before and after them through H5Dwrite.
+  Result<void> write_field(std::size_t i, const data::FieldLayout& fl, std::uint64_t n,
+                           const data::FieldColumn& c) {
+    if (fl.type == data::DType::kString)
+      return write_column(fields_[i].get(), fl.type, rows_, n, fl.size(), c, 0, true);
+    Hid mem = mem_type_of(fl.type);
+    auto r = append_rows(fields_[i].get(), codecs_[i], mem.get(), data::dtype_size(fl.type),
+                         fl.size(), n, c.bytes.data());
+    if (r && masks_[i].valid())
+      r = append_rows(masks_[i].get(), mask_codecs_[i], H5T_NATIVE_UINT8, 1, fl.size(), n,
+                      c.missing.data());
+    return r;
+  }
+
+  Result<void> append_rows(hid_t d, const ChunkCodec& codec, hid_t mem, std::size_t element,
+                           std::uint64_t width, std::uint64_t n, const unsigned char* data) {
+    const bool direct = codec.kind != ChunkCodec::Kind::kOther && codec.chunk_rows > 0 &&
+                        std::endian::native == std::endian::little;
+    if (!direct) return write_rows(d, mem, rows_, n, data);
+    if (auto r = write_rows(d, mem, rows_ + n, 0, nullptr); !r) return r;  // the extent
+    const std::uint64_t cr = codec.chunk_rows, end = rows_ + n;
+    const std::uint64_t a = std::min(end, (rows_ + cr - 1) / cr * cr);
+    const std::uint64_t b = std::max(a, end / cr * cr);
+    const std::size_t row_bytes = width * element;
+    if (a > rows_)
+      if (auto r = overwrite_rows(d, mem, rows_, a - rows_, data); !r) return r;
+    if (b > a)
+      if (auto r = write_whole_chunks(d, codec, a, (b - a) / cr, row_bytes, element,
+                                      data + (a - rows_) * row_bytes, threads_);
+          !r)
+        return r;
+    if (end > b) return overwrite_rows(d, mem, b, end - b, data + (b - rows_) * row_bytes);
+    return ok();
+  }
+
+  // How each field (and mask) is chunked and filtered, for append_rows.
+  void read_codecs() {
+    codecs_.clear();
+    mask_codecs_.clear();
+    for (std::size_t i = 0; i < fields_.size(); ++i) {
+      codecs_.push_back(chunk_codec(fields_[i].get()));
+      mask_codecs_.push_back(masks_[i].valid() ? chunk_codec(masks_[i].get()) : ChunkCodec{});
+    }
+  }
+
   Error named(Error e) const {
     e.message = path_ + ": " + e.message;
     return e;
@@ -355,8 +440,18 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (!d.valid()) return not_ours("no dataset /" + field_path(name));
       auto dims = dataset_dims(d.get());
       if (dims.empty() || dims[0] < rows_) return not_ours("a damaged /" + field_path(name));
-      layout_.fields.push_back({name, {dims.begin() + 1, dims.end()}});
+      const auto type = dataset_dtype(d.get());
+      if (!type) return not_ours("/" + field_path(name) + " of a type merlin collect does not write");
+      layout_.fields.push_back({name, {dims.begin() + 1, dims.end()}, *type});
       fields_.push_back(std::move(d));
+      masks_.emplace_back();
+      if (data::needs_mask(*type)) {
+        Hid m(H5Dopen2(f, mask_path(name).c_str(), H5P_DEFAULT));
+        auto mdims = m.valid() ? dataset_dims(m.get()) : std::vector<std::uint64_t>{};
+        if (mdims != dims && (mdims.empty() || mdims[0] < rows_))
+          return not_ours("no or a damaged /" + mask_path(name));
+        masks_.back() = std::move(m);
+      }
     }
     return check_header();
   }
@@ -393,12 +488,18 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (!iter_.valid()) return named(Error::runtime("a dataset went missing"));
     }
     if (!layout_.input_columns.empty()) inputs_ = Hid(H5Dopen2(f, "inputs", H5P_DEFAULT));
-    for (const auto& fl : layout_.fields)
+    for (const auto& fl : layout_.fields) {
       fields_.emplace_back(H5Dopen2(f, field_path(fl.name).c_str(), H5P_DEFAULT));
+      masks_.emplace_back();
+      if (data::needs_mask(fl.type))
+        masks_.back() = Hid(H5Dopen2(f, mask_path(fl.name).c_str(), H5P_DEFAULT));
+    }
     std::vector<hid_t> all = {ids_.get(), status_.get()};
     if (iter_.valid()) all.push_back(iter_.get());
     if (inputs_.valid()) all.push_back(inputs_.get());
     for (const auto& d : fields_) all.push_back(d.get());
+    for (std::size_t i = 0; i < masks_.size(); ++i)
+      if (data::needs_mask(layout_.fields[i].type)) all.push_back(masks_[i].get());
     for (hid_t d : all) {
       if (d < 0) return named(Error::runtime("a dataset went missing"));
       auto dims = dataset_dims(d);
@@ -409,12 +510,14 @@ class Hdf5Dataset final : public data::DatasetSink {
       if (H5Dset_extent(d, size.data()) < 0)
         return named(Error::runtime("cannot drop uncommitted rows"));
     }
+    read_codecs();
     read_only_ = false;
     return ok();
   }
 
   void close() {
     fields_.clear();
+    masks_.clear();
     inputs_.reset();
     iter_.reset();
     status_.reset();
@@ -432,6 +535,9 @@ class Hdf5Dataset final : public data::DatasetSink {
   std::uint64_t rewritten_ = 0;
   Hid file_, ids_, status_, iter_, inputs_;
   std::vector<Hid> fields_;
+  std::vector<Hid> masks_;  ///< per field: its mask, or invalid (a float field)
+  std::vector<ChunkCodec> codecs_, mask_codecs_;
+  unsigned threads_ = 1;
 };
 
 // Reads the file as open() and a first append will, in a child process: a damaged file can

@@ -9,15 +9,11 @@
 #include <filesystem>
 #include <mutex>
 
+#include "merlin/core/data/chunking.h"
 #include "merlin/core/util/log.h"
 
 namespace merlin::hdf5 {
 namespace {
-
-// At most ~1 MiB per chunk, at most 4096 rows.
-std::uint64_t chunk_rows_for(std::uint64_t row_bytes) {
-  return std::clamp<std::uint64_t>((1u << 20) / std::max<std::uint64_t>(row_bytes, 1), 1, 4096);
-}
 
 Error attr_error(const char* what, const char* name) {
   return Error::runtime(std::string("HDF5: cannot ") + what + " attribute '" + name + "'");
@@ -156,7 +152,8 @@ Result<std::uint64_t> read_u64_attr(hid_t obj, const char* name) {
 }
 
 Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t type,
-                                const std::vector<std::uint64_t>& shape, const void* fill) {
+                                const std::vector<std::uint64_t>& shape, const void* fill,
+                                const data::Compression& c) {
   const int rank = static_cast<int>(shape.size()) + 1;
   std::vector<hsize_t> dims(rank, 0), max(rank, 0), chunk(rank, 0);
   max[0] = H5S_UNLIMITED;
@@ -165,12 +162,25 @@ Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t typ
     dims[i + 1] = max[i + 1] = chunk[i + 1] = shape[i];
     row_bytes *= std::max<std::uint64_t>(shape[i], 1);
   }
-  chunk[0] = chunk_rows_for(row_bytes);
+  chunk[0] = data::chunk_rows_for(row_bytes);
   Hid space(H5Screate_simple(rank, dims.data(), max.data()));
   Hid dcpl(H5Pcreate(H5P_DATASET_CREATE));
   H5Pset_chunk(dcpl.get(), rank, chunk.data());
-  H5Pset_shuffle(dcpl.get());
-  H5Pset_deflate(dcpl.get(), 4);
+  switch (c.kind) {
+    case data::Compression::Kind::kNone:
+      break;
+    case data::Compression::Kind::kGzip:
+      H5Pset_shuffle(dcpl.get());
+      H5Pset_deflate(dcpl.get(), static_cast<unsigned>(c.level));
+      break;
+    case data::Compression::Kind::kLz4: {
+      // Optional: without the plugin, a chunk HDF5 itself writes is stored unfiltered (its
+      // filter mask says so); the chunks collect compresses itself are LZ4 either way.
+      const unsigned block_size = 0;  // the filter's default block
+      H5Pset_filter(dcpl.get(), kLz4Filter, H5Z_FLAG_OPTIONAL, 1, &block_size);
+      break;
+    }
+  }
   if (fill) H5Pset_fill_value(dcpl.get(), type, fill);
   Hid lcpl(H5Pcreate(H5P_LINK_CREATE));
   H5Pset_create_intermediate_group(lcpl.get(), 1);

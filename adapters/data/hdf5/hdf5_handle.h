@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/core/data/compression.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin::hdf5 {
@@ -62,11 +63,15 @@ Result<std::string> read_string_attr(hid_t obj, const char* name);
 Result<std::vector<std::string>> read_strings_attr(hid_t obj, const char* name);
 Result<std::uint64_t> read_u64_attr(hid_t obj, const char* name);
 
-/// A chunked, gzip-compressed float64/uint64/uint8 dataset of shape (0, *shape), extendible
-/// along its first dimension; `fill` is its fill value (NaN for fields). `chunk_rows` rows a
-/// chunk.
+/// A chunked dataset of `type` and shape (0, *shape), extendible along its first dimension,
+/// compressed as `c` says (gzip: shuffled, then deflated); `fill` is its fill value (NaN for
+/// float fields), or null. Up to 4096 rows or about 1 MiB a chunk (chunk_rows_for).
 Result<Hid> create_rows_dataset(hid_t parent, const std::string& name, hid_t type,
-                                const std::vector<std::uint64_t>& shape, const void* fill);
+                                const std::vector<std::uint64_t>& shape, const void* fill,
+                                const data::Compression& c = data::Compression{});
+
+/// HDF5's registered id of the LZ4 filter (a plugin: hdf5-filter-plugin's libh5lz4).
+constexpr H5Z_filter_t kLz4Filter = 32004;
 
 /// Current dimensions of a dataset.
 std::vector<std::uint64_t> dataset_dims(hid_t dataset);

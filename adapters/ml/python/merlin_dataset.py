@@ -80,7 +80,11 @@ class CollectedArrays:
                     block &= ~np.isnan(xs).any(axis=1)
                 for t in targets:
                     ys = f[f"fields/{t}"][start:stop].reshape(stop - start, -1)
-                    block &= ~np.isnan(ys).any(axis=1)
+                    if ys.dtype.kind == "f":
+                        block &= ~np.isnan(ys).any(axis=1)
+                    if f"missing/{t}" in f:  # a field without NaN (integers, bool): its mask
+                        gone = f[f"missing/{t}"][start:stop].reshape(stop - start, -1)
+                        block &= ~gone.astype(bool).any(axis=1)
             rows = np.flatnonzero(usable)
             rows = rows[np.argsort(ids[rows], kind="stable")]  # sample-id order
             if split != "all":

@@ -58,15 +58,30 @@ Result<void> parse_csv_output(const std::string& stem, std::string_view text, Sa
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (names[i].empty())
       return Error::bad_input("column " + std::to_string(i + 1) + " has no name");
-    double v = std::numeric_limits<double>::quiet_NaN();
-    if (!values[i].empty() && values[i] != "nan" && values[i] != "NaN") {
-      char* end = nullptr;
-      errno = 0;
-      v = std::strtod(values[i].c_str(), &end);
-      if (end == values[i].c_str() || *end != '\0')
-        return Error::bad_input("column '" + names[i] + "': '" + values[i] + "' is not a number");
+    // An integer cell is an int64, any other number a float64; empty or nan is NaN.
+    const std::string& cell = values[i];
+    Field f;
+    f.name = stem + "/" + names[i];
+    if (cell.empty() || cell == "nan" || cell == "NaN") {
+      out.push_back(Field::of_doubles(f.name, {}, {std::numeric_limits<double>::quiet_NaN()}));
+      continue;
     }
-    out.push_back(Field{stem + "/" + names[i], {}, {v}});
+    char* end = nullptr;
+    errno = 0;
+    const long long n = std::strtoll(cell.c_str(), &end, 10);
+    if (end != cell.c_str() && *end == '\0' && errno == 0) {
+      f.type = DType::kInt64;
+      const std::int64_t v = n;
+      const auto* p = reinterpret_cast<const unsigned char*>(&v);
+      f.bytes.assign(p, p + sizeof v);
+      out.push_back(std::move(f));
+      continue;
+    }
+    errno = 0;
+    const double v = std::strtod(cell.c_str(), &end);
+    if (end == cell.c_str() || *end != '\0')
+      return Error::bad_input("column '" + names[i] + "': '" + cell + "' is not a number");
+    out.push_back(Field::of_doubles(f.name, {}, {v}));
   }
   return ok();
 }

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "merlin/core/data/compression.h"
+#include "merlin/core/data/field_type.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin::data {
@@ -26,10 +28,12 @@ enum class SampleStatus : std::uint8_t {
   kMalformed = 3,  ///< a file could not be parsed, or a field changed shape or went missing
 };
 
-/// One field's per-sample shape (the dataset's shape is (rows, *shape)).
+/// One field's per-sample shape (the dataset's shape is (rows, *shape)) and element type. A
+/// field of a type without NaN (integers, bool, string) has a mask beside it (1 = missing).
 struct FieldLayout {
   std::string name;
   std::vector<std::uint64_t> shape;
+  DType type = DType::kFloat64;
   std::uint64_t size() const {
     std::uint64_t n = 1;
     for (auto d : shape) n *= d;
@@ -42,10 +46,13 @@ struct DatasetLayout {
   std::string step;                        ///< the step collected
   std::vector<std::string> files;          ///< its output files, as given to --file
   std::vector<std::string> input_columns;  ///< `/inputs` columns (the samples' labels)
-  std::vector<FieldLayout> fields;         ///< `/fields/<name>`, float64
+  std::vector<FieldLayout> fields;         ///< `/fields/<name>`
   /// An `/iteration` column (uint32, 1-based): the step runs in a loop or takes its samples
   /// from a file (`samples_from`), so a row is (iteration, sample id), not a sample id alone.
   bool iterations = false;
+  /// How a new file's field datasets are compressed (not read back from a file: appending
+  /// keeps each dataset's own filters).
+  Compression compression;
 };
 
 /// Root attributes that describe where the data came from.
@@ -62,7 +69,7 @@ struct RowBatch {
   std::vector<std::uint8_t> status;
   std::vector<std::uint32_t> iterations;    ///< when the layout has `iterations`, else empty
   std::vector<double> inputs;               ///< rows × input_columns
-  std::vector<std::vector<double>> fields;  ///< per field of the layout: rows × field size
+  std::vector<FieldColumn> fields;          ///< per field of the layout: rows × field size
   std::size_t rows() const { return ids.size(); }
   void clear() {
     ids.clear();
@@ -104,6 +111,8 @@ class DatasetSink {
   /// moves on: a rewrite cut short leaves a row whose status is still the old one (not ok),
   /// which the next collect rewrites again. Errors (kRuntime) name the file.
   virtual Result<void> rewrite(const std::vector<std::uint64_t>& rows, const RowBatch& batch) = 0;
+  /// Threads that may compress an append's whole chunks at once (collect's -j); 1 by default.
+  virtual void set_compress_threads(unsigned /*threads*/) {}
 };
 
 /// A streamed N × C float64 matrix (`merlin sample -o x.h5`): appended block by block, then

@@ -1,13 +1,16 @@
 #pragma once
-/// Readers of one sample's output files into numeric fields, chosen by extension:
-///  - `.json`: a number, a (nested, rectangular) array of numbers, or an object. An object's
-///    keys become fields `<stem>/<key>` (nested objects: `<stem>/<key>/<subkey>`); a number or
-///    array at the top is the field `<stem>`. true/false are 1/0, null is NaN. Strings,
-///    ragged arrays, empty objects and nesting deeper than 64 arrays and objects are
-///    malformed (the depth is checked before anything is built, so any text is safe).
-///  - `.npy`: the array is the field `<stem>` (bool, int, uint, float dtypes; C or Fortran
-///    order, read into C order).
-///  - `.csv`: a header line and one row: a field `<stem>/<column>` per column (a scalar).
+/// Readers of one sample's output files into typed fields (field_type.h), chosen by extension:
+///  - `.json`: a value, a (nested, rectangular) array of values, or an object. An object's
+///    keys become fields `<stem>/<key>` (nested objects: `<stem>/<key>/<subkey>`); a value or
+///    array at the top is the field `<stem>`. A field's type comes from its values
+///    (json_field_type: int64, float64, bool, string); null is a missing value; NaN, Infinity
+///    and -Infinity (Python's json.dump) are floats. Strings mixed with numbers, ragged
+///    arrays, empty objects and nesting deeper than 64 arrays and objects are malformed (the
+///    depth is checked before anything is built, so any text is safe).
+///  - `.npy`: the array is the field `<stem>`, of its dtype (bool, int, uint, float32/64; C
+///    or Fortran order, read into C order, either byte order into native).
+///  - `.csv`: a header line and one row: a field `<stem>/<column>` per column (a scalar; an
+///    integer cell int64, another number float64, an empty or nan cell NaN).
 /// `<stem>` is the file name without its directory and extension (`result.json` → `result`).
 /// Thread-safe: readers share nothing.
 #include <optional>

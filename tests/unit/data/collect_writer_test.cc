@@ -35,7 +35,8 @@ class RecordingSink : public data::DatasetSink {
       status.at(rows[i]) = b.status[i];
       for (std::size_t f = 0; f < b.fields.size(); ++f) {
         const std::size_t w = layout_.fields[f].size();
-        for (std::size_t k = 0; k < w; ++k) fields[f].at(rows[i] * w + k) = b.fields[f][i * w + k];
+        for (std::size_t k = 0; k < w; ++k)
+          fields[f].at(rows[i] * w + k) = b.fields[f].f64(i * w + k);
       }
     }
     rewritten += rows.size();
@@ -50,7 +51,8 @@ class RecordingSink : public data::DatasetSink {
     inputs.insert(inputs.end(), b.inputs.begin(), b.inputs.end());
     fields.resize(b.fields.size());
     for (std::size_t i = 0; i < b.fields.size(); ++i)
-      fields[i].insert(fields[i].end(), b.fields[i].begin(), b.fields[i].end());
+      for (std::size_t k = 0; k < b.fields[i].bytes.size() / 8; ++k)
+        fields[i].push_back(b.fields[i].f64(k));
     return ok();
   }
   data::DatasetLayout layout_;
@@ -64,8 +66,8 @@ class RecordingSink : public data::DatasetSink {
 SampleRead ok_sample(std::uint64_t id, std::vector<double> v) {
   SampleRead s;
   s.id = id;
-  s.fields.push_back({"r/e", {}, {double(id)}});
-  s.fields.push_back({"r/v", {v.size()}, v});
+  s.fields.push_back(data::Field::of_doubles("r/e", {}, {double(id)}));
+  s.fields.push_back(data::Field::of_doubles("r/v", {v.size()}, v));
   return s;
 }
 
@@ -126,7 +128,7 @@ TEST(CollectWriter, AFieldOfAnotherShapeOrMissingMarksTheSampleMalformed) {
   missing_field.fields.erase(missing_field.fields.begin());
   ASSERT_TRUE(w.add(missing_field).ok());
   SampleRead extra = ok_sample(3, {1, 2});
-  extra.fields.push_back({"r/z", {}, {1}});
+  extra.fields.push_back(data::Field::of_doubles("r/z", {}, {1}));
   ASSERT_TRUE(w.add(extra).ok());
   ASSERT_TRUE(w.flush().ok());
   EXPECT_EQ(fx.sink->status, (std::vector<std::uint8_t>{1, 3, 3, 3}));

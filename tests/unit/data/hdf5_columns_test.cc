@@ -28,8 +28,8 @@ void write_dataset(const std::string& path, const std::vector<std::uint64_t>& id
     b.ids.push_back(ids[i]);
     b.status.push_back(status[i]);
     b.inputs.insert(b.inputs.end(), {id, 10 * id, 100 * id});
-    b.fields[0].push_back(status[i] == 1 ? id + 0.5 : std::numeric_limits<double>::quiet_NaN());
-    b.fields[1].insert(b.fields[1].end(), {id, -id});
+    b.fields[0].push_f64({status[i] == 1 ? id + 0.5 : std::numeric_limits<double>::quiet_NaN()});
+    b.fields[1].push_f64({id, -id});
   }
   ASSERT_TRUE((*sink)->append(b).ok());
 }

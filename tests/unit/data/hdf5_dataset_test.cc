@@ -31,8 +31,8 @@ data::RowBatch batch(std::vector<std::uint64_t> ids) {
     b.ids.push_back(id);
     b.status.push_back(1);
     b.inputs.insert(b.inputs.end(), {double(id), double(id) * 2});
-    b.fields[0].push_back(id + 0.5);
-    b.fields[1].insert(b.fields[1].end(), {double(id), double(id) + 1, double(id) + 2});
+    b.fields[0].push_f64({id + 0.5});
+    b.fields[1].push_f64({double(id), double(id) + 1, double(id) + 2});
   }
   return b;
 }
