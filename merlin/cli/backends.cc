@@ -17,7 +17,14 @@ const BrokerProviders& broker_providers() {
 
 Result<std::unique_ptr<Backend>> open_backend(const BrokerLocation& loc,
                                               const BackendOptions& options) {
-  return broker_providers().open(loc, options);
+  auto opened = broker_providers().open(loc, options);
+  if (opened || loc.source.kind == LocationSource::kDefault) return opened;
+  // Say where the address (and the password, which a refusal may be about) was taken from:
+  // MERLIN_BROKER_URL, --broker, an app.yaml, a workspace's run.env.
+  Error e = opened.error();
+  e.message += std::string(" (the broker") + (loc.password.empty() ? "" : " and its password") +
+               " from " + loc.source.name + ")";
+  return e;
 }
 
 std::vector<std::string> backend_schemes() { return broker_providers().schemes(); }
