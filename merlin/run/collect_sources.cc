@@ -40,10 +40,19 @@ Result<CollectObservation> CollectSources::observe() {
   const std::string& info_dir = study_.tokens.info_dir;
   const StudyGraph& g = *study_.graph;
   const auto instances = static_cast<std::uint32_t>(g.instances().size());
+  auto note = [&](const TailRead& t) {
+    ++polls_;
+    bytes_read_ += t.bytes;
+    log::debug("collect: poll {}: {} journal bytes read ({} records, {} journals{}); {} in all",
+               polls_, t.bytes, t.records, t.journals, t.rebuilt ? ", read anew" : "",
+               bytes_read_);
+  };
   if (!iterated_) {
-    auto out = read_sample_outcomes(info_dir, instances, node_.first_instance, keys_.size());
-    if (!out) return out.error();
-    ob.outcomes = std::move(*out);
+    auto t = follow_sample_outcomes(tail_, info_dir, instances, node_.first_instance,
+                                    keys_.size(), outcomes_);
+    if (!t) return t.error();
+    note(*t);
+    ob.outcomes = outcomes_;
     return ob;
   }
   const FanoutTables& fanout = study_.renderer->fanout();
@@ -57,8 +66,10 @@ Result<CollectObservation> CollectSources::observe() {
   const std::uint64_t static_count = node_.fanout ? 0 : g.instance(node_.first_instance).count;
   const std::uint64_t max_samples = std::max<std::uint64_t>(
       1, node_.fanout ? node_.spec->run.samples_from->max_rows : static_count);
-  auto records = read_instance_records(info_dir, instances, wanted, max_samples);
-  if (!records) return records.error();
+  auto t = follow_instance_records(tail_, info_dir, instances, wanted, max_samples, records_);
+  if (!t) return t.error();
+  note(*t);
+  auto* records = &records_;
   std::vector<collect::IterationSeen> seen;
   std::vector<collect::IterationRows> rows;
   for (std::uint32_t it = 1; it <= iterations_; ++it) {

@@ -8,6 +8,7 @@
 /// between two observe() calls (they never run at the same time).
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "merlin/core/samples/sample_table.h"
@@ -31,7 +32,8 @@ class CollectSources {
 
   /// A loop or fan-out step: rows are (iteration, sample) pairs.
   bool iterated() const { return iterated_; }
-  /// Reads every journal once. Iterations released since the last call get the next keys
+  /// Reads what the journals appended since the last call (every journal from its start the
+  /// first time, or when one was replaced or cut: journal_tail.h). Iterations released since the last call get the next keys
   /// (a fan-out iteration with its table: the copy its tasks ran from); a fan-out iteration
   /// whose file was refused is warned about once. Errors: a journal that cannot be read.
   Result<CollectObservation> observe();
@@ -53,6 +55,10 @@ class CollectSources {
   collect::KeySpace keys_;
   std::vector<const samples::SampleTable*> tables_;  ///< per part of keys_
   std::vector<bool> warned_;                         ///< per iteration - 1: a refused file
+  JournalTail tail_;                                  ///< each journal's offset read to
+  SampleOutcomes outcomes_;                           ///< so far (a step without iterations)
+  std::unordered_map<std::uint32_t, InstanceRecords> records_;  ///< so far (with iterations)
+  std::uint64_t polls_ = 0, bytes_read_ = 0;                    ///< journal reads, in total
 };
 
 }  // namespace merlin::run

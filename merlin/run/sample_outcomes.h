@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "merlin/core/study/ids.h"
+#include "merlin/core/workspace/journal_tail.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin::run {
@@ -25,6 +26,13 @@ struct SampleOutcomes {
 Result<SampleOutcomes> read_sample_outcomes(const std::string& info_dir, std::uint32_t instances,
                                             InstanceId instance, std::uint64_t count);
 
+/// read_sample_outcomes kept up to date: `out` (of `count` samples; made so when it is of
+/// another size or the journals were replaced) gets what the journals appended since the last
+/// call through `tail` (only the new bytes are read). Returns what was read.
+Result<TailRead> follow_sample_outcomes(JournalTail& tail, const std::string& info_dir,
+                                        std::uint32_t instances, InstanceId instance,
+                                        std::uint64_t count, SampleOutcomes& out);
+
 /// What the journals say of one instance whose count may be decided at run time (a loop
 /// iteration, a fan-out instance).
 struct InstanceRecords {
@@ -40,5 +48,12 @@ struct InstanceRecords {
 Result<std::unordered_map<std::uint32_t, InstanceRecords>> read_instance_records(
     const std::string& info_dir, std::uint32_t instances, const std::vector<InstanceId>& wanted,
     std::uint64_t max_samples);
+
+/// read_instance_records kept up to date through `tail`, as follow_sample_outcomes (`wanted`
+/// the same at every call).
+Result<TailRead> follow_instance_records(
+    JournalTail& tail, const std::string& info_dir, std::uint32_t instances,
+    const std::vector<InstanceId>& wanted, std::uint64_t max_samples,
+    std::unordered_map<std::uint32_t, InstanceRecords>& out);
 
 }  // namespace merlin::run

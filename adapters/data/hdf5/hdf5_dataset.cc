@@ -1,5 +1,6 @@
 #include "adapters/data/hdf5/hdf5_dataset.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include "adapters/data/hdf5/hdf5_types.h"
 #include "merlin/core/util/crc32c.h"
 #include "merlin/core/util/isolated_call.h"
+#include "merlin/core/util/log.h"
 #include "merlin/core/util/version.h"
 
 namespace merlin::hdf5 {
@@ -54,6 +56,33 @@ class Hdf5Dataset final : public data::DatasetSink {
   ~Hdf5Dataset() override {
     close();
     if (!tmp_.empty()) ::unlink(tmp_.c_str());  // made, never appended to: leave nothing
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+  }
+
+  // The writer lock (an open file description lock on a byte far past the data, which HDF5
+  // never locks): held by the collect that writes the file, for the whole time it may write.
+  // HDF5's own lock is released when SWMR writing starts, so this is what keeps a second
+  // collect out, and what tells a killed writer's file (no lock) from a live one's.
+  Result<void> lock_writer(const std::string& file) {
+    if (lock_fd_ >= 0) return ok();
+    const int fd = ::open(file.c_str(), O_RDWR | O_CLOEXEC);
+    if (fd < 0) return Error::runtime("cannot open " + file + ": " + std::strerror(errno));
+    struct flock l {};
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = off_t{1} << 62;
+    l.l_len = 1;
+    if (::fcntl(fd, F_OFD_SETLK, &l) != 0) {
+      const int e = errno;
+      ::close(fd);
+      if (e == EAGAIN || e == EACCES)
+        return Error::bad_input(path_ +
+                                ": another merlin collect is writing it; wait for it to end, or "
+                                "give another -o");
+      return Error::runtime("cannot lock " + file + ": " + std::strerror(e));
+    }
+    lock_fd_ = fd;
+    return ok();
   }
 
   const data::DatasetLayout& layout() const override { return layout_; }
@@ -63,9 +92,10 @@ class Hdf5Dataset final : public data::DatasetSink {
   Result<void> create(const data::DatasetOrigin& origin) {
     tmp_.clear();
     created_ = utc_now();
-    auto created = create_temp_beside(path_, tmp_);
+    auto created = create_temp_beside(path_, tmp_, /*swmr_format=*/true);
     if (!created) return created.error();
     file_ = std::move(*created);
+    if (auto r = lock_writer(tmp_); !r) return r;
     const hid_t f = file_.get();
     for (auto r :
          {write_string_attr(f, "format", kFormat),
@@ -76,7 +106,7 @@ class Hdf5Dataset final : public data::DatasetSink {
           write_string_attr(f, "step", layout_.step), write_strings_attr(f, "files", layout_.files),
           fields_attr(), write_string_attr(f, "merlin_version", merlin_version()),
           write_string_attr(f, "hdf5_version", hdf5_version()),
-          write_string_attr(f, "created", created_), write_string_attr(f, "updated", created_),
+          write_string_attr(f, "created", created_), write_fixed_string_attr(f, "updated", created_),
           write_u64_attr(f, "rows_committed", 0), write_u64_attr(f, "rows_rewritten", 0)})
       if (!r) return named(r.error());
     origin_ = origin;
@@ -126,6 +156,9 @@ class Hdf5Dataset final : public data::DatasetSink {
     }
     read_codecs();
     if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
+    // The schema is final (the fields came from the first sample read): from here on only
+    // rows are added and attributes rewritten in place, so readers may follow it (SWMR).
+    if (auto r = start_swmr_write(f); !r) return named(r.error());
     return ok();
   }
 
@@ -135,10 +168,14 @@ class Hdf5Dataset final : public data::DatasetSink {
       return Error::bad_input(path_ +
                               ": not an HDF5 file (merlin collect appends only to files "
                               "it made; give another -o)");
-    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+    // Opened after the writer lock was taken (open_dataset), or in the probe's child: a
+    // superblock that still says "open for write" is a killed writer's.
+    Hid fapl = open_fapl(false, /*clear_flags=*/true);
+    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDONLY, fapl.get()));
     if (!file_.valid())
       return Error::bad_input(path_ + ": HDF5 cannot open it (damaged?); give another -o");
     read_only_ = true;
+    swmr_ = swmr_capable(file_.get());
     return read_layout();
   }
 
@@ -254,7 +291,7 @@ class Hdf5Dataset final : public data::DatasetSink {
       });
     if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
     if (r) r = write_u64_attr(file_.get(), "rows_rewritten", rewritten_ + n);
-    if (r) r = write_string_attr(file_.get(), "updated", utc_now());
+    if (r) r = write_fixed_string_attr(file_.get(), "updated", utc_now());
     if (r && H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) r = Error::runtime("cannot flush");
     if (!r) return named(r.error());
     rewritten_ += n;
@@ -272,24 +309,36 @@ class Hdf5Dataset final : public data::DatasetSink {
     for (std::size_t i = 0; i < fields_.size(); ++i)
       if (!fits(b.fields[i], layout_.fields[i], n))
         return named(Error::runtime("a batch not of the dataset's layout"));
-    Result<void> r = write_rows(ids_.get(), H5T_NATIVE_UINT64, rows_, n, b.ids.data());
-    if (r) r = write_rows(status_.get(), H5T_NATIVE_UINT8, rows_, n, b.status.data());
-    if (r && iter_.valid())
-      r = write_rows(iter_.get(), H5T_NATIVE_UINT32, rows_, n, b.iterations.data());
-    if (r && inputs_.valid())
-      r = write_rows(inputs_.get(), H5T_NATIVE_DOUBLE, rows_, n, b.inputs.data());
+    // Every other dataset is written and flushed before /sample_ids grows: a reader that
+    // follows the file live (SWMR) takes /sample_ids' length as the rows it may read, and
+    // finds them in every dataset.
+    Result<void> r = ok();
     for (std::size_t i = 0; r && i < fields_.size(); ++i) {
-      const auto& fl = layout_.fields[i];
-      r = write_field(i, fl, n, b.fields[i]);
+      r = write_field(i, layout_.fields[i], n, b.fields[i]);
       if (r && masks_[i].valid())
         r = write_rows(masks_[i].get(), H5T_NATIVE_UINT8, rows_, n, b.fields[i].missing.data());
     }
+    if (r && inputs_.valid())
+      r = write_rows(inputs_.get(), H5T_NATIVE_DOUBLE, rows_, n, b.inputs.data());
+    if (r && iter_.valid())
+      r = write_rows(iter_.get(), H5T_NATIVE_UINT32, rows_, n, b.iterations.data());
+    if (r) r = write_rows(status_.get(), H5T_NATIVE_UINT8, rows_, n, b.status.data());
+    for (std::size_t i = 0; r && i < fields_.size(); ++i) {
+      r = flush_dataset(fields_[i].get());
+      if (r && masks_[i].valid()) r = flush_dataset(masks_[i].get());
+    }
+    if (r && inputs_.valid()) r = flush_dataset(inputs_.get());
+    if (r && iter_.valid()) r = flush_dataset(iter_.get());
+    if (r) r = flush_dataset(status_.get());
+    if (r) r = write_rows(ids_.get(), H5T_NATIVE_UINT64, rows_, n, b.ids.data());
+    if (r) r = flush_dataset(ids_.get());
     if (!r) return named(r.error());
     // The data first, then the count that makes it part of the file.
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
     if (auto c = write_u64_attr(file_.get(), "rows_committed", rows_ + n); !c)
       return named(c.error());
-    if (auto u = write_string_attr(file_.get(), "updated", utc_now()); !u) return named(u.error());
+    if (auto u = write_fixed_string_attr(file_.get(), "updated", utc_now()); !u)
+      return named(u.error());
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0) return named(Error::runtime("cannot flush"));
     rows_ += n;
     if (!tmp_.empty()) {
@@ -478,8 +527,19 @@ class Hdf5Dataset final : public data::DatasetSink {
   // Closes the read-only handles, opens for writing, drops rows past rows_committed.
   Result<void> reopen_for_writing() {
     close();
-    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDWR, H5P_DEFAULT));
+    // A file of the latest format (this merlin's) is written with SWMR; one of the 1.8 format
+    // (an older merlin's) is appended to as before, without it: readers must not open it
+    // while it is written.
+    if (auto r = lock_writer(path_); !r) return r;
+    Hid fapl = open_fapl(swmr_, /*clear_flags=*/true);
+    file_ = Hid(H5Fopen(path_.c_str(), H5F_ACC_RDWR, fapl.get()));
     if (!file_.valid()) return Error::runtime("cannot open " + path_ + " for writing (HDF5)");
+    if (!swmr_)
+      log::warn(
+          "collect: {} was made by an older merlin (HDF5 1.8 file format): appending without "
+          "SWMR, so it cannot be read while collect writes it (collect into a new file to read "
+          "it live)",
+          path_);
     const hid_t f = file_.get();
     ids_ = Hid(H5Dopen2(f, "sample_ids", H5P_DEFAULT));
     status_ = Hid(H5Dopen2(f, "status", H5P_DEFAULT));
@@ -511,6 +571,8 @@ class Hdf5Dataset final : public data::DatasetSink {
         return named(Error::runtime("cannot drop uncommitted rows"));
     }
     read_codecs();
+    if (swmr_)
+      if (auto r = start_swmr_write(f); !r) return named(r.error());
     read_only_ = false;
     return ok();
   }
@@ -526,7 +588,9 @@ class Hdf5Dataset final : public data::DatasetSink {
     file_.reset();
   }
 
+  int lock_fd_ = -1;         ///< the writer lock (lock_writer)
   bool read_only_ = false;  ///< opened, not appended to yet
+  bool swmr_ = true;        ///< written with SWMR (false: a 1.8-format file of an older merlin)
   std::string path_, tmp_;
   data::DatasetLayout layout_;
   data::DatasetOrigin origin_;
@@ -575,12 +639,42 @@ Result<void> probe_in_child(const std::string& path) {
   return Error::runtime(path + ": cannot check the file in a child process: " + out.message);
 }
 
+// A file whose SWMR writer was killed (its superblock, of version 3 or later, still says it is
+// open for writing): HDF5 refuses it, and its end-of-allocation mark may be short of what the
+// writer had written. Cleared as h5clear -s --increment does. Called only under the writer
+// lock (no collect is writing it); any other file is left as it is.
+Result<void> recover_killed_writer(const std::string& path) {
+  unsigned char sb[12] = {};
+  {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return ok();  // what to say of it is open()'s
+    const ssize_t n = ::pread(fd, sb, sizeof sb, 0);
+    ::close(fd);
+    if (n != static_cast<ssize_t>(sizeof sb)) return ok();
+  }
+  constexpr unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  constexpr unsigned char kWriteAccess = 0x01, kSwmrWriteAccess = 0x04;
+  if (std::memcmp(sb, kSignature, 8) != 0 || sb[8] < 3 ||
+      (sb[11] & (kWriteAccess | kSwmrWriteAccess)) == 0)
+    return ok();
+  log::warn("collect: {} was left open by a collect that was killed; recovering it", path);
+  Hid fapl = open_fapl(/*latest=*/true, /*clear_flags=*/true);
+  Hid f(H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.get()));
+  if (!f.valid() || H5Fincrement_filesize(f.get(), 0) < 0)
+    return Error::bad_input(path + ": damaged (left open by a killed writer, and HDF5 cannot "
+                                   "recover it); give another -o, or move the file away to "
+                                   "collect anew");
+  return ok();
+}
+
 }  // namespace
 
 Result<std::unique_ptr<data::DatasetSink>> open_dataset(const std::string& path) {
   hdf5_quiet();
-  if (auto r = probe_in_child(path); !r) return r.error();
   auto d = std::make_unique<Hdf5Dataset>(path, data::DatasetLayout{});
+  if (auto r = d->lock_writer(path); !r) return r.error();
+  if (auto r = recover_killed_writer(path); !r) return r.error();
+  if (auto r = probe_in_child(path); !r) return r.error();
   if (auto r = d->open(); !r) return r.error();
   return std::unique_ptr<data::DatasetSink>(std::move(d));
 }

@@ -13,8 +13,9 @@
 
 namespace merlin::hdf5 {
 
-/// The HDF5 DatasetFormat. Files it makes are not safe to open from two processes at once
-/// (HDF5's file locks refuse the second writer).
+/// The HDF5 DatasetFormat. Files it makes are of the latest file format and written with
+/// SWMR: readers may open them (SWMR read) while a collect appends. One writer at a time: a
+/// collect holds a writer lock on its file; a second is refused.
 std::unique_ptr<data::DatasetFormat> hdf5_format();
 
 }  // namespace merlin::hdf5

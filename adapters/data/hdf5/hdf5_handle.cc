@@ -36,7 +36,7 @@ Result<Hid> fresh_attr(hid_t obj, const char* name, hid_t type, hid_t space) {
 
 }  // namespace
 
-Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
+Result<Hid> create_temp_beside(const std::string& path, std::string& tmp, bool swmr_format) {
   const auto p = std::filesystem::path(path);
   std::string name =
       (p.parent_path() / ("." + p.filename().string() + ".tmp." + std::to_string(::getpid())))
@@ -44,11 +44,57 @@ Result<Hid> create_temp_beside(const std::string& path, std::string& tmp) {
   // The 1.8 file format: object headers and the superblock carry checksums, so damage to
   // them is an error when the file is read again, not a wild read (HDF5 >= 1.8 reads it).
   Hid fapl(H5Pcreate(H5P_FILE_ACCESS));
-  H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+  H5Pset_libver_bounds(fapl.get(), swmr_format ? H5F_LIBVER_LATEST : H5F_LIBVER_V18,
+                       H5F_LIBVER_LATEST);
   Hid file(H5Fcreate(name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()));
   if (!file.valid()) return Error::runtime("cannot create " + path + ": " + std::strerror(errno));
   tmp = std::move(name);
   return file;
+}
+
+Hid open_fapl(bool latest, bool clear_flags) {
+  Hid fapl(H5Pcreate(H5P_FILE_ACCESS));
+  if (latest) H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+  // The property h5clear sets (registered in every file access list, not in the public API).
+  hbool_t clear = clear_flags;
+  if (clear_flags) H5Pset(fapl.get(), "clear_status_flags", &clear);
+  return fapl;
+}
+
+bool swmr_capable(hid_t file) {
+  H5F_info2_t info{};
+  return H5Fget_info2(file, &info) >= 0 && info.super.version >= 3;
+}
+
+Result<void> start_swmr_write(hid_t file) {
+  if (H5Fstart_swmr_write(file) < 0) return Error::runtime("HDF5: cannot start SWMR writing");
+  return ok();
+}
+
+Result<void> flush_dataset(hid_t dataset) {
+  if (H5Dflush(dataset) < 0) return Error::runtime("HDF5: cannot flush a dataset");
+  return ok();
+}
+
+Result<void> write_fixed_string_attr(hid_t obj, const char* name, const std::string& value) {
+  Hid type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1));
+  H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
+  H5Tset_cset(type.get(), H5T_CSET_UTF8);
+  if (H5Aexists(obj, name) > 0) {
+    Hid a(H5Aopen(obj, name, H5P_DEFAULT));
+    Hid have(a.valid() ? H5Aget_type(a.get()) : -1);
+    if (have.valid() && H5Tget_class(have.get()) == H5T_STRING &&
+        H5Tis_variable_str(have.get()) == 0 && H5Tget_size(have.get()) == H5Tget_size(type.get())) {
+      if (H5Awrite(a.get(), type.get(), value.c_str()) < 0) return attr_error("write", name);
+      return ok();
+    }
+  }
+  Hid space(H5Screate(H5S_SCALAR));
+  auto a = fresh_attr(obj, name, type.get(), space.get());
+  if (!a) return a.error();
+  if (H5Awrite(a->get(), type.get(), value.c_str()) < 0) return attr_error("write", name);
+  return ok();
 }
 
 void hdf5_quiet() {

@@ -53,7 +53,32 @@ std::string hdf5_version();
 /// Creates (truncating) `.<name>.tmp.<pid>` beside `path`: a file that is renamed to `path`
 /// once it holds something whole, so `path` never shows a half-made file. Sets `tmp` to its
 /// path on success (left empty on failure); the error names `path` and errno's reason.
-Result<Hid> create_temp_beside(const std::string& path, std::string& tmp);
+/// `swmr_format`: the latest file format (HDF5 >= 1.10 reads it), which SWMR writing needs
+/// (start_swmr_write); else the 1.8 format.
+Result<Hid> create_temp_beside(const std::string& path, std::string& tmp, bool swmr_format = false);
+
+/// A file access property list for opening a dataset file: of the latest file format when
+/// `latest` (what an SWMR writer opens with); `clear_flags` opens a file whose SWMR writer
+/// was killed (its superblock still says "open for write", which HDF5 refuses otherwise, as
+/// h5clear does) — only for a caller that knows no writer is alive (it holds the writer lock).
+Hid open_fapl(bool latest, bool clear_flags);
+
+/// Whether the open file is of a format SWMR can write (superblock version 3 or later: made
+/// with the latest format). Files of the 1.8 format (older merlin) are not.
+bool swmr_capable(hid_t file);
+
+/// Switches the open file to SWMR writing: from now on readers may open it with SWMR read
+/// while it is appended to, and no object or attribute may be created or deleted (attributes
+/// are only written in place). Every dataset must have been created before.
+Result<void> start_swmr_write(hid_t file);
+
+/// Flushes one dataset (its chunks, then its metadata): after it, an SWMR reader that
+/// refreshes the dataset sees its rows.
+Result<void> flush_dataset(hid_t dataset);
+
+/// A fixed-length text attribute, written in place when it exists with `value`'s length
+/// (SWMR allows that, not a new attribute): `updated` moves on this way.
+Result<void> write_fixed_string_attr(hid_t obj, const char* name, const std::string& value);
 
 Result<void> write_string_attr(hid_t obj, const char* name, const std::string& value);
 Result<void> write_strings_attr(hid_t obj, const char* name, const std::vector<std::string>& v);

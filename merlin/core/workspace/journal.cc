@@ -1,15 +1,17 @@
 #include "merlin/core/workspace/journal.h"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <vector>
+#include <algorithm>
 
 #include "merlin/core/util/io_error.h"
+#include "merlin/core/workspace/journal_tail.h"
 
 namespace merlin {
 namespace {
@@ -103,36 +105,15 @@ Result<void> JournalWriter::append(const JournalRecord& r) {
   return write_error(path_, e);
 }
 
-Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
-                                   const std::function<void(const JournalRecord&)>& each,
-                                   bool with_starts, const JournalCounts& on_count,
-                                   const JournalValues& on_value) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    if (errno == ENOENT) return std::uint64_t{0};
-    return Error::runtime(errno_text("cannot open journal", path));
-  }
-  struct stat st {};
-  ::fstat(fd, &st);
-  std::size_t size = static_cast<std::size_t>(st.st_size);
-  if (size < kHeader) {
-    ::close(fd);
-    return std::uint64_t{0};
-  }
-  void* map = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  ::close(fd);
-  if (map == MAP_FAILED) return Error::runtime(errno_text("cannot map journal", path));
-  const auto* b = static_cast<const unsigned char*>(map);
-  std::uint32_t recorded = 0;
-  std::memcpy(&recorded, b + 8, 4);
-  if (std::memcmp(b, kMagic, 8) != 0 || recorded != instances) {
-    ::munmap(map, size);
-    return Error::runtime(path + ": not a journal of this study (" + std::to_string(recorded) +
-                          " step instances recorded, the spec now has " +
-                          std::to_string(instances) + ")");
-  }
-  std::uint64_t n = 0;
-  for (std::size_t at = kHeader; at + kRecord <= size; at += kRecord) {
+namespace {
+
+// Decodes the whole records of `b` (n bytes, starting on a record boundary) in order.
+std::uint64_t decode_records(const unsigned char* b, std::size_t n, std::uint32_t instances,
+                             const std::function<void(const JournalRecord&)>& each,
+                             bool with_starts, const JournalCounts& on_count,
+                             const JournalValues& on_value) {
+  std::uint64_t count = 0;
+  for (std::size_t at = 0; at + kRecord <= n; at += kRecord) {
     JournalRecord r;
     std::memcpy(&r.instance.v, b + at, 4);
     std::memcpy(&r.at, b + at + 4, 4);
@@ -145,7 +126,7 @@ Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instan
     if (r.count) {
       if (on_count) {
         on_count(r.instance, r.sample);
-        ++n;
+        ++count;
       }
       continue;
     }
@@ -156,15 +137,106 @@ Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instan
         std::memcpy(v + 4, b + at + 20, 4);
         std::memcpy(&r.value, v, 8);
         on_value(r.instance, r.sample, r.value);
-        ++n;
+        ++count;
       }
       continue;
     }
     each(r);
-    ++n;
+    ++count;
   }
-  ::munmap(map, size);
-  return n;
+  return count;
+}
+
+// Reads `n` bytes at `at` (short only at the end of the file).
+ssize_t pread_full(int fd, unsigned char* b, std::size_t n, off_t at) {
+  std::size_t got = 0;
+  while (got < n) {
+    ssize_t k = ::pread(fd, b + got, n - got, at + static_cast<off_t>(got));
+    if (k < 0 && errno == EINTR) continue;
+    if (k < 0) return -1;
+    if (k == 0) break;
+    got += static_cast<std::size_t>(k);
+  }
+  return static_cast<ssize_t>(got);
+}
+
+Result<JournalRange> read_range(const std::string& path, std::uint32_t instances,
+                                const std::optional<JournalCursor>& from,
+                                const std::function<void(const JournalRecord&)>& each,
+                                bool with_starts, const JournalCounts& on_count,
+                                const JournalValues& on_value) {
+  JournalRange out;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) {
+      out.rebuild = from && from->offset > 0;  // it was there before
+      return out;
+    }
+    return Error::runtime(errno_text("cannot open journal", path));
+  }
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return Error::runtime(errno_text("cannot stat journal", path));
+  const JournalFileState now{static_cast<std::uint64_t>(st.st_dev),
+                             static_cast<std::uint64_t>(st.st_ino),
+                             static_cast<std::uint64_t>(st.st_size)};
+  const TailPlan plan = decide_tail(from, now);
+  if (plan.action == TailAction::kRebuild) {
+    out.rebuild = true;
+    return out;
+  }
+  out.cursor = {now.device, now.inode, plan.offset};
+  if (now.size < kHeader) return out;  // empty, or a header still being written
+  unsigned char h[kHeader];
+  if (pread_full(fd, h, kHeader, 0) != static_cast<ssize_t>(kHeader))
+    return Error::runtime(errno_text("cannot read journal", path));
+  out.bytes += kHeader;
+  std::uint32_t recorded = 0;
+  std::memcpy(&recorded, h + 8, 4);
+  if (std::memcmp(h, kMagic, 8) != 0 || recorded != instances)
+    return Error::runtime(path + ": not a journal of this study (" + std::to_string(recorded) +
+                          " step instances recorded, the spec now has " +
+                          std::to_string(instances) + ")");
+  std::uint64_t at = std::max<std::uint64_t>(plan.offset, kHeader);
+  // Whole records only: a torn (or half-written) last one is read when it is whole.
+  const std::uint64_t end = kHeader + (now.size - kHeader) / kRecord * kRecord;
+  constexpr std::size_t kBlock = kRecord * 43690;  // ~1 MiB
+  std::vector<unsigned char> buf;
+  while (at < end) {
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kBlock, end - at));
+    buf.resize(want);
+    const ssize_t got = pread_full(fd, buf.data(), want, static_cast<off_t>(at));
+    if (got < 0) return Error::runtime(errno_text("cannot read journal", path));
+    const std::size_t whole = static_cast<std::size_t>(got) / kRecord * kRecord;
+    out.bytes += static_cast<std::uint64_t>(got);
+    out.records +=
+        decode_records(buf.data(), whole, instances, each, with_starts, on_count, on_value);
+    at += whole;
+    if (whole < want) break;  // the file got shorter while read
+  }
+  out.cursor.offset = at;
+  return out;
+}
+
+}  // namespace
+
+Result<JournalRange> read_journal_range(const std::string& path, std::uint32_t instances,
+                                        const std::optional<JournalCursor>& from,
+                                        const std::function<void(const JournalRecord&)>& each,
+                                        bool with_starts, const JournalCounts& on_count) {
+  return read_range(path, instances, from, each, with_starts, on_count, {});
+}
+
+Result<std::uint64_t> read_journal(const std::string& path, std::uint32_t instances,
+                                   const std::function<void(const JournalRecord&)>& each,
+                                   bool with_starts, const JournalCounts& on_count,
+                                   const JournalValues& on_value) {
+  auto r = read_range(path, instances, std::nullopt, each, with_starts, on_count, on_value);
+  if (!r) return r.error();
+  return r->records;
 }
 
 }  // namespace merlin
