@@ -14,6 +14,8 @@ PKGS=(
   time python3 python3-yaml
   python3-jsonschema  # integration.json_output validates JSON output against docs/schema/
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
+  libboost-dev  # boost/random/detail/sobol_table.hpp: merlin sample's Sobol direction numbers (header only)
+  python3-scipy  # tests/bench/qmc_bench.py compares merlin sample with scipy.stats.qmc; optional: the bench skips without it
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
   python3-optuna python3-redis  # examples/ml_campaign/optuna_search.yaml (Optuna's JournalRedisStorage); optional: its test skips without them
   python3-torch  # examples/pytorch_campaign, tests/integration/torch_ddp.sh; optional: their tests skip without it

@@ -68,6 +68,11 @@ int sample(const SampleArgs& a) {
   if (d.columns.empty())
     for (int i = 0; i < a.dims; ++i) d.columns.push_back({"x" + std::to_string(i), 0, 1, false});
   if (auto c = sampling::check_design(d); !c) return report_error(c.error());
+  if (d.method == sampling::Method::kSobol && (d.rows & (d.rows - 1)) != 0)
+    std::fprintf(stderr,
+                 "warning: --method sobol with %llu rows, not a power of two: the balance "
+                 "properties of Sobol points hold for N = 2^m rows\n",
+                 static_cast<unsigned long long>(d.rows));
   // Refused before a byte is written when the file system cannot hold it (an unknown free
   // space, e.g. a missing directory, is left to the write to report).
   const std::string dir = std::filesystem::path(a.output).parent_path().string();
@@ -123,7 +128,9 @@ Command sample_command() {
             sub.add_option("-s,--seed", a->seed, "Random seed: the same seed, the same rows")
                 ->capture_default_str();
             sub.add_flag("--no-scramble", a->no_scramble,
-                         "Sobol and Halton without randomisation (deterministic points)");
+                         "Sobol and Halton without randomisation (deterministic points); scrambled, "
+                         "Sobol gets a linear matrix scrambling and a digital shift, Halton a "
+                         "random permutation per digit position");
             sub.add_flag("--header", a->header, "csv/tab: a first line of column names");
             return [a] { return sample(*a); };
           }};

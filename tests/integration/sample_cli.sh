@@ -27,6 +27,31 @@ expect_eq "the X column is stratified: one row in each twentieth" 20 \
 "$MERLIN" sample -n 100 -m sobol -d 3 -s 9 -o a.csv 2>/dev/null
 "$MERLIN" sample -n 100 -m sobol -d 3 -s 9 -o b.csv 2>/dev/null
 check "the same seed, the same rows" cmp -s a.csv b.csv
+# Sobol from Boost's table of Joe and Kuo's numbers: 40 and 1000 columns; scrambled (linear
+# matrix scrambling and a shift), still one point per 1/N interval of each column for N = 2^m.
+"$MERLIN" sample -n 256 -m sobol -d 40 -s 3 -o s40.npy 2>s40.err
+expect_eq "sobol -d 40: exit 0" 0 $?
+check "sobol -d 40, 256 rows: a power of two, no warning" bash -c "! grep -q warning s40.err"
+check "sobol -d 40: every column has one point in each 1/256 interval" /usr/bin/python3 -c "
+import numpy as np, sys
+x = np.load('s40.npy')
+sys.exit(not (x.shape == (256, 40) and (x >= 0).all() and (x < 1).all()
+              and all(len(set((x[:, c] * 256).astype(int))) == 256 for c in range(40))))"
+"$MERLIN" sample -n 100 -m sobol -d 1000 -s 3 -o s1000.npy 2>s1000.err
+expect_eq "sobol -d 1000: exit 0" 0 $?
+check "sobol with 100 rows warns that it is not a power of two" grep -q "not a power of two" s1000.err
+"$MERLIN" sample -n 64 -m halton -d 3 -s 1 -o h1.csv 2>/dev/null
+"$MERLIN" sample -n 64 -m halton -d 3 -s 2 -o h2.csv 2>/dev/null
+check "halton: column 0 differs between seeds" bash -c "! cmp -s <(cut -d, -f1 h1.csv) <(cut -d, -f1 h2.csv)"
+"$MERLIN" sample -n 64 -m halton -d 3 -s 1 --no-scramble -o u1.csv 2>/dev/null
+"$MERLIN" sample -n 64 -m halton -d 3 -s 2 --no-scramble -o u2.csv 2>/dev/null
+check "halton --no-scramble: the same points whatever the seed" cmp -s u1.csv u2.csv
+set +e
+"$MERLIN" sample -n 10 -m sobol -d 3668 -o big.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "sobol beyond 3667 columns: exit 2" 2 "$rc"
+check "sobol beyond 3667 columns: says the limit" grep -q "at most 3667" err.txt
 set +e
 "$MERLIN" sample -n 10 -c x=1:0 -o bad.npy 2>err.txt
 rc=$?
