@@ -1,9 +1,12 @@
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "merlin/cli/command.h"
@@ -11,8 +14,10 @@
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/core/sampling/output_room.h"
+#include "merlin/core/sampling/provenance.h"
 #include "merlin/core/sampling/sample_writer.h"
 #include "merlin/core/util/disk_space.h"
+#include "merlin/core/util/version.h"
 
 namespace merlin::cli {
 namespace {
@@ -28,6 +33,30 @@ struct SampleArgs {
 };
 
 // A dataset `samples` (rows x columns, float64) with a `column_labels` attribute, streamed.
+std::uint64_t grid_rows(const sampling::SampleDesign& d) {
+  const std::uint64_t k = sampling::grid_side(d.rows, d.columns.size());
+  std::uint64_t n = 1;
+  for (std::size_t c = 0; c < d.columns.size(); ++c) n *= k;
+  return n;
+}
+
+// The sidecar FILE.json beside a .npy/.csv/.tab file: written under a temporary name and renamed.
+Result<void> write_sidecar(const sampling::SampleDesign& d, const std::string& path,
+                           std::uint64_t rows) {
+  const std::string side = sampling::provenance_path(path);
+  const std::string tmp = side + ".tmp." + std::to_string(::getpid());
+  const std::string text = sampling::provenance_json(d, rows, merlin_version());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return Error::runtime("cannot write " + side + ": " + std::strerror(errno));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !written || std::rename(tmp.c_str(), side.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    return Error::runtime("cannot write " + side + ": " + why);
+  }
+  return ok();
+}
+
 Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::string& path,
                                  const sampling::StopCheck& stopped) {
   if (auto c = sampling::check_design(d); !c) return c.error();
@@ -38,6 +67,19 @@ Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::str
   if (!format) return Error::bad_input(no_hdf5_message(path));
   auto sink = format->create_matrix(path, "samples", labels);
   if (!sink) return sink.error();
+  // Provenance as root attributes: the method, seed and scrambling, and the whole record as JSON.
+  const bool scrambled = d.scramble && (d.method == sampling::Method::kSobol ||
+                                        d.method == sampling::Method::kHalton);
+  const std::uint64_t rows = d.method == sampling::Method::kGrid
+                                 ? grid_rows(d)
+                                 : d.rows;
+  for (auto r : {(*sink)->set_attribute("sample_method", sampling::method_name(d.method)),
+                 (*sink)->set_attribute("sample_seed", d.seed),
+                 (*sink)->set_attribute("sample_rows", rows),
+                 (*sink)->set_attribute("sample_scramble", scrambled ? "true" : "false"),
+                 (*sink)->set_attribute("sample_provenance",
+                                        sampling::provenance_json(d, rows, merlin_version()))})
+    if (!r) return r.error();
   // On an error (an interrupt too) the sink is dropped, and with it its temporary file.
   auto n = sampling::write_sample_rows(
       d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); }, stopped,
@@ -88,6 +130,8 @@ int sample(const SampleArgs& a) {
                                   : sampling::write_samples(d, a.output, {a.header, stopped});
   run::Interrupts::uninstall({SIGINT, SIGTERM});
   if (!n) return report_error(n.error());
+  if (!is_hdf5_path(a.output))
+    if (auto side = write_sidecar(d, a.output, *n); !side) return report_error(side.error());
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fprintf(stderr, "wrote %s: %llu rows x %zu columns (%s) in %.2f s\n", a.output.c_str(),
