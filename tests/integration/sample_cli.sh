@@ -75,6 +75,29 @@ sys.exit(not (s(a['sample_method']) == 'sobol' and int(a['sample_seed']) == 6
 else
   echo "SKIP the .h5 provenance check: no HDF5 in this build or no h5py"
 fi
+# Per-column distributions by inverse CDF, over any unit design; bad parameters exit 2.
+"$MERLIN" sample -n 256 -m sobol -c z=normal:10:2 -c t=truncnorm:0:1:-1:1:round=0.5 \
+  -c b=beta:2:5:0:10 -c c=choice:3,7 -s 2 -o dist.npy 2>/dev/null
+expect_eq "distributions over sobol: exit 0" 0 $?
+check "distributions: normal mean, truncnorm rounded in bounds, beta in range, choices" /usr/bin/python3 -c "
+import numpy as np, sys
+x = np.load('dist.npy')
+sys.exit(not (abs(x[:, 0].mean() - 10) < 0.1 and set(x[:, 1]) <= {-1, -0.5, 0, 0.5, 1}
+              and (x[:, 2] >= 0).all() and (x[:, 2] <= 10).all() and set(x[:, 3]) == {3, 7}))"
+check "the sidecar names each column's distribution" grep -q 'truncnorm(mu=0, sigma=1)' dist.npy.json
+for bad in "z=normal:0:0" "b=beta:-1:2" "t=truncnorm:0:1:2:1" "c=choice:1,x" "r=0:1:round=0"; do
+  set +e
+  "$MERLIN" sample -n 8 -c "$bad" -o bad.npy 2>err.txt
+  rc=$?
+  set -e
+  expect_eq "bad distribution $bad: exit 2" 2 "$rc"
+  check "bad distribution $bad: the message names it" grep -qF "'$bad'" err.txt
+done
+set +e
+"$MERLIN" sample -n 8 -m grid -c z=normal:0:1 -o bad.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "a distribution over a grid: exit 2" 2 "$rc"
 set +e
 "$MERLIN" sample -n 10 -c x=1:0 -o bad.npy 2>err.txt
 rc=$?

@@ -37,7 +37,21 @@ const char* scrambling_of(const SampleDesign& d) {
   return nullptr;
 }
 
-const char* distribution_of(Method m) {
+std::string distribution_of(Method m, const Column& c) {
+  switch (c.dist) {
+    case Dist::kRange: break;
+    case Dist::kNormal: return "normal(mu=" + number(c.p1) + ", sigma=" + number(c.p2) + ")";
+    case Dist::kLogNormal:
+      return "lognormal(mu=" + number(c.p1) + ", sigma=" + number(c.p2) + ", of log x)";
+    case Dist::kTruncNormal:
+      return "truncnorm(mu=" + number(c.p1) + ", sigma=" + number(c.p2) + ") on [lo, hi]";
+    case Dist::kBeta: return "beta(a=" + number(c.p1) + ", b=" + number(c.p2) + ") on [lo, hi]";
+    case Dist::kChoice: {
+      std::string s = "choice(";
+      for (std::size_t i = 0; i < c.choices.size(); ++i) s += (i ? ", " : "") + number(c.choices[i]);
+      return s + ")";
+    }
+  }
   return m == Method::kNormal ? "normal, lo:hi the +-3 sigma range" : "uniform";
 }
 
@@ -61,7 +75,8 @@ std::string provenance_json(const SampleDesign& d, std::uint64_t rows_written,
     j += c ? ",\n    " : "\n    ";
     j += "{\"name\": " + quoted(name) + ", \"lo\": " + number(col.lo) + ", \"hi\": " +
          number(col.hi) + ", \"scale\": \"" + (col.log ? "log" : "linear") +
-         "\", \"distribution\": " + quoted(distribution_of(d.method)) + "}";
+         "\", \"distribution\": " + quoted(distribution_of(d.method, col)) +
+         (col.round > 0 ? ", \"round\": " + number(col.round) : std::string()) + "}";
   }
   j += d.columns.empty() ? "]\n" : "\n  ]\n";
   return j + "}\n";

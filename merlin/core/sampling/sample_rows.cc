@@ -5,6 +5,7 @@
 #include <cmath>
 #include <vector>
 
+#include "merlin/core/sampling/inverse_cdf.h"
 #include "merlin/core/sampling/qmc_scramble.h"
 #include "merlin/core/sampling/sobol_directions.h"
 
@@ -36,10 +37,29 @@ std::uint64_t permute(std::uint64_t x, std::uint64_t n, std::uint64_t key) {
 constexpr unsigned kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47,
                                 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113};
 
-double to_bounds(const Column& c, double u) {
+double distributed(const Column& c, double u) {
+  // Away from 0 and 1, where the unbounded quantiles are infinite.
+  const double v = std::clamp(u, 0x1.0p-60, 1 - 0x1.0p-53);
+  switch (c.dist) {
+    case Dist::kRange: break;
+    case Dist::kNormal: return c.p1 + c.p2 * normal_quantile(v);
+    case Dist::kLogNormal: return std::exp(c.p1 + c.p2 * normal_quantile(v));
+    case Dist::kTruncNormal: return truncnorm_quantile(u, c.p1, c.p2, c.lo, c.hi);
+    case Dist::kBeta: return c.lo + (c.hi - c.lo) * beta_quantile(u, c.p1, c.p2);
+    case Dist::kChoice: {
+      auto i = static_cast<std::size_t>(u * static_cast<double>(c.choices.size()));
+      return c.choices[std::min(i, c.choices.size() - 1)];
+    }
+  }
   if (c.log) return std::exp(std::log(c.lo) + u * (std::log(c.hi) - std::log(c.lo)));
   return c.lo + u * (c.hi - c.lo);
 }
+
+double rounded(const Column& c, double x) {
+  return c.round > 0 ? std::round(x / c.round) * c.round : x;
+}
+
+double to_bounds(const Column& c, double u) { return rounded(c, distributed(c, u)); }
 
 double normal_to_bounds(const Column& c, double z) {  // [lo, hi] is the ±3σ range
   if (c.log) {
@@ -123,7 +143,8 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
       for (std::uint64_t r = 0; r < count; ++r)
         for (std::size_t c = 0; c < dims; ++c)
           out[r * dims + c] =
-              normal_to_bounds(d.columns[c], standard_normal(d.seed, first + r, c));
+              rounded(d.columns[c],
+                      normal_to_bounds(d.columns[c], standard_normal(d.seed, first + r, c)));
       return;
   }
 }
