@@ -164,8 +164,10 @@ Command sample_command() {
                              ->capture_default_str(),
                          {"uniform", "lhs", "sobol", "halton", "grid", "normal"});
             sub.add_option("-c,--column", a->columns,
-                           "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), one per column, "
-                           "in order")
+                           "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), or a distribution: "
+                           "NAME=normal:MU:SIGMA, lognormal:MU:SIGMA, truncnorm:MU:SIGMA:LO:HI, "
+                           "beta:A:B[:LO:HI], choice:V1,V2,...; any may end in :round=STEP; one "
+                           "per column, in order")
                 ->take_all();
             sub.add_option("-d,--dims", a->dims, "Columns x0..x{d-1} in [0, 1] when no --column")
                 ->check(CLI::Range(1, 1 << 16));
