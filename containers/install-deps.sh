@@ -17,6 +17,8 @@ PKGS=(
   liblz4-dev zlib1g-dev  # merlin collect encodes whole HDF5 chunks itself (--compression gzip, lz4)
   libdeflate-dev  # deflates those chunks about twice as fast as zlib; optional: zlib otherwise
   hdf5-filter-plugin  # the LZ4 filter h5py reads `merlin collect --compression lz4` files with (collect_types.sh); optional: its lz4 check skips without it
+  libboost-dev  # boost/random/detail/sobol_table.hpp: merlin sample's Sobol direction numbers (header only)
+  python3-scipy  # tests/bench/qmc_bench.py compares merlin sample with scipy.stats.qmc; optional: the bench skips without it
   libtorch-dev  # merlin-train (docs/training.md); optional: without it merlin-train is not built
   python3-optuna python3-redis  # examples/ml_campaign/optuna_search.yaml (Optuna's JournalRedisStorage); optional: its test skips without them
   python3-torch  # examples/pytorch_campaign, tests/integration/torch_ddp.sh; optional: their tests skip without it

@@ -1,9 +1,12 @@
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "merlin/cli/command.h"
@@ -11,8 +14,10 @@
 #include "merlin/cli/data_formats.h"
 #include "merlin/run/stop_control.h"
 #include "merlin/core/sampling/output_room.h"
+#include "merlin/core/sampling/provenance.h"
 #include "merlin/core/sampling/sample_writer.h"
 #include "merlin/core/util/disk_space.h"
+#include "merlin/core/util/version.h"
 
 namespace merlin::cli {
 namespace {
@@ -28,6 +33,30 @@ struct SampleArgs {
 };
 
 // A dataset `samples` (rows x columns, float64) with a `column_labels` attribute, streamed.
+std::uint64_t grid_rows(const sampling::SampleDesign& d) {
+  const std::uint64_t k = sampling::grid_side(d.rows, d.columns.size());
+  std::uint64_t n = 1;
+  for (std::size_t c = 0; c < d.columns.size(); ++c) n *= k;
+  return n;
+}
+
+// The sidecar FILE.json beside a .npy/.csv/.tab file: written under a temporary name and renamed.
+Result<void> write_sidecar(const sampling::SampleDesign& d, const std::string& path,
+                           std::uint64_t rows) {
+  const std::string side = sampling::provenance_path(path);
+  const std::string tmp = side + ".tmp." + std::to_string(::getpid());
+  const std::string text = sampling::provenance_json(d, rows, merlin_version());
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) return Error::runtime("cannot write " + side + ": " + std::strerror(errno));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (std::fclose(f) != 0 || !written || std::rename(tmp.c_str(), side.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    return Error::runtime("cannot write " + side + ": " + why);
+  }
+  return ok();
+}
+
 Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::string& path,
                                  const sampling::StopCheck& stopped) {
   if (auto c = sampling::check_design(d); !c) return c.error();
@@ -38,6 +67,19 @@ Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::str
   if (!format) return Error::bad_input(no_hdf5_message(path));
   auto sink = format->create_matrix(path, "samples", labels);
   if (!sink) return sink.error();
+  // Provenance as root attributes: the method, seed and scrambling, and the whole record as JSON.
+  const bool scrambled = d.scramble && (d.method == sampling::Method::kSobol ||
+                                        d.method == sampling::Method::kHalton);
+  const std::uint64_t rows = d.method == sampling::Method::kGrid
+                                 ? grid_rows(d)
+                                 : d.rows;
+  for (auto r : {(*sink)->set_attribute("sample_method", sampling::method_name(d.method)),
+                 (*sink)->set_attribute("sample_seed", d.seed),
+                 (*sink)->set_attribute("sample_rows", rows),
+                 (*sink)->set_attribute("sample_scramble", scrambled ? "true" : "false"),
+                 (*sink)->set_attribute("sample_provenance",
+                                        sampling::provenance_json(d, rows, merlin_version()))})
+    if (!r) return r.error();
   // On an error (an interrupt too) the sink is dropped, and with it its temporary file.
   auto n = sampling::write_sample_rows(
       d, [&](const double* v, std::uint64_t rows) { return (*sink)->append(v, rows); }, stopped,
@@ -68,6 +110,11 @@ int sample(const SampleArgs& a) {
   if (d.columns.empty())
     for (int i = 0; i < a.dims; ++i) d.columns.push_back({"x" + std::to_string(i), 0, 1, false});
   if (auto c = sampling::check_design(d); !c) return report_error(c.error());
+  if (d.method == sampling::Method::kSobol && (d.rows & (d.rows - 1)) != 0)
+    std::fprintf(stderr,
+                 "warning: --method sobol with %llu rows, not a power of two: the balance "
+                 "properties of Sobol points hold for N = 2^m rows\n",
+                 static_cast<unsigned long long>(d.rows));
   // Refused before a byte is written when the file system cannot hold it (an unknown free
   // space, e.g. a missing directory, is left to the write to report).
   const std::string dir = std::filesystem::path(a.output).parent_path().string();
@@ -83,6 +130,8 @@ int sample(const SampleArgs& a) {
                                   : sampling::write_samples(d, a.output, {a.header, stopped});
   run::Interrupts::uninstall({SIGINT, SIGTERM});
   if (!n) return report_error(n.error());
+  if (!is_hdf5_path(a.output))
+    if (auto side = write_sidecar(d, a.output, *n); !side) return report_error(side.error());
   const double secs =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::fprintf(stderr, "wrote %s: %llu rows x %zu columns (%s) in %.2f s\n", a.output.c_str(),
@@ -115,15 +164,19 @@ Command sample_command() {
                              ->capture_default_str(),
                          {"uniform", "lhs", "sobol", "halton", "grid", "normal"});
             sub.add_option("-c,--column", a->columns,
-                           "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), one per column, "
-                           "in order")
+                           "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), or a distribution: "
+                           "NAME=normal:MU:SIGMA, lognormal:MU:SIGMA, truncnorm:MU:SIGMA:LO:HI, "
+                           "beta:A:B[:LO:HI], choice:V1,V2,...; any may end in :round=STEP; one "
+                           "per column, in order")
                 ->take_all();
             sub.add_option("-d,--dims", a->dims, "Columns x0..x{d-1} in [0, 1] when no --column")
                 ->check(CLI::Range(1, 1 << 16));
             sub.add_option("-s,--seed", a->seed, "Random seed: the same seed, the same rows")
                 ->capture_default_str();
             sub.add_flag("--no-scramble", a->no_scramble,
-                         "Sobol and Halton without randomisation (deterministic points)");
+                         "Sobol and Halton without randomisation (deterministic points); scrambled, "
+                         "Sobol gets a linear matrix scrambling and a digital shift, Halton a "
+                         "random permutation per digit position");
             sub.add_flag("--header", a->header, "csv/tab: a first line of column names");
             return [a] { return sample(*a); };
           }};

@@ -27,6 +27,77 @@ expect_eq "the X column is stratified: one row in each twentieth" 20 \
 "$MERLIN" sample -n 100 -m sobol -d 3 -s 9 -o a.csv 2>/dev/null
 "$MERLIN" sample -n 100 -m sobol -d 3 -s 9 -o b.csv 2>/dev/null
 check "the same seed, the same rows" cmp -s a.csv b.csv
+# Sobol from Boost's table of Joe and Kuo's numbers: 40 and 1000 columns; scrambled (linear
+# matrix scrambling and a shift), still one point per 1/N interval of each column for N = 2^m.
+"$MERLIN" sample -n 256 -m sobol -d 40 -s 3 -o s40.npy 2>s40.err
+expect_eq "sobol -d 40: exit 0" 0 $?
+check "sobol -d 40, 256 rows: a power of two, no warning" bash -c "! grep -q warning s40.err"
+check "sobol -d 40: every column has one point in each 1/256 interval" /usr/bin/python3 -c "
+import numpy as np, sys
+x = np.load('s40.npy')
+sys.exit(not (x.shape == (256, 40) and (x >= 0).all() and (x < 1).all()
+              and all(len(set((x[:, c] * 256).astype(int))) == 256 for c in range(40))))"
+"$MERLIN" sample -n 100 -m sobol -d 1000 -s 3 -o s1000.npy 2>s1000.err
+expect_eq "sobol -d 1000: exit 0" 0 $?
+check "sobol with 100 rows warns that it is not a power of two" grep -q "not a power of two" s1000.err
+"$MERLIN" sample -n 64 -m halton -d 3 -s 1 -o h1.csv 2>/dev/null
+"$MERLIN" sample -n 64 -m halton -d 3 -s 2 -o h2.csv 2>/dev/null
+check "halton: column 0 differs between seeds" bash -c "! cmp -s <(cut -d, -f1 h1.csv) <(cut -d, -f1 h2.csv)"
+"$MERLIN" sample -n 64 -m halton -d 3 -s 1 --no-scramble -o u1.csv 2>/dev/null
+"$MERLIN" sample -n 64 -m halton -d 3 -s 2 --no-scramble -o u2.csv 2>/dev/null
+check "halton --no-scramble: the same points whatever the seed" cmp -s u1.csv u2.csv
+set +e
+"$MERLIN" sample -n 10 -m sobol -d 3668 -o big.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "sobol beyond 3667 columns: exit 2" 2 "$rc"
+check "sobol beyond 3667 columns: says the limit" grep -q "at most 3667" err.txt
+# Provenance: a sidecar FILE.json beside .npy/.csv, root attributes in .h5.
+"$MERLIN" sample -n 64 -m halton -c a=1:2 -c k=1e-3:1:log -s 5 -o prov.csv 2>/dev/null
+check "the sidecar prov.csv.json records the design" /usr/bin/python3 -c "
+import json, sys
+p = json.load(open('prov.csv.json'))
+c = p['columns']
+sys.exit(not (p['method'] == 'halton' and p['seed'] == 5 and p['rows'] == 64 and p['scramble']
+              and p['merlin_version'] and [x['name'] for x in c] == ['a', 'k']
+              and c[1]['scale'] == 'log' and c[0]['lo'] == 1 and c[0]['hi'] == 2))"
+if "$MERLIN" sample -n 8 -m sobol -d 2 -s 6 -o prov.h5 2>/dev/null && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+  check "an .h5 file carries the provenance as root attributes" /usr/bin/python3 -c "
+import h5py, json, sys
+f = h5py.File('prov.h5', 'r')
+a = f.attrs
+def s(v): return v.decode() if isinstance(v, bytes) else str(v)
+p = json.loads(s(a['sample_provenance']))
+sys.exit(not (s(a['sample_method']) == 'sobol' and int(a['sample_seed']) == 6
+              and int(a['sample_rows']) == 8 and s(a['sample_scramble']) == 'true'
+              and p['columns'][1]['name'] == 'x1' and f['samples'].shape == (8, 2)))"
+  check "no sidecar beside an .h5 file" test ! -e prov.h5.json
+else
+  echo "SKIP the .h5 provenance check: no HDF5 in this build or no h5py"
+fi
+# Per-column distributions by inverse CDF, over any unit design; bad parameters exit 2.
+"$MERLIN" sample -n 256 -m sobol -c z=normal:10:2 -c t=truncnorm:0:1:-1:1:round=0.5 \
+  -c b=beta:2:5:0:10 -c c=choice:3,7 -s 2 -o dist.npy 2>/dev/null
+expect_eq "distributions over sobol: exit 0" 0 $?
+check "distributions: normal mean, truncnorm rounded in bounds, beta in range, choices" /usr/bin/python3 -c "
+import numpy as np, sys
+x = np.load('dist.npy')
+sys.exit(not (abs(x[:, 0].mean() - 10) < 0.1 and set(x[:, 1]) <= {-1, -0.5, 0, 0.5, 1}
+              and (x[:, 2] >= 0).all() and (x[:, 2] <= 10).all() and set(x[:, 3]) == {3, 7}))"
+check "the sidecar names each column's distribution" grep -q 'truncnorm(mu=0, sigma=1)' dist.npy.json
+for bad in "z=normal:0:0" "b=beta:-1:2" "t=truncnorm:0:1:2:1" "c=choice:1,x" "r=0:1:round=0"; do
+  set +e
+  "$MERLIN" sample -n 8 -c "$bad" -o bad.npy 2>err.txt
+  rc=$?
+  set -e
+  expect_eq "bad distribution $bad: exit 2" 2 "$rc"
+  check "bad distribution $bad: the message names it" grep -qF "'$bad'" err.txt
+done
+set +e
+"$MERLIN" sample -n 8 -m grid -c z=normal:0:1 -o bad.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "a distribution over a grid: exit 2" 2 "$rc"
 set +e
 "$MERLIN" sample -n 10 -c x=1:0 -o bad.npy 2>err.txt
 rc=$?
@@ -34,6 +105,7 @@ set -e
 expect_eq "inverted bounds: exit 2" 2 "$rc"
 check "inverted bounds: says which column and why" grep -q "'x=1:0': the lower bound is not below the upper one" err.txt
 check "inverted bounds: nothing written" test ! -e bad.npy
+check "inverted bounds: no sidecar either" test ! -e bad.npy.json
 set +e
 "$MERLIN" sample -n 10 -d 2 -o out.parquet 2>err.txt
 rc=$?

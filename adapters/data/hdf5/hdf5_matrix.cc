@@ -47,6 +47,18 @@ class Hdf5Matrix final : public data::MatrixSink {
     return ok();
   }
 
+  Result<void> set_attribute(const std::string& name, const std::string& value) override {
+    if (auto r = write_string_attr(file_.get(), name.c_str(), value); !r)
+      return Error::runtime(path_ + ": " + r.error().message);
+    return ok();
+  }
+
+  Result<void> set_attribute(const std::string& name, std::uint64_t value) override {
+    if (auto r = write_u64_attr(file_.get(), name.c_str(), value); !r)
+      return Error::runtime(path_ + ": " + r.error().message);
+    return ok();
+  }
+
   Result<void> commit() override {
     data_.reset();
     if (H5Fflush(file_.get(), H5F_SCOPE_GLOBAL) < 0)

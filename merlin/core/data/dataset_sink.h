@@ -123,6 +123,10 @@ class MatrixSink {
   /// `rows` rows of `columns` values each, row-major.
   virtual Result<void> append(const double* values, std::uint64_t rows) = 0;
   virtual Result<void> commit() = 0;
+  /// A root attribute describing the file (`merlin sample`'s provenance), before commit;
+  /// kRuntime naming the file when it cannot be written.
+  virtual Result<void> set_attribute(const std::string& name, const std::string& value) = 0;
+  virtual Result<void> set_attribute(const std::string& name, std::uint64_t value) = 0;
 };
 
 /// Opens and makes dataset files of one format.

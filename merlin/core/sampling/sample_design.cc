@@ -1,5 +1,6 @@
 #include "merlin/core/sampling/sample_design.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -37,6 +38,75 @@ const char* method_name(Method m) {
   return "?";
 }
 
+namespace {
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t start = 0;;) {
+    auto at = s.find(sep, start);
+    out.push_back(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
+}
+
+struct DistName {
+  const char* name;
+  Dist dist;
+};
+constexpr DistName kDists[] = {{"normal", Dist::kNormal},       {"lognormal", Dist::kLogNormal},
+                               {"truncnorm", Dist::kTruncNormal}, {"beta", Dist::kBeta},
+                               {"choice", Dist::kChoice}};
+
+Result<Column> parse_distribution(std::string_view text, Column c, Dist dist,
+                                  std::vector<std::string_view> parts) {
+  auto bad = [&](const std::string& why) {
+    return Error::bad_input("--column '" + std::string(text) + "': " + why +
+                            " (expected NAME=normal:MU:SIGMA, NAME=lognormal:MU:SIGMA, "
+                            "NAME=truncnorm:MU:SIGMA:LO:HI, NAME=beta:A:B[:LO:HI] or "
+                            "NAME=choice:V1,V2,...; optionally :round=STEP)");
+  };
+  c.dist = dist;
+  const std::string kind = std::string(parts[0]);
+  parts.erase(parts.begin());
+  if (dist == Dist::kChoice) {
+    if (parts.size() != 1 || parts[0].empty()) return bad("choice takes one list of values");
+    for (auto v : split(parts[0], ',')) {
+      double x;
+      if (!parse_double(v, &x)) return bad("the choice '" + std::string(v) + "' is no number");
+      c.choices.push_back(x);
+    }
+    c.lo = *std::min_element(c.choices.begin(), c.choices.end());
+    c.hi = *std::max_element(c.choices.begin(), c.choices.end());
+    return c;
+  }
+  const std::size_t want = dist == Dist::kTruncNormal ? 4 : 2;
+  if (!(parts.size() == want || (dist == Dist::kBeta && parts.size() == 4)))
+    return bad(kind + " takes " + (dist == Dist::kBeta ? std::string("2 or 4") : std::to_string(want)) +
+               " numbers, got " + std::to_string(parts.size()));
+  std::vector<double> v(parts.size());
+  for (std::size_t i = 0; i < parts.size(); ++i)
+    if (!parse_double(parts[i], &v[i])) return bad("'" + std::string(parts[i]) + "' is no number");
+  c.p1 = v[0];
+  c.p2 = v[1];
+  if (dist == Dist::kBeta) {
+    if (!(c.p1 > 0 && c.p2 > 0)) return bad("beta's shapes A and B must be above 0");
+    c.lo = v.size() == 4 ? v[2] : 0;
+    c.hi = v.size() == 4 ? v[3] : 1;
+  } else {
+    if (!(c.p2 > 0)) return bad(kind + "'s SIGMA must be above 0");
+    if (dist == Dist::kTruncNormal) {
+      c.lo = v[2];
+      c.hi = v[3];
+    }
+  }
+  if ((dist == Dist::kBeta || dist == Dist::kTruncNormal) && !(c.lo < c.hi))
+    return bad("the lower bound is not below the upper one");
+  return c;
+}
+
+}  // namespace
+
 Result<Column> parse_column(std::string_view text) {
   Column c;
   std::string_view range = text;
@@ -48,6 +118,19 @@ Result<Column> parse_column(std::string_view text) {
     return Error::bad_input("--column '" + std::string(text) + "': " + why +
                             " (expected NAME=LO:HI or NAME=LO:HI:log)");
   };
+  // A trailing ":round=STEP", on any column.
+  if (auto r = range.rfind(":round="); r != std::string_view::npos) {
+    const std::string_view step = range.substr(r + 7);
+    if (!parse_double(step, &c.round) || !(c.round > 0))
+      return Error::bad_input("--column '" + std::string(text) + "': the rounding step '" +
+                              std::string(step) + "' is not a number above 0");
+    range = range.substr(0, r);
+  }
+  {
+    auto parts = split(range, ':');
+    for (const auto& d : kDists)
+      if (parts[0] == d.name) return parse_distribution(text, c, d.dist, parts);
+  }
   auto colon = range.find(':');
   if (colon == std::string_view::npos) return bad("no ':' between the bounds");
   std::string_view lo = range.substr(0, colon), rest = range.substr(colon + 1), scale;
@@ -91,6 +174,11 @@ Result<void> check_design(const SampleDesign& d) {
     return Error::bad_input("--method halton: at most " + std::to_string(kHaltonMaxDims) +
                             " columns (one prime base each), got " +
                             std::to_string(d.columns.size()));
+  if (d.method == Method::kGrid || d.method == Method::kNormal)
+    for (const auto& c : d.columns)
+      if (c.dist != Dist::kRange)
+        return Error::bad_input("--column '" + c.name + "': a distribution applies to methods "
+                                "uniform, lhs, sobol and halton, not " + method_name(d.method));
   if (d.method == Method::kSobol && d.rows > (std::uint64_t{1} << 32))
     return Error::bad_input("--method sobol: at most 2^32 rows");
   return ok();

@@ -16,14 +16,25 @@ enum class Method { kUniform, kLhs, kSobol, kHalton, kGrid, kNormal };
 Result<Method> parse_method(std::string_view text);
 const char* method_name(Method m);
 
+/// A column's distribution, applied by inverse CDF to the unit design's u in [0, 1).
+enum class Dist { kRange, kNormal, kLogNormal, kTruncNormal, kBeta, kChoice };
+
 struct Column {
   std::string name;
-  double lo = 0, hi = 1;  ///< bounds; for `normal`, the ±3σ range
+  double lo = 0, hi = 1;  ///< bounds; for `normal`, the ±3σ range; truncnorm's and beta's range
   bool log = false;       ///< uniform in log(x) between lo and hi (both > 0)
+  Dist dist = Dist::kRange;
+  double p1 = 0, p2 = 0;        ///< normal/lognormal/truncnorm: mu, sigma; beta: a, b
+  std::vector<double> choices{};  ///< kChoice: the values, each equally likely
+  double round = 0;             ///< > 0: values rounded to the nearest multiple of it
 };
 
-/// "NAME=LO:HI" or "NAME=LO:HI:log" (also "LO:HI" unnamed); kBadInput saying what is wrong:
-/// inverted or equal bounds, a log scale over a non-positive bound, no number.
+/// "NAME=LO:HI" or "NAME=LO:HI:log" (also "LO:HI" unnamed); or a distribution:
+/// "NAME=normal:MU:SIGMA", "NAME=lognormal:MU:SIGMA" (of log x), "NAME=truncnorm:MU:SIGMA:LO:HI",
+/// "NAME=beta:A:B" or "NAME=beta:A:B:LO:HI", "NAME=choice:V1,V2,..." (numbers); any of them may
+/// end in ":round=STEP". kBadInput saying what is wrong: inverted or equal bounds, a log scale
+/// over a non-positive bound, no number, sigma or a beta shape not above 0, an empty choice, a
+/// rounding step not above 0.
 Result<Column> parse_column(std::string_view text);
 
 struct SampleDesign {
@@ -47,7 +58,7 @@ Result<std::uint64_t> parse_rows(std::string_view text);
 inline constexpr std::size_t kHaltonMaxDims = 30;
 
 /// Checks a design as a whole (rows from 1 to kMaxRows, at least one column, the method's limits:
-/// Sobol's and Halton's columns); kBadInput.
+/// Sobol's and Halton's columns; distributions only over uniform, lhs, sobol and halton); kBadInput.
 Result<void> check_design(const SampleDesign& d);
 
 /// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.

@@ -5,23 +5,14 @@
 #include <cmath>
 #include <vector>
 
+#include "merlin/core/sampling/inverse_cdf.h"
+#include "merlin/core/sampling/qmc_scramble.h"
 #include "merlin/core/sampling/sobol_directions.h"
 
 namespace merlin::sampling {
 namespace {
 
-std::uint64_t mix(std::uint64_t x) {  // splitmix64's finaliser
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-// A uniform in [0, 1) for (seed, stream, row, col): counter-based, so any row stands alone.
-double uniform01(std::uint64_t seed, std::uint64_t stream, std::uint64_t row, std::uint64_t col) {
-  std::uint64_t h = mix(seed ^ mix(stream ^ mix(row ^ mix(col))));
-  return static_cast<double>(h >> 11) * 0x1.0p-53;
-}
+std::uint64_t mix(std::uint64_t x) { return mix64(x); }
 
 // A keyed bijection of [0, n): a balanced Feistel network on the smallest even number of bits
 // covering n, walked until the value falls inside (fewer than 4 steps on average).
@@ -43,53 +34,32 @@ std::uint64_t permute(std::uint64_t x, std::uint64_t n, std::uint64_t key) {
   return x;
 }
 
-// Direction integers of dimension `dim` (0-based), 32 of them.
-std::array<std::uint32_t, 32> sobol_directions(std::size_t dim) {
-  std::array<std::uint32_t, 32> v{};
-  if (dim == 0) {
-    for (unsigned k = 0; k < 32; ++k) v[k] = std::uint32_t{1} << (31 - k);
-    return v;
-  }
-  const SobolRow& row = kSobolRows[dim - 1];
-  const unsigned s = row.degree;
-  for (unsigned k = 0; k < s; ++k) v[k] = row.m[k] << (31 - k);
-  for (unsigned k = s; k < 32; ++k) {
-    v[k] = v[k - s] ^ (v[k - s] >> s);
-    for (unsigned l = 1; l < s; ++l)
-      if ((row.poly >> (s - 1 - l)) & 1) v[k] ^= v[k - l];
-  }
-  return v;
-}
-
 constexpr unsigned kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47,
                                 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113};
 
-double halton(std::uint64_t index, unsigned base, const std::vector<unsigned>& perm) {
-  double f = 1.0 / base, x = 0;
-  for (std::uint64_t n = index; n > 0; n /= base) {
-    x += perm[n % base] * f;
-    f /= base;
+double distributed(const Column& c, double u) {
+  // Away from 0 and 1, where the unbounded quantiles are infinite.
+  const double v = std::clamp(u, 0x1.0p-60, 1 - 0x1.0p-53);
+  switch (c.dist) {
+    case Dist::kRange: break;
+    case Dist::kNormal: return c.p1 + c.p2 * normal_quantile(v);
+    case Dist::kLogNormal: return std::exp(c.p1 + c.p2 * normal_quantile(v));
+    case Dist::kTruncNormal: return truncnorm_quantile(u, c.p1, c.p2, c.lo, c.hi);
+    case Dist::kBeta: return c.lo + (c.hi - c.lo) * beta_quantile(u, c.p1, c.p2);
+    case Dist::kChoice: {
+      auto i = static_cast<std::size_t>(u * static_cast<double>(c.choices.size()));
+      return c.choices[std::min(i, c.choices.size() - 1)];
+    }
   }
-  return x;
-}
-
-// Digit permutation of `base` for a column: identity unscrambled, else random with 0 kept
-// (finite expansions stay finite).
-std::vector<unsigned> digit_perm(unsigned base, bool scramble, std::uint64_t seed, std::size_t col) {
-  std::vector<unsigned> p(base);
-  for (unsigned i = 0; i < base; ++i) p[i] = i;
-  if (!scramble) return p;
-  for (unsigned i = base - 1; i > 1; --i) {
-    auto j = 1 + static_cast<unsigned>(uniform01(seed, 7, i, col) * i);
-    std::swap(p[i], p[std::min(j, i)]);
-  }
-  return p;
-}
-
-double to_bounds(const Column& c, double u) {
   if (c.log) return std::exp(std::log(c.lo) + u * (std::log(c.hi) - std::log(c.lo)));
   return c.lo + u * (c.hi - c.lo);
 }
+
+double rounded(const Column& c, double x) {
+  return c.round > 0 ? std::round(x / c.round) * c.round : x;
+}
+
+double to_bounds(const Column& c, double u) { return rounded(c, distributed(c, u)); }
 
 double normal_to_bounds(const Column& c, double z) {  // [lo, hi] is the ±3σ range
   if (c.log) {
@@ -129,8 +99,11 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
     case Method::kSobol:
       for (std::size_t c = 0; c < dims; ++c) {
         auto v = sobol_directions(c);
-        const std::uint32_t shift =
-            d.scramble ? static_cast<std::uint32_t>(mix(d.seed ^ mix(c + 0x2000))) : 0;
+        std::uint32_t shift = 0;
+        if (d.scramble) {
+          v = sobol_lms(v, d.seed, c);
+          shift = sobol_shift(d.seed, c);
+        }
         // Gray-code order: point i is the XOR of the directions of gray(i)'s bits.
         std::uint64_t i = first;
         std::uint64_t g = i ^ (i >> 1);
@@ -148,9 +121,9 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
       for (std::size_t c = 0; c < dims; ++c) {
         static_assert(sizeof(kPrimes) / sizeof(kPrimes[0]) == kHaltonMaxDims);
         const unsigned base = kPrimes[c];
-        auto perm = digit_perm(base, d.scramble, d.seed, c);
+        const HaltonDigits halton(base, d.scramble, d.seed, c);
         for (std::uint64_t r = 0; r < count; ++r)
-          out[r * dims + c] = to_bounds(d.columns[c], halton(first + r + 1, base, perm));
+          out[r * dims + c] = to_bounds(d.columns[c], halton(first + r + 1));
       }
       return;
     case Method::kGrid: {
@@ -170,7 +143,8 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
       for (std::uint64_t r = 0; r < count; ++r)
         for (std::size_t c = 0; c < dims; ++c)
           out[r * dims + c] =
-              normal_to_bounds(d.columns[c], standard_normal(d.seed, first + r, c));
+              rounded(d.columns[c],
+                      normal_to_bounds(d.columns[c], standard_normal(d.seed, first + r, c)));
       return;
   }
 }

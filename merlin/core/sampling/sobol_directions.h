@@ -1,32 +1,20 @@
 #pragma once
-/// Direction numbers of the Sobol sequence for the first dimensions: the primitive polynomials
-/// and initial m values that Joe and Kuo published (new-joe-kuo-6.21201, the first rows), as
-/// data. Dimension 1 is the van der Corput sequence and has no row.
+/// Direction numbers of the Sobol sequence, from Joe and Kuo's new-joe-kuo-6.21201 table as
+/// Boost.Random ships it (boost/random/detail/sobol_table.hpp: its first 3,667 dimensions).
+/// Only the table is Boost's; the points are made by sample_rows.cc.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
 namespace merlin::sampling {
 
-struct SobolRow {
-  unsigned degree;     ///< s: the polynomial's degree
-  unsigned poly;       ///< a: its inner coefficients as bits
-  std::uint32_t m[8];  ///< the s initial odd m values
-};
+/// Sobol's columns: the dimensions of Boost.Random's table (BOOST_RANDOM_SOBOL_MAX_DIMENSION;
+/// sobol_directions.cc checks the two agree).
+inline constexpr std::size_t kSobolMaxDims = 3667;
 
-inline constexpr SobolRow kSobolRows[] = {
-    {1, 0, {1}},
-    {2, 1, {1, 3}},
-    {3, 1, {1, 3, 1}},
-    {3, 2, {1, 1, 1}},
-    {4, 1, {1, 1, 3, 3}},
-    {4, 4, {1, 3, 5, 13}},
-    {5, 2, {1, 1, 5, 5, 17}},
-    {5, 4, {1, 1, 5, 5, 5}},
-    {5, 7, {1, 1, 7, 11, 19}},
-    {5, 11, {1, 1, 5, 1, 1}},
-    {5, 13, {1, 1, 1, 3, 11}},
-    {5, 14, {1, 3, 5, 5, 31}},
-};
-inline constexpr std::size_t kSobolMaxDims = 1 + sizeof(kSobolRows) / sizeof(kSobolRows[0]);
+/// The 32 direction integers of dimension `dim` (0-based, below kSobolMaxDims), most significant
+/// bit first: v[k] is the k-th direction as a 32-bit binary fraction. Dimension 0 is the van der
+/// Corput sequence.
+std::array<std::uint32_t, 32> sobol_directions(std::size_t dim);
 
 }  // namespace merlin::sampling
