@@ -71,6 +71,9 @@ run_through "percent-encoded password" "redis://:p%40ss%3Aw%2Frd@127.0.0.1:$REDI
 "$MERLIN" queue-info --broker "redis://:s3cret@127.0.0.1:$REDIS_PORT/0" >q.out 2>q.err
 expect_eq "a wrong password: exit 1" 1 $?
 check "a wrong password: the server's refusal, not the password" bash -c "grep -q WRONGPASS q.err && ! grep -q s3cret q.err"
+check "... and where that password was given" grep -q "(the password from --broker)" q.err
+MERLIN_BROKER_URL="redis://:s3cret@127.0.0.1:$REDIS_PORT/0" "$MERLIN" queue-info >q.out 2>q.err
+check "... MERLIN_BROKER_URL named when it gave the password" grep -q "(the password from MERLIN_BROKER_URL)" q.err
 
 # app.yaml as Merlin's `merlin config create` writes it, filled in for a Redis broker: the
 # password file named as Merlin allows (relative to ~/.merlin), the results backend left with

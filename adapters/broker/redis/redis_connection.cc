@@ -199,9 +199,12 @@ RedisResult<void> RedisConnection::log_in() {
     ctx_ = nullptr;
     drop_tls();
     // A refused AUTH names the ACL user (never the password); it is not retried.
-    return {Error::runtime(describe(reply.str) + (settings_.username.empty()
-                                                      ? std::string()
-                                                      : " (user '" + settings_.username + "')")),
+    std::string whose;
+    if (!settings_.username.empty()) whose = "user '" + settings_.username + "'";
+    if (!settings_.password_source.empty())
+      whose += (whose.empty() ? "" : ", ") + std::string("the password from ") +
+               settings_.password_source;
+    return {Error::runtime(describe(reply.str) + (whose.empty() ? "" : " (" + whose + ")")),
             reply.error_code};
   }
   return ok();

@@ -13,6 +13,7 @@ RedisSettings redis_settings(const BrokerLocation& loc, const BackendOptions& o)
   s.tls_settings = loc.tls_settings;
   s.username = loc.username;
   s.password = loc.password;
+  if (loc.source.kind != LocationSource::kDefault) s.password_source = loc.source.name;
   s.db = loc.db;
   if (loc.retry_budget) s.reconnect_budget = *loc.retry_budget;
   if (loc.reply_timeout) s.command_timeout = *loc.reply_timeout;

@@ -23,6 +23,9 @@ struct RedisSettings {
   BrokerTls tls_settings;
   std::string username;  ///< ACL user (Redis 6+); empty: AUTH with the password alone
   std::string password;  ///< empty: no AUTH
+  /// Where the password was given (MERLIN_BROKER_URL, --broker, an app.yaml): a refused AUTH
+  /// names it, so the user knows which one to fix. Empty: not said.
+  std::string password_source;
   int db = 0;            ///< SELECTed after connecting
   std::string study_key = "default";
   std::string consumer = "worker";  ///< unique per worker process (consumer-group member name)
