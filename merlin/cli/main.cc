@@ -49,11 +49,36 @@ std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e,
     }
     return "a command is required; `merlin --help` lists the commands";
   }
-  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
-    return unexpected_arguments_message(command, unexpected_in(e.what()), options);
   std::string where = command.empty() ? "merlin" : "merlin " + command;
   return (command.empty() ? std::string() : command + ": ") + e.what() + "; `" + where +
          " --help` explains the options";
+}
+
+// The words of the command line that no option or positional took, as one message naming each
+// (with the nearest option), or "" when there are none. A command that takes every word after
+// it (prefix_command) has none.
+std::string unexpected_words(const CLI::App& app, const std::vector<std::string>& args) {
+  using namespace merlin::cli;
+  const CLI::App* sub = &app;
+  std::string command;
+  while (true) {
+    auto chosen = sub->get_subcommands();
+    if (chosen.empty()) break;
+    sub = chosen.front();
+    command += (command.empty() ? "" : " ") + sub->get_name();
+  }
+  if (sub->get_prefix_command()) return "";
+  auto extra = app.remaining(true);
+  if (extra.empty()) return "";
+  std::vector<std::string> typed;  // in the order typed
+  for (std::size_t i = 1; i < args.size(); ++i)
+    if (std::find(extra.begin(), extra.end(), args[i]) != extra.end()) typed.push_back(args[i]);
+  std::vector<std::string> options;
+  for (const auto* o : sub->get_options()) {
+    for (const auto& l : o->get_lnames()) options.push_back("--" + l);
+    for (const auto& n : o->get_snames()) options.push_back("-" + n);
+  }
+  return unexpected_arguments_message(command, typed.empty() ? extra : typed, options);
 }
 
 }  // namespace
@@ -74,6 +99,9 @@ int main(int argc, char** argv) {
   app.formatter(help_formatter());  // before the subcommands: they share it
   app.require_subcommand(1);
   app.fallthrough();  // --log-level also after the subcommand
+  // Words no command takes are kept (in remaining()) rather than thrown as CLI11's message,
+  // so that unexpected_words can name them in our words; the subcommands inherit this.
+  app.allow_extras();
   app.set_version_flag("-v,--version", std::string("merlin ") + merlin_version() +
                                            " (runs the specs and commands of LLNL Merlin 1.13)");
   std::string level = "info";
@@ -129,6 +157,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "merlin: %s\n", parse_error_message(app, e, args).c_str());
+    return kExitBadInput;
+  }
+  if (auto extra = unexpected_words(app, args); !extra.empty()) {
+    std::fprintf(stderr, "merlin: %s\n", extra.c_str());
     return kExitBadInput;
   }
   merlin::log::set_level(merlin::log::parse_level(level));

@@ -1,7 +1,5 @@
 #include "merlin/cli/parse_errors.h"
 
-#include <algorithm>
-
 #include "merlin/core/spec/did_you_mean.h"
 
 namespace merlin::cli {
@@ -29,23 +27,6 @@ std::string unexpected_arguments_message(std::string_view command,
   }
   std::string where = command.empty() ? "merlin" : "merlin " + std::string(command);
   return out + "; `" + where + " --help` lists the options";
-}
-
-std::vector<std::string> unexpected_in(std::string_view message) {
-  std::vector<std::string> words;
-  auto colon = message.find(": ");
-  if (colon == std::string_view::npos) return words;
-  std::string_view rest = message.substr(colon + 2);
-  std::size_t at = 0;
-  while (at < rest.size()) {
-    auto end = rest.find(' ', at);
-    if (end == std::string_view::npos) end = rest.size();
-    if (end > at) words.emplace_back(rest.substr(at, end - at));
-    at = end + 1;
-  }
-  // CLI11 names them last first; the user typed them the other way round.
-  std::reverse(words.begin(), words.end());
-  return words;
 }
 
 }  // namespace merlin::cli

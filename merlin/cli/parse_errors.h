@@ -19,8 +19,4 @@ std::string unexpected_arguments_message(std::string_view command,
                                          const std::vector<std::string>& unexpected,
                                          const std::vector<std::string>& options);
 
-/// The arguments CLI11 names in "The following arguments were not expected: b a", in the order
-/// they were typed (CLI11 lists them last first).
-std::vector<std::string> unexpected_in(std::string_view cli11_message);
-
 }  // namespace merlin::cli

@@ -130,7 +130,7 @@ run_rc env MERLIN_BROKER_RETRY=60 "$MERLIN" status "$ws" >wp.out 2>wp.err
 took=$(($(date +%s) - start))
 expect_eq "wrong password: exit 1" 1 "$RC"
 expect_eq "wrong password: one line naming the server, the refusal and the user" \
-  "merlin: redis 127.0.0.1:$REDIS_PORT: WRONGPASS invalid username-password pair or user is disabled. (user 'merlin-worker')" \
+  "merlin: redis 127.0.0.1:$REDIS_PORT: WRONGPASS invalid username-password pair or user is disabled. (user 'merlin-worker', the password from $HOME/.merlin/app.yaml)" \
   "$(cat wp.err)"
 check "wrong password: not retried for the 60 s budget (took ${took} s)" test "$took" -lt 20
 check "wrong password: shown nowhere" bash -c "! grep -q -- '$WRONG' wp.out wp.err"
