@@ -15,70 +15,68 @@
 
 namespace {
 
+// The deepest command chosen on the command line (`server config`: "server config"), or the
+// app itself with "" when none was.
+const CLI::App& chosen_command(const CLI::App& app, std::string& words) {
+  const CLI::App* sub = &app;
+  words.clear();
+  while (true) {
+    auto chosen = sub->get_subcommands();
+    if (chosen.empty()) return *sub;
+    sub = chosen.front();
+    words += (words.empty() ? "" : " ") + sub->get_name();
+  }
+}
+
+// A command's option names with their dashes, for "did you mean".
+std::vector<std::string> option_names(const CLI::App& command) {
+  std::vector<std::string> names;
+  for (const auto* o : command.get_options()) {
+    for (const auto& l : o->get_lnames()) names.push_back("--" + l);
+    for (const auto& n : o->get_snames()) names.push_back("-" + n);
+  }
+  return names;
+}
+
 // CLI11's error in our words: the command or option that is not there, with the nearest one.
 std::string parse_error_message(const CLI::App& app, const CLI::ParseError& e,
                                 const std::vector<std::string>& args) {
   using namespace merlin::cli;
-  // The deepest command given ("server config"), with its options.
-  const CLI::App* sub = &app;
   std::string command;
-  while (true) {
-    auto chosen = sub->get_subcommands();
-    if (chosen.empty()) break;
-    sub = chosen.front();
-    command += (command.empty() ? "" : " ") + sub->get_name();
-  }
-  std::vector<std::string> options;
-  for (const auto* o : sub->get_options()) {
-    for (const auto& l : o->get_lnames()) options.push_back("--" + l);
-    for (const auto& n : o->get_snames()) options.push_back("-" + n);
-  }
-  if (command.empty()) {
-    // No command was recognised: the first word that is neither a known option nor its value.
-    for (std::size_t i = 1; i < args.size(); ++i) {
-      const std::string& a = args[i];
-      if (a.empty() || a.front() != '-') {
-        std::vector<std::string> names;
-        for (const auto* c : app.get_subcommands([](const CLI::App*) { return true; }))
-          if (!c->get_group().empty()) names.push_back(c->get_name());
-        return unknown_command_message(a, names);
-      }
-      if (std::find(options.begin(), options.end(), a.substr(0, a.find('='))) == options.end())
-        return unexpected_arguments_message("", {a}, options);
-      if (a == "--level" || a == "--log-level") ++i;  // its value
+  const CLI::App& sub = chosen_command(app, command);
+  if (!command.empty())
+    return command + ": " + e.what() + "; `merlin " + command + " --help` explains the options";
+  // No command was recognised: the first word that is neither a known option nor its value.
+  const auto options = option_names(sub);
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.empty() || a.front() != '-') {
+      std::vector<std::string> names;
+      for (const auto* c : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (!c->get_group().empty()) names.push_back(c->get_name());
+      return unknown_command_message(a, names);
     }
-    return "a command is required; `merlin --help` lists the commands";
+    if (std::find(options.begin(), options.end(), a.substr(0, a.find('='))) == options.end())
+      return unexpected_arguments_message("", {a}, options);
+    if (a == "--level" || a == "--log-level") ++i;  // its value
   }
-  std::string where = command.empty() ? "merlin" : "merlin " + command;
-  return (command.empty() ? std::string() : command + ": ") + e.what() + "; `" + where +
-         " --help` explains the options";
+  return "a command is required; `merlin --help` lists the commands";
 }
 
 // The words of the command line that no option or positional took, as one message naming each
 // (with the nearest option), or "" when there are none. A command that takes every word after
 // it (prefix_command) has none.
 std::string unexpected_words(const CLI::App& app, const std::vector<std::string>& args) {
-  using namespace merlin::cli;
-  const CLI::App* sub = &app;
   std::string command;
-  while (true) {
-    auto chosen = sub->get_subcommands();
-    if (chosen.empty()) break;
-    sub = chosen.front();
-    command += (command.empty() ? "" : " ") + sub->get_name();
-  }
-  if (sub->get_prefix_command()) return "";
+  const CLI::App& sub = chosen_command(app, command);
+  if (sub.get_prefix_command()) return "";
   auto extra = app.remaining(true);
   if (extra.empty()) return "";
   std::vector<std::string> typed;  // in the order typed
   for (std::size_t i = 1; i < args.size(); ++i)
     if (std::find(extra.begin(), extra.end(), args[i]) != extra.end()) typed.push_back(args[i]);
-  std::vector<std::string> options;
-  for (const auto* o : sub->get_options()) {
-    for (const auto& l : o->get_lnames()) options.push_back("--" + l);
-    for (const auto& n : o->get_snames()) options.push_back("-" + n);
-  }
-  return unexpected_arguments_message(command, typed.empty() ? extra : typed, options);
+  return merlin::cli::unexpected_arguments_message(command, typed.empty() ? extra : typed,
+                                                   option_names(sub));
 }
 
 }  // namespace
