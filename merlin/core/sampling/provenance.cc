@@ -3,25 +3,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "merlin/core/util/json_text.h"
+
 namespace merlin::sampling {
 namespace {
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string quoted(std::string_view s) { return json_quoted(s); }
 
 std::string number(double x) {
   if (!std::isfinite(x)) return "null";

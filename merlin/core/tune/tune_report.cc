@@ -6,27 +6,12 @@
 #include "merlin/core/tune/trial_config.h"
 #include "merlin/core/util/value_format.h"
 #include "merlin/core/spec/tune_method_names.h"
+#include "merlin/core/util/json_text.h"
 
 namespace merlin::tune {
 namespace {
 
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      static const char* hex = "0123456789abcdef";
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string json_string(const std::string& s) { return json_quoted(s); }
 
 std::string json_number(double v) { return std::isfinite(v) ? samples::format_float64(v) : "null"; }
 
