@@ -8,6 +8,7 @@
 #include "merlin/cli/cli_util.h"
 #include "merlin/cli/command.h"
 #include "merlin/core/util/log.h"
+#include "merlin/core/util/plural.h"
 #include "merlin/run/dist_study.h"
 #include "merlin/run/dry_run.h"
 #include "merlin/run/local_run.h"
@@ -52,10 +53,10 @@ int finish(const PreparedStudy& s, const LocalRunResult& r) {
                static_cast<unsigned long long>(r.total), static_cast<unsigned long long>(r.failed),
                r.seconds, r.seconds > 0 ? static_cast<double>(r.report.executed) / r.seconds : 0.0);
   if (r.done < r.total)
-    std::fprintf(
-        stderr, "%llu task%s not run%s; `merlin restart %s` continues\n",
-        static_cast<unsigned long long>(r.total - r.done), r.total - r.done == 1 ? "" : "s",
-        r.report.stopped_by_step ? " (MERLIN_STOP_WORKERS)" : "", s.tokens.workspace.c_str());
+    std::fprintf(stderr, "%s not run%s; `merlin restart %s` continues\n",
+                 counted(r.total - r.done, "task", "tasks").c_str(),
+                 r.report.stopped_by_step ? " (MERLIN_STOP_WORKERS)" : "",
+                 s.tokens.workspace.c_str());
   for (const auto& q : r.report.stopped_queues)
     std::fprintf(stderr, "queue '%s' stopped by MERLIN_HARD_FAIL\n", q.c_str());
   bool complete = r.done == r.total;

@@ -14,6 +14,7 @@
 #include "merlin/core/report/format.h"
 #include "merlin/run/broker_tables.h"
 #include "merlin/run/dist_study.h"
+#include "merlin/core/util/plural.h"
 
 namespace merlin::cli {
 using namespace merlin::run;
@@ -100,8 +101,8 @@ int stop(const WorkersArgs& a) {
   for (const auto& w : *list) ids.push_back(w.id);
   auto r = (*backend)->workers().request_stop(ids);
   if (!r) return report_error(r.error());
-  std::fprintf(stderr, "asked %zu worker%s to stop (they finish their running tasks first)\n",
-               ids.size(), ids.size() == 1 ? "" : "s");
+  std::fprintf(stderr, "asked %s to stop (they finish their running tasks first)\n",
+               counted(ids.size(), "worker", "workers").c_str());
   for (const auto& id : ids) std::printf("%s\n", id.c_str());
   return kExitOk;
 }
