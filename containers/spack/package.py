@@ -41,6 +41,7 @@ class Merlin(CMakePackage):
     # Header-only: needed to compile, not at run time.
     depends_on("cli11@2:", type="build")
     depends_on("nlohmann-json@3.10:", type="build")
+    depends_on("boost@1.71:", type="build")  # boost/random/detail/sobol_table.hpp (merlin sample --method sobol)
 
     depends_on("rabbitmq-c", when="+rabbitmq")
     depends_on("hdf5", when="+hdf5")
