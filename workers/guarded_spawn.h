@@ -1,15 +1,19 @@
 #pragma once
 /// Starting a step so that it dies with its worker: the spawn mechanics under ProcessExecutor.
 ///
-/// The worker posix_spawns `merlin-guard` (workers/guard/), a tiny single-threaded program that
-/// forks the step and waits for it. The guardian leads a new process group, which the step
-/// joins: signalling the group (terminate_running) reaches the step and whatever it started.
+/// Each worker thread that runs steps has its own `merlin-guard` (workers/guard/), a tiny
+/// single-threaded program started once and asked over a socket to start that thread's steps,
+/// one after another (workers/guard_protocol.h). It forks each step into a process group of
+/// its own: signalling the group (terminate_running) reaches the step and whatever it started.
 /// When the worker dies (even by SIGKILL), the kernel tells the guardian (PR_SET_PDEATHSIG),
-/// which SIGTERMs the group and SIGKILLs what is left after the kill wait.
+/// which SIGTERMs the step's group and the orphans it holds, and SIGKILLs what is left after the
+/// kill wait. Per step this costs a message each way, not a process: the guardian is started
+/// again only when its options change or it has died.
 #include <sys/types.h>
 
 #include <array>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -48,36 +52,44 @@ struct GuardOptions {
 /// `merlin-guard` beside our own executable (/proc/self/exe), or $MERLIN_GUARD when set.
 const std::string& guard_program();
 
+class GuardServer;  // a thread's guardian (guarded_spawn.cc)
+
 /// One started step and its guardian. Move-only; wait() once.
 class GuardedProcess {
  public:
-  /// Starts the guardian, which starts the step. Errors (the guardian or the cwd cannot be
-  /// found, argv[0] is not in PATH) name what failed. Thread-safe, and must be waited on the
-  /// thread that started it: the guardian watches that thread, not the process.
+  /// Asks this thread's guardian (started on first use) to start the step. Errors (the
+  /// guardian cannot be started, argv[0] is not in PATH) name what failed. Thread-safe, and
+  /// must be waited on the thread that started it: the guardian watches that thread.
   static Result<GuardedProcess> start(const SpawnRequest& request, const GuardOptions& options);
 
   GuardedProcess(GuardedProcess&& other) noexcept;
   GuardedProcess& operator=(GuardedProcess&&) = delete;
   GuardedProcess(const GuardedProcess&) = delete;
-  /// Not waited: SIGKILL to the group, then reaps the guardian.
+  /// Not waited: SIGKILL to the step's group, then waits for the guardian's report of it.
   ~GuardedProcess();
 
-  /// The step's process group (the guardian's pid): kill(-group(), sig) reaches the step.
+  /// The step's process group (its pid): kill(-group(), sig) reaches the step.
   pid_t group() const { return pid_; }
+  /// The guardian that runs it: kill(guardian(), guard::kEndStepSignalNumber) ends the step.
+  pid_t guardian() const;
 
-  /// Blocks until the step and its guardian have ended. The step's wait status (as
-  /// waitpid(2) gives it: WIFEXITED/WTERMSIG apply); when the guardian itself was killed
-  /// (SIGKILL to the group), the guardian's status. An error when the step could not be
-  /// executed (e.g. its shell is not executable) or the guardian failed.
+  /// Blocks until the step has ended (and, when it was ended for its time limit, its group).
+  /// The step's wait status (as waitpid(2) gives it: WIFEXITED/WTERMSIG apply). An error when
+  /// the step could not be executed (e.g. its shell is not executable, its cwd is gone) or
+  /// the guardian died.
   Result<int> wait();
   /// After wait(): the step ran past its time limit and was ended by the guardian (its
   /// status is then that of the signal that ended it, or of its exit if it left in time).
   bool timed_out() const { return timed_out_; }
 
  private:
-  GuardedProcess(pid_t pid, int report_fd) : pid_(pid), report_fd_(report_fd) {}
+  GuardedProcess(pid_t pid, std::shared_ptr<GuardServer> server, int exec_error,
+                 int setup_error, std::string cwd);
   pid_t pid_ = -1;
-  int report_fd_ = -1;  ///< read end of the guardian's report pipe
+  std::shared_ptr<GuardServer> server_;
+  int exec_error_ = 0;   ///< errno of the step's execve, 0 = none reported
+  int setup_error_ = 0;  ///< errno of its chdir / fd set-up
+  std::string cwd_;
   bool waited_ = false;
   bool timed_out_ = false;
 };

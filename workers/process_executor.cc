@@ -157,7 +157,7 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
   const pid_t pgid = child->group();
   {
     std::lock_guard lock(mu_);
-    running_.emplace(pgid, std::pair{task.instance.v, task.sample});
+    running_.emplace(pgid, Running{{task.instance.v, task.sample}, child->guardian()});
     if (kill_at_) {  // started while the run ends (the worker checked just before): end it too
       terminated_.insert(pgid);
       ::kill(-pgid, killed_ ? SIGKILL : SIGTERM);
@@ -215,9 +215,9 @@ bool ProcessExecutor::end_run(InstanceId instance, std::uint64_t sample) {
   std::lock_guard lock(mu_);
   bool found = false;
   for (const auto& [pgid, which] : running_) {
-    if (which != std::pair{instance.v, sample}) continue;
-    // The guardian (the group's leader, still unreaped while it is in running_) ends the step.
-    found |= ::kill(pgid, guard::kEndStepSignalNumber) == 0;
+    if (which.task != std::pair{instance.v, sample}) continue;
+    // Its guardian ends the step (and ignores the signal if the step ended meanwhile).
+    found |= ::kill(which.guardian, guard::kEndStepSignalNumber) == 0;
   }
   return found;
 }

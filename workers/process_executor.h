@@ -61,8 +61,12 @@ class ProcessExecutor : public StepExecutor {
   ProcessExecutorOptions options_;
   std::mutex mu_;
   std::condition_variable cv_;  ///< wakes the escalation thread when closing_
-  /// Process groups of running steps, with the task each runs.
-  std::map<pid_t, std::pair<std::uint32_t, std::uint64_t>> running_;
+  struct Running {
+    std::pair<std::uint32_t, std::uint64_t> task;  ///< instance, sample
+    pid_t guardian;
+  };
+  /// Process groups of running steps, with the task each runs and its guardian.
+  std::map<pid_t, Running> running_;
   std::set<pid_t> terminated_;  ///< process groups sent SIGTERM
   std::optional<std::chrono::steady_clock::time_point> kill_at_;  ///< set by terminate_running
   bool killed_ = false;   ///< kill_at_ has passed: steps still starting get SIGKILL at once

@@ -9,6 +9,9 @@
 #   disk); default $TMPDIR or /tmp. Knobs: BENCH_N (10000), BENCH_JOBS (2), BENCH_REPEAT (2),
 #   BENCH_SCRATCH=1 (the step runs in scratch under DIR, `scratch: auto`, and stages out.txt
 #   back: the per-task cost of preparing, checking and cleaning a scratch dir).
+# Each round also times the launch floor: `xargs -P J bash -c 'echo > /dev/null'` N times (no
+# workspace, no bookkeeping: what starting N shells costs here), and prints each binary's rate
+# as a ratio of that round's floor (`RATIO` lines).
 # Prints one `RESULT` line per run; exits non-zero only when a run fails.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BEFORE_MERLIN AFTER_MERLIN [DIR...]" >&2; exit 2; }
@@ -38,6 +41,12 @@ merlin:
 Y
   seq 1 "$n" >"$work/samples.csv"
   for round in $(seq "$repeat"); do
+    read -r fwall fuser fsys < <(seq "$n" | /usr/bin/time -f '%e %U %S' \
+      xargs -P "$jobs" -n 1 bash -c 'echo > /dev/null' 2>&1 >/dev/null | tail -1)
+    awk -v d="$dir" -v r="$round" -v n="$n" -v wall="$fwall" -v u="$fuser" -v s="$fsys" \
+      'BEGIN { printf "RESULT dir=%s binary=floor round=%s tasks=%d wall_s=%.2f tasks_per_s=%.0f cpu_ms_per_task=%.3f\n",
+               d, r, n, wall, n / wall, 1000 * (u + s) / n }'
+    declare -A rate=()
     for which in before after; do
       bin=$before
       [ $which = after ] && bin=$after
@@ -55,7 +64,11 @@ Y
       awk -v d="$dir" -v sc="${BENCH_SCRATCH:-0}" -v w="$which" -v r="$round" -v n="$n" -v wall="$wall" -v u="$user" -v s="$sys" \
         'BEGIN { printf "RESULT dir=%s scratch=%s binary=%s round=%s tasks=%d wall_s=%.2f tasks_per_s=%.0f cpu_ms_per_task=%.3f\n",
                  d, sc, w, r, n, wall, n / wall, 1000 * (u + s) / n }'
+      rate[$which]=$wall
     done
+    awk -v d="$dir" -v r="$round" -v f="$fwall" -v b="${rate[before]}" -v a="${rate[after]}" \
+      'BEGIN { printf "RATIO dir=%s round=%s before/floor=%.2f after/floor=%.2f after/before=%.2f\n",
+               d, r, f / b, f / a, b / a }'
   done
   rm -rf "$work"
   trap - EXIT

@@ -86,7 +86,7 @@ TEST_F(GuardedSpawnTest, TheStepsExitStatusAndSignalComeBackUnchanged) {
   EXPECT_EQ(WTERMSIG(*s), SIGSEGV);
 }
 
-TEST_F(GuardedSpawnTest, TheStepRunsInTheGuardiansProcessGroupInItsCwdWithItsFds) {
+TEST_F(GuardedSpawnTest, TheStepRunsInAProcessGroupOfItsOwnInItsCwdWithItsFds) {
   int out = ::open((dir_ / "out").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
   ASSERT_GE(out, 3);
   auto r = bash("echo $(ps -o pgid= $$) $(pwd) $(ls /proc/self/fd | wc -l); read x || echo eof");
@@ -130,40 +130,58 @@ TEST_F(GuardedSpawnTest, AMissingGuardianIsAnErrorNamingIt) {
   EXPECT_NE(p.error().message.find("no-merlin-guard"), std::string::npos) << p.error().message;
 }
 
-// Starts a stand-in worker: a bash that starts the guardian as its child (the protocol's
-// arguments by hand, fd 3 to /dev/null) on `step`, which writes its pid to step.pid and its
-// background child's to bg.pid. Kills the stand-in with SIGKILL once they run, and says
-// whether the step, its child and the guardian are all gone within 10 s.
+pid_t parent_of(pid_t pid) {
+  auto stat = files::read("/proc/" + std::to_string(pid) + "/stat");
+  long ppid = 0;
+  if (stat.ok()) std::sscanf(stat->c_str() + stat->rfind(')') + 1, " %*c %ld", &ppid);
+  return static_cast<pid_t>(ppid);
+}
+
+// Forks a stand-in worker that starts `step_text` through its own guardian and waits for it;
+// the step writes its pid to step.pid and its background child's to bg.pid. Kills the
+// stand-in with SIGKILL once they run, and says whether the step, its child and the guardian
+// are all gone within 10 s.
+// With `earlier_text`, the stand-in first runs that step to its end (it leaves orphan.pid).
 void expect_all_gone_after_the_parent_dies(const fs::path& dir, const std::string& step_text,
-                                           int kill_wait_ms) {
-  SpawnRequest worker;
-  worker.argv = {"bash", "-c",
-                 guard_program() + " $$ " + std::to_string(kill_wait_ms) +
-                     " 0 /bin/bash bash -c '" + step_text + "' 3>/dev/null & wait"};
-  for (char** e = environ; *e; ++e) worker.env.emplace_back(*e);
-  worker.cwd = dir.string();
-  auto w = GuardedProcess::start(worker, {});  // for its process group and wait
-  ASSERT_TRUE(w.ok()) << w.error().message;
+                                           int kill_wait_ms, const std::string& earlier_text = "") {
+  SpawnRequest step;
+  step.argv = {"bash", "-c", step_text};
+  for (char** e = environ; *e; ++e) step.env.emplace_back(*e);
+  step.cwd = dir.string();
+  GuardOptions g;
+  g.kill_wait = std::chrono::milliseconds(kill_wait_ms);
+  const pid_t stand_in = ::fork();
+  ASSERT_GE(stand_in, 0);
+  if (stand_in == 0) {
+    if (!earlier_text.empty()) {
+      SpawnRequest earlier = step;
+      earlier.argv[2] = earlier_text;
+      auto e = GuardedProcess::start(earlier, g);
+      if (!e || !e->wait()) ::_exit(1);
+    }
+    auto p = GuardedProcess::start(step, g);
+    if (p) (void)p->wait();
+    ::_exit(p ? 0 : 1);
+  }
   const pid_t step_pid = pid_in(dir / "step.pid");
   const pid_t bg_pid = pid_in(dir / "bg.pid");
   ASSERT_GT(step_pid, 0);
   ASSERT_GT(bg_pid, 0);
   ASSERT_TRUE(alive(step_pid));
   // The guardian is the step's parent, the stand-in the guardian's.
-  auto parent_of = [](pid_t pid) {
-    auto stat = files::read("/proc/" + std::to_string(pid) + "/stat");
-    long ppid = 0;
-    if (stat.ok()) std::sscanf(stat->c_str() + stat->rfind(')') + 1, " %*c %ld", &ppid);
-    return static_cast<pid_t>(ppid);
-  };
   const pid_t guardian = parent_of(step_pid);
-  const pid_t stand_in = parent_of(guardian);
-  ASSERT_GT(stand_in, 1);
+  ASSERT_EQ(parent_of(guardian), stand_in);
   ASSERT_EQ(::kill(stand_in, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(stand_in, &status, 0), stand_in);
   EXPECT_TRUE(gone_within(step_pid, std::chrono::seconds(10)));
   EXPECT_TRUE(gone_within(bg_pid, std::chrono::seconds(10)));
   EXPECT_TRUE(gone_within(guardian, std::chrono::seconds(10)));
-  EXPECT_TRUE(w->wait().ok());
+  if (!earlier_text.empty()) {
+    const pid_t orphan = pid_in(dir / "orphan.pid");
+    ASSERT_GT(orphan, 0);
+    EXPECT_TRUE(gone_within(orphan, std::chrono::seconds(10)));
+  }
 }
 
 TEST_F(GuardedSpawnTest, TheStepAndWhatItStartedDieWhenTheGuardiansParentIsKilled) {
@@ -177,6 +195,14 @@ TEST_F(GuardedSpawnTest, AStepIgnoringSigtermGetsSigkillAfterTheKillWaitWhenItsW
       "trap \"\" TERM; (trap \"\" TERM; exec sleep 300) & echo $! > bg.pid; echo $$ > step.pid; "
       "sleep 300",
       300);
+}
+
+// What an earlier step left running in a session of its own is the guardian's orphan: it
+// ends with the worker too.
+TEST_F(GuardedSpawnTest, WhatAnEarlierStepLeftInTheBackgroundDiesWithTheWorker) {
+  expect_all_gone_after_the_parent_dies(
+      dir_, "sleep 300 & echo $! > bg.pid; echo $$ > step.pid; sleep 300", 5000,
+      "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > orphan.pid");
 }
 
 // The step's walltime: the guardian ends the step and what it started, and says so. The
@@ -225,6 +251,95 @@ TEST_F(GuardedSpawnTest, AStepEndingWithinItsTimeLimitIsNotTimedOut) {
   ASSERT_TRUE(s.ok()) << s.error().message;
   EXPECT_FALSE(p->timed_out());
   EXPECT_EQ(WEXITSTATUS(*s), 3);
+}
+
+// The point of the guardian's design: one per thread, not one per step.
+TEST_F(GuardedSpawnTest, OneGuardianStartsAThreadsStepsOneAfterAnother) {
+  auto first = GuardedProcess::start(bash("exit 4"), {});
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const pid_t guardian = first->guardian();
+  EXPECT_EQ(parent_of(first->group()), guardian);
+  EXPECT_EQ(*first->wait(), 4 << 8);
+  for (int i = 0; i < 5; ++i) {
+    auto next = GuardedProcess::start(bash("exit " + std::to_string(i)), {});
+    ASSERT_TRUE(next.ok()) << next.error().message;
+    EXPECT_EQ(next->guardian(), guardian);
+    auto s = next->wait();
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    EXPECT_EQ(WEXITSTATUS(*s), i);
+  }
+  // Another thread has its own (the one its steps' PR_SET_PDEATHSIG watches).
+  pid_t other = 0;
+  std::thread([&] {
+    auto p = GuardedProcess::start(bash("true"), {});
+    if (p) other = p->guardian();
+    if (p) (void)p->wait();
+  }).join();
+  EXPECT_GT(other, 0);
+  EXPECT_NE(other, guardian);
+  // The thread's end closed its socket: that guardian exited and was reaped.
+  EXPECT_FALSE(alive(other));
+}
+
+TEST_F(GuardedSpawnTest, AGuardianKilledBetweenStepsIsReplacedAtTheNextStep) {
+  auto first = GuardedProcess::start(bash("true"), {});
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  const pid_t guardian = first->guardian();
+  ASSERT_TRUE(first->wait().ok());
+  ASSERT_EQ(::kill(guardian, SIGKILL), 0);
+  auto next = GuardedProcess::start(bash("exit 7"), {});
+  ASSERT_TRUE(next.ok()) << next.error().message;
+  EXPECT_NE(next->guardian(), guardian);
+  auto s = next->wait();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(WEXITSTATUS(*s), 7);
+}
+
+TEST_F(GuardedSpawnTest, AGuardianKilledUnderItsStepIsAnErrorAndTheStepIsKilled) {
+  auto p = GuardedProcess::start(bash("echo $$ > step.pid; sleep 300"), {});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const pid_t step_pid = pid_in(dir_ / "step.pid");
+  ASSERT_GT(step_pid, 0);
+  ASSERT_EQ(::kill(p->guardian(), SIGKILL), 0);
+  auto s = p->wait();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("ended before its step"), std::string::npos)
+      << s.error().message;
+  EXPECT_TRUE(gone_within(step_pid, std::chrono::seconds(10)));
+}
+
+// SIGUSR2 from the worker (a pruned trial): the step's group ends as for a walltime, without
+// the walltime's report; the guardian then serves the next step.
+TEST_F(GuardedSpawnTest, TheEndStepSignalFromTheWorkerEndsTheStepNotTheGuardian) {
+  auto p = GuardedProcess::start(bash("sleep 300 & echo $! > bg.pid; echo $$ > step.pid; wait"),
+                                 {});
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  const pid_t bg_pid = pid_in(dir_ / "bg.pid");
+  ASSERT_GT(pid_in(dir_ / "step.pid"), 0);
+  ASSERT_GT(bg_pid, 0);
+  const pid_t guardian = p->guardian();
+  ASSERT_EQ(::kill(guardian, SIGUSR2), 0);
+  auto s = p->wait();
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_FALSE(p->timed_out());
+  EXPECT_TRUE(WIFSIGNALED(*s) ? WTERMSIG(*s) == SIGTERM : WEXITSTATUS(*s) == 143) << *s;
+  EXPECT_TRUE(gone_within(bg_pid, std::chrono::seconds(10)));
+  auto next = GuardedProcess::start(bash("exit 2"), {});
+  ASSERT_TRUE(next.ok()) << next.error().message;
+  EXPECT_EQ(next->guardian(), guardian);
+  EXPECT_EQ(WEXITSTATUS(*next->wait()), 2);
+}
+
+TEST_F(GuardedSpawnTest, AMissingWorkingDirectoryIsAnErrorNamingIt) {
+  auto r = bash("true");
+  r.cwd = (dir_ / "gone").string();
+  auto p = GuardedProcess::start(r, {});
+  ASSERT_TRUE(p.ok()) << p.error().message;  // the guardian forks; the chdir fails in the step
+  auto s = p->wait();
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("No such file or directory (in " + r.cwd + ")"),
+            std::string::npos)
+      << s.error().message;
 }
 
 TEST(StepOutput, TheMarkerNamesTheAttemptTheReasonAndTheTimeInUtc) {
