@@ -45,6 +45,10 @@ class Merlin(CMakePackage):
 
     depends_on("rabbitmq-c", when="+rabbitmq")
     depends_on("hdf5", when="+hdf5")
+    # merlin collect encodes whole chunks itself (gzip, lz4); libdeflate, when found, is faster.
+    depends_on("zlib", when="+hdf5")
+    depends_on("lz4", when="+hdf5")
+    depends_on("libdeflate", when="+hdf5")
     depends_on("mpi", when="+mpi")
 
     depends_on("googletest", type="test")
