@@ -10,9 +10,9 @@
 /// process group of its own and reports kStarted (the step's pid, which is its group), then
 /// kStepStatus once the step has ended. kExecFailed/kSetupFailed come from the step's child
 /// before it runs (in either order with kStarted), kTimedOut before the status of a step that
-/// ran past its limit. The thread closing its end is the guardian's cue to exit; the thread or
-/// its process dying (PR_SET_PDEATHSIG, or the socket's end-of-file with another parent) makes
-/// it end every step and every orphan it holds: SIGTERM, then SIGKILL after the kill wait.
+/// ran past its limit. The thread saying goodbye (kGoodbyeMagic) is the guardian's cue to exit;
+/// the thread's process dying (PR_SET_PDEATHSIG, or the socket's end-of-file without a goodbye)
+/// makes it end every step and every orphan it holds: SIGTERM, then SIGKILL after the kill wait.
 #include <cstdint>
 
 namespace merlin::guard {
@@ -29,6 +29,11 @@ inline constexpr int kParentDeathSignalNumber = 1;  // SIGHUP
 inline constexpr int kEndStepSignalNumber = 12;  // SIGUSR2
 
 inline constexpr std::uint32_t kSpawnMagic = 0x6d67'7331;  // "mgs1"
+/// A header with this magic (and nothing attached) says the thread is done: the guardian exits
+/// and leaves alone what earlier steps left running. End-of-file without it means the thread's
+/// process died (its descriptors close before its children are reparented, so getppid() cannot
+/// tell yet): the guardian ends everything it holds.
+inline constexpr std::uint32_t kGoodbyeMagic = 0x6d67'7330;  // "mgs0"
 /// The strings of one request, at most (an environment past this is refused, not cut).
 inline constexpr std::uint32_t kMaxRequestBytes = 64u << 20;
 

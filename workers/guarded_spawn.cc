@@ -59,13 +59,19 @@ const std::string& guard_program() {
   return program;
 }
 
-/// One thread's guardian: its pid and our end of its socket. Closing the socket tells it to
-/// exit; it is reaped here.
+/// One thread's guardian: its pid and our end of its socket. Destroyed, it says goodbye (the
+/// guardian exits) and reaps the guardian.
 class GuardServer {
  public:
   static Result<std::shared_ptr<GuardServer>> start(const std::string& program,
                                                     std::chrono::milliseconds kill_wait);
   ~GuardServer() {
+    if (owner_ == ::getpid()) {  // not a forked child's copy of its parent's guardian
+      guard::SpawnHeader bye;
+      bye.magic = guard::kGoodbyeMagic;
+      ssize_t n = ::send(sock_, &bye, sizeof bye, MSG_NOSIGNAL);
+      (void)n;  // a guardian already gone has nothing to be told
+    }
     ::close(sock_);
     int status;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {

@@ -13,7 +13,7 @@
 //  - our parent sends SIGUSR2 (a pruned trial): the same, without kTimedOut;
 //  - our parent process dies (kill -9 of merlin): SIGTERM to every child and group we hold (the
 //    step's, and the orphans of earlier steps), SIGKILL after the kill wait, then we exit;
-//  - the thread closes its end (it is done): we exit, leaving alone what earlier steps left
+//  - the thread says goodbye (it is done): we exit, leaving alone what earlier steps left
 //    running in the background (as a step started without us would).
 // A step's own signals (the worker's terminate_running to its group, a step's `kill 0`) never
 // reach us: we are in a group of our own. The step starts with the signal mask and dispositions
@@ -166,7 +166,7 @@ struct Step {
 
 // Reads one request and starts its step. False at end-of-file (the thread is done, or its
 // process died).
-enum class Read { kStarted, kForkFailed, kRefused, kEof };
+enum class Read { kStarted, kForkFailed, kRefused, kGoodbye, kEof };
 Read start_step(Step* step) {
   SpawnHeader h;
   int fds[4] = {-1, -1, -1, -1};
@@ -199,6 +199,10 @@ Read start_step(Step* step) {
       !read_fully(sock, reinterpret_cast<char*>(&h) + n, sizeof h - static_cast<size_t>(n))) {
     close_received();
     return Read::kEof;
+  }
+  if (h.magic == merlin::guard::kGoodbyeMagic) {
+    close_received();
+    return Read::kGoodbye;
   }
   int wanted = __builtin_popcount(h.fd_mask & 0xf);
   if (h.magic != merlin::guard::kSpawnMagic || h.bytes > merlin::guard::kMaxRequestBytes ||
@@ -412,10 +416,12 @@ int main(int argc, char** argv) {
     if (!(p[1].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     Step step;
     switch (start_step(&step)) {
-      case Read::kEof:
-        // The thread closed its end: done, unless its process died under it.
-        if (parent_gone()) end_everything(-1);
+      case Read::kGoodbye:
         return 0;
+      case Read::kEof:
+        // No goodbye: the thread's process died (its descriptors close before getppid() says
+        // so).
+        end_everything(-1);
       case Read::kForkFailed:
         break;
       case Read::kRefused:

@@ -137,6 +137,14 @@ pid_t parent_of(pid_t pid) {
   return static_cast<pid_t>(ppid);
 }
 
+// Whatever fails in a test, its forked stand-in worker does not outlive it.
+struct StandInReaper {
+  pid_t pid;
+  ~StandInReaper() {
+    if (::kill(pid, SIGKILL) == 0) ::waitpid(pid, nullptr, 0);
+  }
+};
+
 // Forks a stand-in worker that starts `step_text` through its own guardian and waits for it;
 // the step writes its pid to step.pid and its background child's to bg.pid. Kills the
 // stand-in with SIGKILL once they run, and says whether the step, its child and the guardian
@@ -163,6 +171,7 @@ void expect_all_gone_after_the_parent_dies(const fs::path& dir, const std::strin
     if (p) (void)p->wait();
     ::_exit(p ? 0 : 1);
   }
+  StandInReaper reaper{stand_in};
   const pid_t step_pid = pid_in(dir / "step.pid");
   const pid_t bg_pid = pid_in(dir / "bg.pid");
   ASSERT_GT(step_pid, 0);
@@ -203,6 +212,34 @@ TEST_F(GuardedSpawnTest, WhatAnEarlierStepLeftInTheBackgroundDiesWithTheWorker) 
   expect_all_gone_after_the_parent_dies(
       dir_, "sleep 300 & echo $! > bg.pid; echo $$ > step.pid; sleep 300", 5000,
       "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > orphan.pid");
+}
+
+// Killed between steps (no step running): the guardian still ends what earlier steps left.
+TEST_F(GuardedSpawnTest, AWorkerKilledBetweenStepsTakesWhatTheyLeftWithIt) {
+  SpawnRequest earlier = bash("setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > orphan.pid");
+  const pid_t stand_in = ::fork();
+  ASSERT_GE(stand_in, 0);
+  if (stand_in == 0) {
+    auto e = GuardedProcess::start(earlier, {});
+    if (!e) ::_exit(1);
+    const pid_t guardian = e->guardian();  // (wait() lets go of it)
+    if (!e->wait()) ::_exit(1);
+    std::ofstream(dir_ / "between") << guardian << "\n";
+    ::pause();
+    ::_exit(0);
+  }
+  StandInReaper reaper{stand_in};
+  const pid_t guardian = pid_in(dir_ / "between");
+  const pid_t orphan = pid_in(dir_ / "orphan.pid");
+  ASSERT_GT(guardian, 0);
+  ASSERT_GT(orphan, 0);
+  EXPECT_EQ(parent_of(orphan), guardian);  // the step has ended: its child is the guardian's
+  ASSERT_EQ(::kill(stand_in, SIGKILL), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(stand_in, &status, 0), stand_in);
+  EXPECT_TRUE(gone_within(orphan, std::chrono::seconds(10)));
+  EXPECT_TRUE(gone_within(guardian, std::chrono::seconds(10)));
+  if (!gone_within(orphan, std::chrono::seconds(0))) ::kill(orphan, SIGKILL);
 }
 
 // The step's walltime: the guardian ends the step and what it started, and says so. The
