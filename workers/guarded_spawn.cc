@@ -18,15 +18,13 @@
 #include "merlin/core/util/process_info.h"
 #include "workers/guard_protocol.h"
 
-extern char** environ;
-
 namespace merlin {
 namespace {
 
 std::string errno_text(int e) { return std::strerror(e); }
 
-// posix_spawnp's search, done here because the guardian runs with the step's environment
-// (whose PATH may differ from ours) and execs by path.
+// posix_spawnp's search in our PATH, done here: the guardian has no environment of its own and
+// execs the step by path.
 Result<std::string> resolve(const std::string& name) {
   if (name.find('/') != std::string::npos) return name;
   const char* path = std::getenv("PATH");
@@ -141,7 +139,10 @@ Result<std::shared_ptr<GuardServer>> GuardServer::start(const std::string& progr
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, 0);
   pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, program.c_str(), &fa, &attr, argv.data(), environ);
+  // No environment: it reads none, and ours may hold what steps are not given (a broker URL
+  // with its password, docs/security.md), which /proc/<its pid>/environ would show them.
+  char* no_environment[] = {nullptr};
+  int rc = ::posix_spawn(&pid, program.c_str(), &fa, &attr, argv.data(), no_environment);
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&attr);
   ::close(sv[1]);

@@ -82,6 +82,7 @@ study:
       cmd: |
         env > env.txt
         cat /proc/self/environ | tr '\0' '\n' > environ.txt
+        tr '\0' '\n' < /proc/$PPID/environ > guardian_environ.txt
         cat /proc/self/environ; env
         echo "$(X)" >&2
   - name: asks
@@ -165,6 +166,9 @@ round() {
   check "$r: the step printed its environment" test -s "$ws/show/X.1/environ.txt"
   check "$r: the step's environment has no MERLIN_BROKER_URL" \
     bash -c "! grep -q '^MERLIN_BROKER_URL=' '$ws/show/X.1/env.txt'"
+  check "$r: the step's guardian (its parent) was read" test -e "$ws/show/X.1/guardian_environ.txt"
+  check "$r: the guardian's environment has no MERLIN_BROKER_URL (it is given none)" \
+    bash -c "! grep -q '^MERLIN_BROKER_URL=' '$ws/show/X.1/guardian_environ.txt'"
   if [ "$asked" = yes ]; then
     check "$r: the step is told what was withheld (names only)" \
       grep -qx "MERLIN_CREDENTIALS_WITHHELD=MERLIN_BROKER_URL" "$ws/show/X.1/env.txt"
