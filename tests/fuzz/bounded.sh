@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The suite's bounded fuzz run (ctest fuzz.bounded): every target for 60 s (MERLIN_FUZZ_SECONDS),
+# The suite's bounded fuzz run (ctest fuzz.bounded): every target for 30 s (MERLIN_FUZZ_SECONDS),
 # one after another, in the build dir given (default ./build-fuzz). docs/fuzzing.md.
 # Skips (77) with the reason when MERLIN_TEST_FUZZ=0 or without clang-15 and libFuzzer.
 set -uo pipefail
@@ -8,4 +8,4 @@ if [ "${MERLIN_TEST_FUZZ:-1}" = 0 ]; then
   echo "SKIP: MERLIN_TEST_FUZZ=0 (unset it to run the fuzz targets)"
   exit 77
 fi
-exec bash "$here/run.sh" --seconds "${MERLIN_FUZZ_SECONDS:-60}" --build-dir "${1:-$here/../../build-fuzz}"
+exec bash "$here/run.sh" --seconds "${MERLIN_FUZZ_SECONDS:-30}" --build-dir "${1:-$here/../../build-fuzz}"
