@@ -33,9 +33,20 @@ CLEANUP+=("podman rmi -f $image")
 CLEANUP+=("podman image prune -f --filter label=io.merlin.image")
 
 # --- build and the hello example in the image --------------------------------------------
+# When integration.deb_package (which ctest runs first) has just made the .deb of this build,
+# the image takes merlin from it instead of compiling the tree a second time (a Release build
+# of 6 CPU-minutes, and the compilers' apt layer). MERLIN_TEST_IMAGE_FROM_SOURCE=1 compiles.
+from=()
+deb=$(ls -t "$(dirname "$MERLIN")"/deb/merlin_*.deb 2>/dev/null | head -1 || true)
+if [ "${MERLIN_TEST_IMAGE_FROM_SOURCE:-0}" != 1 ] && [ -n "$deb" ] && [ "$deb" -nt "$MERLIN" ]; then
+  from=(--from-deb "$deb")
+  echo "     merlin from $deb (MERLIN_TEST_IMAGE_FROM_SOURCE=1 compiles the tree instead)"
+else
+  echo "     merlin compiled from the tree (no .deb newer than $MERLIN)"
+fi
 t=$SECONDS
 set +e
-MERLIN_BASE_IMAGE=$base bash "$SRC/containers/build-images.sh" --tag $image >build.out 2>build.err
+MERLIN_BASE_IMAGE=$base bash "$SRC/containers/build-images.sh" --tag $image "${from[@]}" >build.out 2>build.err
 rc=$?
 set -e
 expect_eq "build-images.sh: exit 0" 0 "$rc"
