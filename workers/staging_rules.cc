@@ -133,7 +133,7 @@ std::string format_manifest_line(const ManifestEntry& e) {
 }
 
 std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
-    std::string_view text) {
+    std::string_view text, std::size_t* malformed) {
   std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> out;
   while (!text.empty()) {
     auto nl = text.find('\n');
@@ -151,12 +151,14 @@ std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
       }
       line.remove_prefix(tab + 1);
     }
-    if (n != 4 || !line.empty()) continue;
     ManifestEntry e;
-    auto path = unescaped(f[1]);
-    if (!path || f[3].size() != 8 || !parse_number(f[0], e.sample) || !parse_number(f[2], e.size) ||
-        !parse_number(f[3], e.crc32c, 16))
+    std::optional<std::string> path;
+    if (n != 4 || !line.empty() || !(path = unescaped(f[1])) || f[3].size() != 8 ||
+        !parse_number(f[0], e.sample) || !parse_number(f[2], e.size) ||
+        !parse_number(f[3], e.crc32c, 16)) {
+      if (malformed != nullptr) ++*malformed;
       continue;
+    }
     e.path = *path;
     out[{e.sample, e.path}] = e;
   }

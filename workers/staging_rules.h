@@ -73,8 +73,10 @@ struct ManifestEntry {
 std::string format_manifest_line(const ManifestEntry& e);
 
 /// The entries of manifest text, the last line per (sample, path) winning (a retried or
-/// redelivered task appends again). A line that does not parse (a torn last write after a
-/// crash) is skipped.
-std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(std::string_view text);
+/// redelivered task appends again). A last line without its newline (a torn write after a
+/// crash) is skipped; so is a whole line that does not parse, counted in `*malformed` when
+/// given (no writer makes one: `merlin verify` reports them).
+std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
+    std::string_view text, std::size_t* malformed = nullptr);
 
 }  // namespace merlin

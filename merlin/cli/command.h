@@ -39,6 +39,7 @@ Command config_command();
 Command sample_command();
 Command collect_command();
 Command logs_command();
+Command verify_command();
 /// Hidden: `merlin completion bash|commands` (completion_script.h).
 Command completion_command();
 Command server_command();

@@ -126,6 +126,7 @@ int main(int argc, char** argv) {
                                          sample_command(),
                                          collect_command(),
                                          logs_command(),
+                                         verify_command(),
                                          server_command(),
                                          completion_command()};
   std::function<int()> action;

@@ -54,6 +54,10 @@ TEST(StagingRules, ATornOrMalformedManifestLineIsSkipped) {
   auto m = read_manifest(text);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m.begin()->first.first, 1u);
+  // The two whole lines that do not parse are counted; the torn last one is not (a crash).
+  std::size_t malformed = 0;
+  EXPECT_EQ(read_manifest(text, &malformed).size(), 1u);
+  EXPECT_EQ(malformed, 2u);
 }
 
 TEST(StagingRules, OnlyASuccessIsStagedAndAFailureKeepsItsScratch) {
