@@ -27,6 +27,16 @@ Error io_error(const std::string& what, const std::string& path, int err = errno
           what + " " + path + ": " + std::strerror(err), false};
 }
 
+// This boot of the node, or "" when the kernel does not say (then nothing is re-staged).
+std::string this_boot_id() {
+  UniqueFd f(::open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC));
+  char buf[64] = {};
+  ssize_t n = f.valid() ? ::read(f.get(), buf, sizeof buf - 1) : -1;
+  std::string id(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!id.empty() && (id.back() == '\n' || id.back() == ' ')) id.pop_back();
+  return id;
+}
+
 std::string this_host() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "localhost";
@@ -187,6 +197,7 @@ bool tidy_study_scratch(const std::string& dir) {
 FileStager::FileStager(FileStagerOptions options)
     : host_(options.host.empty() ? this_host() : options.host),
       pid_(options.pid != 0 ? options.pid : static_cast<long>(::getpid())),
+      boot_id_(options.boot_id.empty() ? this_boot_id() : options.boot_id),
       before_copy_(std::move(options.before_copy)) {}
 
 std::string FileStager::manifest_path(const std::string& step_dir) const {
@@ -310,6 +321,7 @@ Result<StageOutReport> FileStager::stage_out(const RenderedTask& task) {
   std::vector<NotRegular> others;  // links (stage_in's among them), FIFOs, sockets, devices
   auto l = list_scratch(scratch.get(), "", task.scratch_dir, files, others);
   if (!l) return l.error();
+  std::erase(files, std::string(kSuccessRecordName));  // ours, not the step's
   auto sel = select_outputs(task.stage_out, files);
   if (!sel.unmatched.empty())
     return Error::runtime(unmatched_message(sel.unmatched, others, task.scratch_dir));
@@ -382,6 +394,50 @@ Result<void> FileStager::append_manifest(const RenderedTask& task, const std::st
   }
   if (::fdatasync(f.get()) != 0) return io_error("cannot fsync the manifest", path);
   return ok();
+}
+
+Result<void> FileStager::record_success(const RenderedTask& task, double seconds,
+                                        bool write_finished) {
+  if (boot_id_.empty()) return ok();  // it could never be read back
+  const std::string text = format_success_record({boot_id_, seconds, write_finished});
+  const std::string shown = task.scratch_dir + "/" + kSuccessRecordName;
+  UniqueFd dir(::open(task.scratch_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (!dir.valid()) return io_error("cannot open", task.scratch_dir);
+  // Not fsynced: the record names this boot, and after a reboot it is not believed.
+  UniqueFd f(::openat(dir.get(), kSuccessRecordName,
+                      O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600));
+  if (!f.valid()) return io_error("cannot create", shown);
+  if (::write(f.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size()))
+    return io_error("cannot write", shown);
+  return ok();
+}
+
+std::optional<SuccessRecord> FileStager::success_record(const RenderedTask& task) {
+  // The common case, no record, costs one lstat; a record found is then opened the careful
+  // way: below the checked private dir, no link followed, only a small regular file read.
+  struct stat st {};
+  const std::string path = task.scratch_dir + "/" + kSuccessRecordName;
+  if (boot_id_.empty() || ::fstatat(AT_FDCWD, path.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return std::nullopt;
+  auto home = open_home(task);
+  if (!home) return std::nullopt;
+  const std::string rel = path_below(task.scratch_home, task.scratch_dir);
+  if (rel.empty()) return std::nullopt;
+  auto dir = open_dirs_beneath(home->get(), rel, task.scratch_home, false);
+  if (!dir) return std::nullopt;
+  UniqueFd f(::openat(dir->get(), kSuccessRecordName,
+                      O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  if (!f.valid() || ::fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > 4096)
+    return std::nullopt;
+  char buf[4097];
+  ssize_t n = ::read(f.get(), buf, sizeof buf);
+  if (n <= 0) return std::nullopt;
+  return parse_success_record(std::string_view(buf, static_cast<std::size_t>(n)), boot_id_);
+}
+
+void FileStager::drop_success_record(const RenderedTask& task) {
+  UniqueFd dir(::open(task.scratch_dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (dir.valid()) ::unlinkat(dir.get(), kSuccessRecordName, 0);
 }
 
 Result<void> FileStager::clean(const RenderedTask& task) {

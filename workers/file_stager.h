@@ -19,6 +19,7 @@ struct FileStagerOptions {
   /// A seam for tests: called with each selected output's scratch path after the listing and
   /// before the file is opened (to swap it for a link or a FIFO in that gap). Null in use.
   std::function<void(const std::string& path)> before_copy;
+  std::string boot_id;  ///< "" = this node's (/proc/sys/kernel/random/boot_id)
 };
 
 /// At the end of a study on a node (a local run): removes `<study scratch dir>/stage_in` and
@@ -34,6 +35,10 @@ class FileStager : public Stager {
   Result<void> prepare(const RenderedTask& task) override;
   Result<StageOutReport> stage_out(const RenderedTask& task) override;
   Result<void> clean(const RenderedTask& task) override;
+  Result<void> record_success(const RenderedTask& task, double seconds,
+                              bool write_finished) override;
+  std::optional<SuccessRecord> success_record(const RenderedTask& task) override;
+  void drop_success_record(const RenderedTask& task) override;
 
   /// The manifest this process appends to for a step dir.
   std::string manifest_path(const std::string& step_dir) const;
@@ -49,6 +54,7 @@ class FileStager : public Stager {
 
   std::string host_;
   long pid_;
+  std::string boot_id_;  ///< empty when unknown: no task is re-staged
   std::function<void(const std::string&)> before_copy_;
   std::mutex checked_mu_;
   std::set<std::string> checked_roots_;  ///< scratch roots that passed check_scratch_base

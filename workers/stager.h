@@ -3,6 +3,7 @@
 /// interface: FileStager does the file I/O, tests use a recording fake (tests/fakes/).
 /// Every call takes a task rendered with a scratch dir (RenderedTask::scratch_dir not empty).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,18 @@ class Stager {
   virtual Result<StageOutReport> stage_out(const RenderedTask& task) = 0;
   /// Removes the task's scratch dir. Thread-safe.
   virtual Result<void> clean(const RenderedTask& task) = 0;
+
+  /// Re-staging (docs/staging.md): after the step succeeded and before its outputs are
+  /// staged, records that in the task's scratch dir (kSuccessRecordName, with this node's
+  /// boot). Thread-safe.
+  virtual Result<void> record_success(const RenderedTask& task, double seconds,
+                                      bool write_finished) = 0;
+  /// The record a previous run of this task left in its scratch dir on this boot of this node
+  /// (its worker died before the staging ended), or nullopt: then the step runs. A link or
+  /// anything but a small regular file is not read. Thread-safe.
+  virtual std::optional<SuccessRecord> success_record(const RenderedTask& task) = 0;
+  /// Removes the record (a staging that failed: the next attempt runs the step). Thread-safe.
+  virtual void drop_success_record(const RenderedTask& task) = 0;
 };
 
 }  // namespace merlin

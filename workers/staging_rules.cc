@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 
 namespace merlin {
@@ -163,6 +165,37 @@ std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
     out[{e.sample, e.path}] = e;
   }
   return out;
+}
+
+std::string format_success_record(const SuccessRecord& r) {
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%.6f", r.seconds);
+  return "merlin-succeeded 1\nboot " + r.boot_id + "\nseconds " + seconds + "\nfinished " +
+         (r.write_finished ? "1" : "0") + "\n";
+}
+
+std::optional<SuccessRecord> parse_success_record(std::string_view text,
+                                                  std::string_view boot_id) {
+  if (boot_id.empty()) return std::nullopt;
+  SuccessRecord r;
+  std::string_view want[] = {"merlin-succeeded ", "boot ", "seconds ", "finished "};
+  std::string_view value[4];
+  for (int i = 0; i < 4; ++i) {
+    auto nl = text.find('\n');
+    if (nl == std::string_view::npos || text.substr(0, want[i].size()) != want[i])
+      return std::nullopt;
+    value[i] = text.substr(want[i].size(), nl - want[i].size());
+    text.remove_prefix(nl + 1);
+  }
+  if (value[0] != "1" || value[1] != boot_id || (value[3] != "0" && value[3] != "1"))
+    return std::nullopt;
+  char* end = nullptr;
+  const std::string s(value[2]);
+  r.seconds = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !(r.seconds >= 0)) return std::nullopt;
+  r.boot_id = std::string(boot_id);
+  r.write_finished = value[3] == "1";
+  return r;
 }
 
 }  // namespace merlin

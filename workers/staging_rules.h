@@ -79,4 +79,23 @@ std::string format_manifest_line(const ManifestEntry& e);
 std::map<std::pair<std::uint64_t, std::string>, ManifestEntry> read_manifest(
     std::string_view text, std::size_t* malformed = nullptr);
 
+/// The record a succeeded scratch step leaves in its scratch dir until its outputs are staged
+/// (`.merlin_succeeded`): a worker that dies between the step and the end of its staging
+/// leaves it, and the task's next run on the node stages the outputs instead of running the
+/// step again (docs/staging.md, "Re-staging instead of re-running").
+inline constexpr const char* kSuccessRecordName = ".merlin_succeeded";
+struct SuccessRecord {
+  std::string boot_id;  ///< the node's boot (/proc/sys/kernel/random/boot_id) when written
+  double seconds = 0;   ///< how long the step ran
+  bool write_finished = true;  ///< MERLIN_FINISHED is written when the outputs are staged
+};
+
+/// `merlin-succeeded 1\nboot <id>\nseconds <s>\nfinished <0|1>\n`.
+std::string format_success_record(const SuccessRecord& r);
+
+/// The record in `text` when it is whole and was written on the boot `boot_id` (a reboot may
+/// have lost the step's outputs from the page cache while the record reached the disk: the
+/// step runs again); nullopt otherwise, and always for an empty `boot_id`.
+std::optional<SuccessRecord> parse_success_record(std::string_view text, std::string_view boot_id);
+
 }  // namespace merlin

@@ -173,8 +173,9 @@ Result<WorkerReport> Worker::run() {
     std::lock_guard lock(mu_);
     report_.staging_busy_seconds = pool_->busy_seconds();
     if (report_.staged + report_.staging_failed > 0)
-      log::info("staging: tasks={} failed={} bytes={} stager_busy_seconds={:.3f}", report_.staged,
-                report_.staging_failed, report_.staged_bytes, report_.staging_busy_seconds);
+      log::info("staging: tasks={} failed={} bytes={} stager_busy_seconds={:.3f} restaged={}",
+                report_.staged, report_.staging_failed, report_.staged_bytes,
+                report_.staging_busy_seconds, report_.restaged);
   }
   if (start_error) {
     {
@@ -503,6 +504,21 @@ Result<void> Worker::run_task(const Delivery& d) {
   else if (d.redelivered)
     task.again = "redelivered";
   const bool scratch = !task.scratch_dir.empty();
+  // Its step succeeded here before, and its worker stopped before the staging ended: the
+  // outputs are staged from the scratch dir, not made again (docs/staging.md).
+  if (scratch) {
+    if (auto done = stager_->success_record(task)) {
+      log::info(
+          "re-staging step={} sample={}: its step succeeded in scratch={} before its worker "
+          "stopped; its outputs are staged now, the step is not run again",
+          node.name, m.lo, task.scratch_dir);
+      {
+        std::lock_guard lock(mu_);
+        report_.restaged++;
+      }
+      return stage_then_commit(d, std::move(task), done->seconds, done->write_finished);
+    }
+  }
   if (scratch) {
     auto p = stager_->prepare(task);
     if (!p && scratch_fault_is_the_nodes(p.error().code))
@@ -617,8 +633,13 @@ Result<void> Worker::act_on(const Delivery& d, const StepNode& node, RenderedTas
     }
     return broker_.ack(d);
   }
-  if (o.next == TaskOutcome::Next::kStageThenCommit)
+  if (o.next == TaskOutcome::Next::kStageThenCommit) {
+    // Recorded first, so that a worker dying during the staging does not cost the step again.
+    if (auto w = stager_->record_success(task, seconds, dec.write_finished); !w)
+      log::warn("step={} sample={} {} (a restart would run the step again)", node.name, m.lo,
+                w.error().message);
     return stage_then_commit(d, std::move(task), seconds, dec.write_finished);
+  }
 
   if (o.keep_scratch)
     log::warn("scratch left for inspection step={} sample={} scratch={}", node.name, m.lo,

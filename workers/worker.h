@@ -91,6 +91,7 @@ struct WorkerReport {
   std::uint64_t staged = 0;              ///< tasks whose outputs were staged and committed
   std::uint64_t staging_failed = 0;      ///< tasks failed by scratch or staging errors
   std::uint64_t staged_bytes = 0;
+  std::uint64_t restaged = 0;  ///< staged from a previous run's scratch, the step not run again
   double staging_busy_seconds = 0;  ///< the stager threads' time in jobs, summed
   std::uint64_t pruned = 0;         ///< tuned trials ended early (docs/tuning.md, "Pruning")
 };

@@ -56,6 +56,7 @@ Result<void> Worker::staged_commit(const Delivery& d, const RenderedTask& task, 
   }
   auto s = stager_->stage_out(task);
   if (!s) {
+    stager_->drop_success_record(task);  // the scratch stays for inspection; a retry runs
     log::error(
         "staging failed study={} step={} sample={} error=\"{}\" scratch={} (left for "
         "inspection)",

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <vector>
@@ -47,6 +48,32 @@ class FakeStager : public Stager {
     std::lock_guard lock(mu_);
     cleaned_.push_back(task.sample);
     return {};
+  }
+
+  Result<void> record_success(const RenderedTask& task, double seconds,
+                              bool write_finished) override {
+    std::lock_guard lock(mu_);
+    records_[task.sample] = SuccessRecord{"boot", seconds, write_finished};
+    return {};
+  }
+  std::optional<SuccessRecord> success_record(const RenderedTask& task) override {
+    std::lock_guard lock(mu_);
+    auto it = records_.find(task.sample);
+    if (it == records_.end()) return std::nullopt;
+    return it->second;
+  }
+  void drop_success_record(const RenderedTask& task) override {
+    std::lock_guard lock(mu_);
+    records_.erase(task.sample);
+  }
+  /// A record as a worker that died during staging leaves it.
+  void leave_success_record(std::uint64_t sample, double seconds) {
+    std::lock_guard lock(mu_);
+    records_[sample] = SuccessRecord{"boot", seconds, true};
+  }
+  bool has_success_record(std::uint64_t sample) const {
+    std::lock_guard lock(mu_);
+    return records_.count(sample) > 0;
   }
 
   void hold() {
@@ -103,6 +130,7 @@ class FakeStager : public Stager {
   ErrorCode node_error_ = ErrorCode::kNoSpace;
   std::function<void(std::uint64_t)> on_prepare_;
   std::set<std::uint64_t> fail_prepare_, fail_stage_;
+  std::map<std::uint64_t, SuccessRecord> records_;
   std::vector<std::uint64_t> prepared_, started_, staged_, cleaned_;
 };
 

@@ -103,6 +103,45 @@ TEST_F(StagerFiles, SelectedOutputsAreCopiedAndRecordedWithSizeAndCrc32c) {
   EXPECT_FALSE(fs::exists(t.scratch_dir));
 }
 
+TEST_F(StagerFiles, ASuccessRecordIsReadBackOnThisBootNeverStagedAndGoesWithTheScratch) {
+  auto t = task(3, "00/03");
+  t.stage_out = {"*"};
+  ASSERT_TRUE(stager_.prepare(t).ok());
+  EXPECT_FALSE(stager_.success_record(t)) << "none yet";
+  spit(t.scratch_dir + "/result.json", "{}");
+  ASSERT_TRUE(stager_.record_success(t, 4.25, true).ok());
+  auto r = stager_.success_record(t);
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->seconds, 4.25);
+  EXPECT_TRUE(r->write_finished);
+  // Another boot's stager (a reboot) does not believe it.
+  FileStagerOptions other{"nodeA", 4242, nullptr};
+  other.boot_id = "another-boot";
+  FileStager rebooted(other);
+  EXPECT_FALSE(rebooted.success_record(t));
+  // `*` does not stage it (hidden), and neither does naming it.
+  t.stage_out = {"*", kSuccessRecordName};
+  auto staged = stager_.stage_out(t);
+  EXPECT_FALSE(staged.ok()) << "the record is not a step's output";
+  t.stage_out = {"*"};
+  staged = stager_.stage_out(t);
+  ASSERT_TRUE(staged.ok()) << staged.error().message;
+  EXPECT_FALSE(fs::exists(t.dir + "/" + kSuccessRecordName));
+  stager_.drop_success_record(t);
+  EXPECT_FALSE(stager_.success_record(t));
+  ASSERT_TRUE(stager_.record_success(t, 1, true).ok());
+  ASSERT_TRUE(stager_.clean(t).ok());
+  EXPECT_FALSE(stager_.success_record(t));
+}
+
+TEST_F(StagerFiles, ASuccessRecordThatIsALinkIsNotBelieved) {
+  auto t = task(4, "00/04");
+  ASSERT_TRUE(stager_.prepare(t).ok());
+  spit((root_ / "elsewhere").string(), format_success_record({"x", 1, true}));
+  fs::create_symlink(root_ / "elsewhere", t.scratch_dir + "/" + kSuccessRecordName);
+  EXPECT_FALSE(stager_.success_record(t));
+}
+
 TEST_F(StagerFiles, OutputsInSubdirectoriesKeepTheirRelativePaths) {
   auto t = task(5, "00/05");
   t.stage_out = {"out/deep/*.json"};

@@ -80,5 +80,20 @@ TEST(StagingCrc32c, KnownValuesAndChunkingDoNotChangeIt) {
   EXPECT_EQ(chunked, crc32c(data));
 }
 
+TEST(StagingRules, ASuccessRecordIsBelievedOnlyWholeAndOnTheBootThatWroteIt) {
+  const std::string text = format_success_record({"b-1", 12.5, false});
+  auto r = parse_success_record(text, "b-1");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->seconds, 12.5);
+  EXPECT_FALSE(r->write_finished);
+  EXPECT_EQ(r->boot_id, "b-1");
+  EXPECT_FALSE(parse_success_record(text, "b-2")) << "another boot: the outputs may be lost";
+  EXPECT_FALSE(parse_success_record(text, "")) << "no boot id: never believed";
+  EXPECT_FALSE(parse_success_record(text.substr(0, text.size() - 1), "b-1")) << "torn";
+  EXPECT_FALSE(parse_success_record("merlin-succeeded 1\nboot b-1\nseconds x\nfinished 1\n", "b-1"));
+  EXPECT_FALSE(parse_success_record("merlin-succeeded 2\nboot b-1\nseconds 1\nfinished 1\n", "b-1"));
+  EXPECT_FALSE(parse_success_record("", "b-1"));
+}
+
 }  // namespace
 }  // namespace merlin

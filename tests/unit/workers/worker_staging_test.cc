@@ -189,6 +189,56 @@ TEST(WorkerStaging, AStagingErrorFailsTheSampleInsteadOfCommittingASuccess) {
   for (const auto& f : h.executor().finished()) EXPECT_NE(f.sample, 1u);
 }
 
+TEST(WorkerStaging, ASucceededStepIsRecordedBeforeItsStagingAndTheRecordGoesWithItsScratch) {
+  StagingHarness h(2);
+  ASSERT_TRUE(h.ok());
+  h.stager().fail_stage_out(1);
+  auto run = h.start(1);
+  auto report = h.finish(run);
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  // Sample 0 staged: its record stays in the fake (the real one goes with the scratch dir,
+  // removed by clean); sample 1's staging failed: its record is dropped, so a retry runs it.
+  EXPECT_TRUE(h.stager().has_success_record(0));
+  EXPECT_FALSE(h.stager().has_success_record(1));
+  EXPECT_EQ(report->restaged, 0u);
+}
+
+TEST(WorkerStaging, AStepThatSucceededBeforeItsWorkerDiedIsStagedNotRunAgain) {
+  StagingHarness h(3);
+  ASSERT_TRUE(h.ok());
+  h.stager().leave_success_record(1, 12.5);
+  auto run = h.start(1);
+  auto report = h.finish(run);
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_TRUE(h.executor().calls_of("sim", 1).empty()) << "the step is not run again";
+  EXPECT_EQ(h.executor().calls_of("sim", 0).size(), 1u);
+  auto prepared = h.stager().prepared();
+  EXPECT_EQ(std::count(prepared.begin(), prepared.end(), 1u), 0) << "its scratch is kept";
+  auto staged = h.stager().staged();
+  EXPECT_EQ(std::count(staged.begin(), staged.end(), 1u), 1);
+  EXPECT_EQ(report->restaged, 1u);
+  EXPECT_EQ(report->staged, 3u);
+  EXPECT_EQ(report->succeeded, 3u);
+  EXPECT_EQ(h.progress().done, 3u);
+  EXPECT_EQ(h.progress().failed, 0u);
+  bool finished1 = false;
+  for (const auto& f : h.executor().finished()) finished1 |= f.sample == 1u;
+  EXPECT_TRUE(finished1) << "MERLIN_FINISHED written after the staging, as for a run";
+}
+
+TEST(WorkerStaging, AReStagingThatFailsFailsTheSampleAndForgetsTheRecord) {
+  StagingHarness h(2);
+  ASSERT_TRUE(h.ok());
+  h.stager().leave_success_record(0, 1.0);
+  h.stager().fail_stage_out(0);
+  auto run = h.start(1);
+  auto report = h.finish(run);
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  EXPECT_TRUE(h.executor().calls_of("sim", 0).empty());
+  EXPECT_EQ(h.progress().failed, 1u);
+  EXPECT_FALSE(h.stager().has_success_record(0)) << "a restart runs the step";
+}
+
 TEST(WorkerStaging, AProblemOfTheTasksOwnScratchFailsTheSampleWithoutRunningIt) {
   // A stage_in file missing (kRuntime): that sample fails, the others run.
   StagingHarness h(3);
