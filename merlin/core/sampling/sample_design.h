@@ -54,8 +54,10 @@ inline constexpr std::uint64_t kMaxRows = 1'000'000'000'000;
 /// 1000000000000" otherwise.
 Result<std::uint64_t> parse_rows(std::string_view text);
 
-/// Halton's columns: one prime base each (sample_rows.cc's table).
-inline constexpr std::size_t kHaltonMaxDims = 30;
+/// Halton's columns: one prime base each, the first 1,000 primes (2 to 7919; sample_rows.cc).
+/// scipy's Halton takes any count; past a few dozen columns its large bases fill the space
+/// slowly, and scrambling (the default) is what keeps them usable.
+inline constexpr std::size_t kHaltonMaxDims = 1000;
 
 /// Checks a design as a whole (rows from 1 to kMaxRows, at least one column, the method's limits:
 /// Sobol's and Halton's columns; distributions only over uniform, lhs, sobol and halton); kBadInput.

@@ -34,8 +34,18 @@ std::uint64_t permute(std::uint64_t x, std::uint64_t n, std::uint64_t key) {
   return x;
 }
 
-constexpr unsigned kPrimes[] = {2,  3,  5,  7,  11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47,
-                                53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113};
+// The first kHaltonMaxDims primes, Halton's bases, made at compile time.
+constexpr auto kPrimes = [] {
+  std::array<unsigned, kHaltonMaxDims> p{};
+  std::size_t n = 0;
+  for (unsigned k = 2; n < p.size(); ++k) {
+    bool prime = true;
+    for (std::size_t i = 0; i < n && p[i] * p[i] <= k; ++i) prime = prime && k % p[i] != 0;
+    if (prime) p[n++] = k;
+  }
+  return p;
+}();
+static_assert(kPrimes[29] == 113 && kPrimes[999] == 7919);
 
 double distributed(const Column& c, double u) {
   // Away from 0 and 1, where the unbounded quantiles are infinite.
@@ -119,7 +129,6 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
       return;
     case Method::kHalton:
       for (std::size_t c = 0; c < dims; ++c) {
-        static_assert(sizeof(kPrimes) / sizeof(kPrimes[0]) == kHaltonMaxDims);
         const unsigned base = kPrimes[c];
         const HaltonDigits halton(base, d.scramble, d.seed, c);
         for (std::uint64_t r = 0; r < count; ++r)

@@ -4,20 +4,15 @@
 #include <cmath>
 
 #include "merlin/core/sampling/sample_rows.h"
+#include "merlin/core/sampling/sobol_directions.h"
 #include "merlin/core/util/value_format.h"
 
 namespace merlin::tune {
-namespace {
-
-// Sobol's direction table covers this many columns (sampling::check_design refuses more).
-constexpr std::size_t kSobolColumns = 13;
-
-}  // namespace
 
 std::vector<std::string> trial_values(const spec::TuneSpec& spec, std::uint32_t trial) {
   using Kind = spec::TuneDimension::Kind;
   sampling::SampleDesign d;
-  d.method = spec.method == spec::TuneMethod::kSobol && spec.space.size() <= kSobolColumns
+  d.method = spec.method == spec::TuneMethod::kSobol && spec.space.size() <= sampling::kSobolMaxDims
                  ? sampling::Method::kSobol
                  : sampling::Method::kUniform;
   d.seed = spec.seed;

@@ -13,8 +13,8 @@ namespace merlin::tune {
 /// The values of trial `trial`, in the order of `spec.space`, as the token texts: integers
 /// without a point, reals as Python prints a float, choices as written. `random`, `asha` and
 /// `hyperband` draw uniformly (log-uniformly for log_uniform) with `spec.seed`; `sobol` takes
-/// the scrambled Sobol point of the trial's index (at most 13 dimensions: more fall back to
-/// random).
+/// the scrambled Sobol point of the trial's index (at most sampling::kSobolMaxDims, 3,667,
+/// dimensions: more fall back to random).
 std::vector<std::string> trial_values(const spec::TuneSpec& spec, std::uint32_t trial);
 
 }  // namespace merlin::tune

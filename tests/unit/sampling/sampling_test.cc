@@ -172,6 +172,29 @@ TEST(Sampling, BadInputSaysWhatIsWrong) {
       << "a prime base per column: no two columns share one";
 }
 
+TEST(Sampling, HaltonTakesAThousandColumnsEachInsideItsBounds) {
+  // The last column's base is the 1000th prime, 7919: its first unscrambled points are
+  // 1/7919, 2/7919, ...
+  auto d = unit_design(Method::kHalton, 50, kHaltonMaxDims);
+  ASSERT_TRUE(check_design(d).ok());
+  d.scramble = false;
+  auto v = rows_of(d);
+  ASSERT_EQ(v.size(), 50u * kHaltonMaxDims);
+  for (double x : v) {
+    ASSERT_GE(x, 0.0);
+    ASSERT_LT(x, 1.0);
+  }
+  EXPECT_DOUBLE_EQ(v[kHaltonMaxDims - 1], 1.0 / 7919);
+  EXPECT_DOUBLE_EQ(v[2 * kHaltonMaxDims - 1], 2.0 / 7919);
+  EXPECT_DOUBLE_EQ(v[29], 1.0 / 113) << "the 30th base is unchanged";
+  d.scramble = true;
+  auto s = rows_of(d);
+  for (double x : s) {
+    ASSERT_GE(x, 0.0);
+    ASSERT_LT(x, 1.0);
+  }
+}
+
 TEST(Sampling, FilesReadBackThroughTheSpecsSampleReader) {
   const auto dir = std::filesystem::path(::testing::TempDir());
   auto d = unit_design(Method::kLhs, 70000, 3);  // more than one write block
