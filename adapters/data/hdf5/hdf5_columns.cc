@@ -115,6 +115,8 @@ Result<std::vector<RowsDataset>> open_targets(hid_t f, const std::vector<std::st
     }
     auto r = open_rows(f, "fields/" + name, rows);
     if (!r) return r.error();
+    if (auto dtype = read_string_attr(r->d.get(), "dtype"); dtype && *dtype == "string")
+      return Error::bad_input("field '" + name + "' holds strings: a target must be numeric");
     out.push_back(std::move(*r));
   }
   return out;
@@ -178,6 +180,18 @@ Result<data::DatasetColumns> read_index(hid_t f, const std::vector<std::string>&
                                 if (!std::isfinite(v[i])) usable[first + i / w] = 0;
                             });
     if (!b) return b.error();
+    // A field without NaN (integers, bool) marks a missing value in its mask, over a 0 that
+    // must not be taken for a value (docs/collect.md, "Types").
+    const std::string mask = "missing/" + targets[t];
+    if (!link_exists(f, mask)) continue;
+    auto m = open_rows(f, mask, n);
+    if (!m) return m.error();
+    const auto mw = m->width;
+    auto c = for_each_block(*m, mask, n, [&](std::uint64_t first, std::uint64_t rows, const double* v) {
+      for (std::uint64_t i = 0; i < rows * mw; ++i)
+        if (v[i] != 0) usable[first + i / mw] = 0;
+    });
+    if (!c) return c.error();
   }
   for (std::uint64_t r = 0; r < n; ++r) {
     if (!usable[r]) continue;

@@ -14,7 +14,9 @@ namespace merlin::hdf5 {
 /// the first `rows_committed` rows, those whose `/status` is 1 and with no NaN in the chosen
 /// `/inputs` columns (`inputs`; all of them, in file order, when empty) nor in the fields named
 /// in `targets` (`/fields/<name>`, flattened per row; streamed in blocks of rows to check, not
-/// kept: memory is the inputs and one block). Errors (kBadInput) name the file and what is
+/// kept: memory is the inputs and one block), nor a missing element in a target's mask
+/// (`/missing/<name>`: integer and bool fields, whose missing values are stored as 0). A
+/// string field is not a target (kBadInput). Errors (kBadInput) name the file and what is
 /// wrong: no such file, not a merlin-collect file, no `/inputs`, an unknown column or field
 /// (with the names there are).
 Result<data::DatasetColumns> read_dataset_index(const std::string& path,

@@ -93,6 +93,41 @@ TEST(Hdf5Columns, IndexDropsOkRowsWithANanTargetAndKeepsFileRows) {
   EXPECT_EQ(all_v->rows(), 3u) << "the NaN is in a field not chosen";
 }
 
+TEST(Hdf5Columns, AnIntegerTargetsMaskDropsItsMissingRowsAndAStringFieldIsNoTarget) {
+  // n: int64 with a mask; sample 5's n is missing (a JSON null: 0 in the data, 1 in the mask)
+  // though its status is ok. Its 0 must not be trained on.
+  ScratchDir dir;
+  const auto path = dir.file("d.h5");
+  data::DatasetLayout l{"sim", {"r.json"}, {"A"}, {{"n", {}, data::DType::kInt64},
+                                                    {"name", {}, data::DType::kString}}};
+  auto sink = hdf5_format()->create(path, l, {"s", "spec", "", "/ws"});
+  ASSERT_TRUE(sink.ok()) << sink.error().message;
+  data::RowBatch b;
+  b.fields.resize(2);
+  const std::vector<std::int64_t> n = {30, 0, 70};
+  for (std::size_t i = 0; i < 3; ++i) {
+    b.ids.push_back(3 + 2 * i);
+    b.status.push_back(1);
+    b.inputs.push_back(static_cast<double>(i));
+    const auto* p = reinterpret_cast<const unsigned char*>(&n[i]);
+    b.fields[0].bytes.insert(b.fields[0].bytes.end(), p, p + sizeof n[i]);
+    b.fields[0].missing.push_back(i == 1 ? 1 : 0);
+    b.fields[1].strings.push_back("s" + std::to_string(i));
+    b.fields[1].missing.push_back(0);
+  }
+  ASSERT_TRUE((*sink)->append(b).ok());
+  sink->reset();
+  auto c = read_dataset_columns(path, {"A"}, {"n"});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->sample_ids, (std::vector<std::uint64_t>{3, 7}));
+  EXPECT_EQ(c->targets, (std::vector<double>{30, 70}));
+  auto s = read_dataset_columns(path, {"A"}, {"name"});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().code, ErrorCode::kBadInput);
+  EXPECT_NE(s.error().message.find("field 'name' holds strings"), std::string::npos)
+      << s.error().message;
+}
+
 TEST(Hdf5Columns, TargetsOfChosenRowsInTheOrderAsked) {
   ScratchDir dir;
   const auto path = dir.file("d.h5");
