@@ -32,14 +32,6 @@ struct SampleArgs {
   std::string output;
 };
 
-// A dataset `samples` (rows x columns, float64) with a `column_labels` attribute, streamed.
-std::uint64_t grid_rows(const sampling::SampleDesign& d) {
-  const std::uint64_t k = sampling::grid_side(d.rows, d.columns.size());
-  std::uint64_t n = 1;
-  for (std::size_t c = 0; c < d.columns.size(); ++c) n *= k;
-  return n;
-}
-
 // The sidecar FILE.json beside a .npy/.csv/.tab file: written under a temporary name and renamed.
 Result<void> write_sidecar(const sampling::SampleDesign& d, const std::string& path,
                            std::uint64_t rows) {
@@ -70,9 +62,7 @@ Result<std::uint64_t> write_hdf5(const sampling::SampleDesign& d, const std::str
   // Provenance as root attributes: the method, seed and scrambling, and the whole record as JSON.
   const bool scrambled = d.scramble && (d.method == sampling::Method::kSobol ||
                                         d.method == sampling::Method::kHalton);
-  const std::uint64_t rows = d.method == sampling::Method::kGrid
-                                 ? grid_rows(d)
-                                 : d.rows;
+  const std::uint64_t rows = sampling::design_rows(d);
   for (auto r : {(*sink)->set_attribute("sample_method", sampling::method_name(d.method)),
                  (*sink)->set_attribute("sample_seed", d.seed),
                  (*sink)->set_attribute("sample_rows", rows),
@@ -94,9 +84,6 @@ int sample(const SampleArgs& a) {
   auto m = sampling::parse_method(a.method);
   if (!m) return report_error(m.error());
   d.method = *m;
-  auto rows = sampling::parse_rows(a.rows);
-  if (!rows) return report_error(rows.error());
-  d.rows = *rows;
   d.seed = a.seed;
   d.scramble = !a.no_scramble;
   for (const auto& text : a.columns) {
@@ -109,6 +96,24 @@ int sample(const SampleArgs& a) {
                                          std::to_string(d.columns.size()) + " --column given"));
   if (d.columns.empty())
     for (int i = 0; i < a.dims; ++i) d.columns.push_back({"x" + std::to_string(i), 0, 1, false});
+  // -n: star and ccd have the rows their columns make, so it may be left out (and, given,
+  // must say that number); every other method needs it.
+  if (a.rows.empty()) {
+    if (!sampling::sized_by_columns(d.method))
+      return report_error(Error::bad_input("-n/--rows is required (only --method star and ccd, "
+                                           "whose columns decide their rows, go without)"));
+    d.rows = sampling::design_rows(d);
+  } else {
+    auto rows = sampling::parse_rows(a.rows);
+    if (!rows) return report_error(rows.error());
+    d.rows = *rows;
+    if (sampling::sized_by_columns(d.method) && d.rows != sampling::design_rows(d))
+      return report_error(Error::bad_input(
+          std::string("--method ") + sampling::method_name(d.method) + " with " +
+          std::to_string(d.columns.size()) + " columns has " +
+          std::to_string(sampling::design_rows(d)) + " rows, not " + a.rows +
+          " (leave -n out)"));
+  }
   if (auto c = sampling::check_design(d); !c) return report_error(c.error());
   if (d.method == sampling::Method::kSobol && (d.rows & (d.rows - 1)) != 0)
     std::fprintf(stderr,
@@ -145,12 +150,13 @@ int sample(const SampleArgs& a) {
 Command sample_command() {
   return {"sample",
           "Write a sample file (.npy, .csv, .tab, .h5) for a spec's merlin.samples: uniform, Latin "
-          "hypercube, Sobol, Halton, full grid or normal rows",
+          "hypercube (plain or maximin), Sobol, Halton, full grid, normal rows, or star and "
+          "central composite designs",
           [](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<SampleArgs>();
             sub.add_option("-n,--rows", a->rows,
-                           "Rows to write, 1 to 10^12 (grid: the most; k^d of them)")
-                ->required();
+                           "Rows to write, 1 to 10^12 (grid: the most; k^d of them); star and "
+                           "ccd: leave it out, their columns decide");
             sub.add_option(
                    "-o,--output", a->output,
                    "The file: .npy (float64, what merlin.samples.file reads), .csv, .tab, or .h5 "
@@ -160,9 +166,13 @@ Command sample_command() {
                            "uniform, lhs (Latin hypercube: each column stratified into n "
                            "intervals), sobol, halton (both scrambled unless --no-scramble), "
                            "grid (k points per column, ends included), normal (bounds are "
-                           "the +-3 sigma range)")
+                           "the +-3 sigma range), maximin (a Latin hypercube with its rows "
+                           "spread apart; at most 20000 rows), star (2d axial points: each "
+                           "column at its bounds, the others centred), ccd (face-centred "
+                           "central composite: 2^d corners, 2d axial points, the centre)")
                              ->capture_default_str(),
-                         {"uniform", "lhs", "sobol", "halton", "grid", "normal"});
+                         {"uniform", "lhs", "sobol", "halton", "grid", "normal", "maximin", "star",
+                          "ccd"});
             sub.add_option("-c,--column", a->columns,
                            "NAME=LO:HI or NAME=LO:HI:log (uniform in log x), or a distribution: "
                            "NAME=normal:MU:SIGMA, lognormal:MU:SIGMA, truncnorm:MU:SIGMA:LO:HI, "

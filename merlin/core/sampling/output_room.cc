@@ -12,12 +12,7 @@ bool ends_with(const std::string& s, const std::string& tail) {
 }  // namespace
 
 std::uint64_t estimated_bytes(const SampleDesign& d, const std::string& path) {
-  std::uint64_t rows = d.rows;
-  if (d.method == Method::kGrid) {
-    const std::uint64_t k = grid_side(d.rows, d.columns.size());
-    rows = 1;
-    for (std::size_t i = 0; i < d.columns.size(); ++i) rows *= k;
-  }
+  const std::uint64_t rows = design_rows(d);
   const std::uint64_t values = rows * d.columns.size();
   if (ends_with(path, ".npy")) return 128 + values * 8;
   if (ends_with(path, ".h5") || ends_with(path, ".hdf5")) return (64 << 10) + values * 8;

@@ -10,7 +10,7 @@
 
 namespace merlin::sampling {
 
-/// The most a file of design `d` (a grid: its real row count) takes at `path`, by extension:
+/// The most a file of design `d` (its design_rows) takes at `path`, by extension:
 /// `.npy` 8 bytes a value and its 128-byte header; `.h5`/`.hdf5` 8 bytes a value (compression
 /// only shrinks it) and 64 KiB of HDF5's own; `.csv`/`.tab`/`.txt` 24 bytes a value (`%.17g`
 /// and a separator) and a header line. The design must pass check_design (no overflow then).

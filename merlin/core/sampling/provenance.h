@@ -10,7 +10,7 @@
 namespace merlin::sampling {
 
 /// A JSON object, one member per line: "generator" ("merlin sample"), "merlin_version", "method",
-/// "rows" (as written: a grid's k^d), "seed", "scramble" (true/false; false for methods that are
+/// "rows" (as written: design_rows), "seed", "scramble" (true/false; false for methods that are
 /// not scrambled), "scrambling" (what the scrambling is, or null), "columns" (an array of
 /// {"name", "lo", "hi", "scale": "linear"|"log", "distribution"}). Ends in "\n".
 std::string provenance_json(const SampleDesign& d, std::uint64_t rows_written,

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 
+#include "merlin/core/sampling/maximin_lhs.h"
 #include "merlin/core/sampling/sobol_directions.h"
 
 namespace merlin::sampling {
@@ -15,7 +16,9 @@ struct Named {
 };
 constexpr Named kMethods[] = {{"uniform", Method::kUniform}, {"lhs", Method::kLhs},
                               {"sobol", Method::kSobol},     {"halton", Method::kHalton},
-                              {"grid", Method::kGrid},       {"normal", Method::kNormal}};
+                              {"grid", Method::kGrid},       {"normal", Method::kNormal},
+                              {"maximin", Method::kMaximin}, {"star", Method::kStar},
+                              {"ccd", Method::kCcd}};
 
 bool parse_double(std::string_view s, double* out) {
   if (s.empty()) return false;
@@ -29,7 +32,7 @@ Result<Method> parse_method(std::string_view text) {
   for (const auto& m : kMethods)
     if (text == m.name) return m.method;
   return Error::bad_input("--method '" + std::string(text) +
-                          "' is none of uniform, lhs, sobol, halton, grid, normal");
+                          "' is none of uniform, lhs, sobol, halton, grid, normal, maximin, star, ccd");
 }
 
 const char* method_name(Method m) {
@@ -174,14 +177,37 @@ Result<void> check_design(const SampleDesign& d) {
     return Error::bad_input("--method halton: at most " + std::to_string(kHaltonMaxDims) +
                             " columns (one prime base each), got " +
                             std::to_string(d.columns.size()));
-  if (d.method == Method::kGrid || d.method == Method::kNormal)
+  if (d.method == Method::kGrid || d.method == Method::kNormal || sized_by_columns(d.method))
     for (const auto& c : d.columns)
       if (c.dist != Dist::kRange)
         return Error::bad_input("--column '" + c.name + "': a distribution applies to methods "
-                                "uniform, lhs, sobol and halton, not " + method_name(d.method));
+                                "uniform, lhs, maximin, sobol and halton, not " +
+                                method_name(d.method));
+  if (d.method == Method::kMaximin && d.rows > kMaximinMaxRows)
+    return Error::bad_input("--method maximin: at most " + std::to_string(kMaximinMaxRows) +
+                            " rows (its optimisation compares every row with every other), got " +
+                            std::to_string(d.rows) + "; lhs takes any number");
+  if (d.method == Method::kCcd && d.columns.size() > kCcdMaxDims)
+    return Error::bad_input("--method ccd: at most " + std::to_string(kCcdMaxDims) +
+                            " columns (2^d corners), got " + std::to_string(d.columns.size()));
   if (d.method == Method::kSobol && d.rows > (std::uint64_t{1} << 32))
     return Error::bad_input("--method sobol: at most 2^32 rows");
   return ok();
+}
+
+std::uint64_t design_rows(const SampleDesign& d) {
+  const std::size_t dims = d.columns.size();
+  switch (d.method) {
+    case Method::kGrid: {
+      const std::uint64_t k = grid_side(d.rows, dims);
+      std::uint64_t n = 1;
+      for (std::size_t i = 0; i < dims; ++i) n *= k;
+      return n;
+    }
+    case Method::kStar: return 2 * std::uint64_t{dims};
+    case Method::kCcd: return (std::uint64_t{1} << std::min<std::size_t>(dims, 63)) + 2 * dims + 1;
+    default: return d.rows;
+  }
 }
 
 std::uint64_t grid_side(std::uint64_t rows, std::size_t dims) {

@@ -10,9 +10,13 @@
 
 namespace merlin::sampling {
 
-enum class Method { kUniform, kLhs, kSobol, kHalton, kGrid, kNormal };
+enum class Method { kUniform, kLhs, kSobol, kHalton, kGrid, kNormal, kMaximin, kStar, kCcd };
 
-/// "uniform", "lhs", "sobol", "halton", "grid", "normal"; kBadInput naming the known ones.
+/// "uniform", "lhs", "sobol", "halton", "grid", "normal", "maximin" (a Latin hypercube with its
+/// rows spread apart: maximin_lhs.h), "star" (the 2·d axial points: each column at its low and
+/// its high bound, the others at their centre) and "ccd" (a face-centred central composite
+/// design: the 2^d corners, the 2·d axial points and the centre); kBadInput naming the known
+/// ones.
 Result<Method> parse_method(std::string_view text);
 const char* method_name(Method m);
 
@@ -65,5 +69,14 @@ Result<void> check_design(const SampleDesign& d);
 
 /// Rows a full grid of `rows` requested points has: k^d with k = floor(rows^(1/d)), k >= 1.
 std::uint64_t grid_side(std::uint64_t rows, std::size_t dims);
+
+/// The rows `d` makes: a grid's k^d, star's 2·d, ccd's 2^d + 2·d + 1; `d.rows` otherwise.
+std::uint64_t design_rows(const SampleDesign& d);
+
+/// Whether the columns alone decide the row count (star, ccd): -n may then be left out.
+inline bool sized_by_columns(Method m) { return m == Method::kStar || m == Method::kCcd; }
+
+/// ccd's most columns (2^20 corners).
+inline constexpr std::size_t kCcdMaxDims = 20;
 
 }  // namespace merlin::sampling

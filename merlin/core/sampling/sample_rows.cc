@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "merlin/core/sampling/inverse_cdf.h"
+#include "merlin/core/sampling/maximin_lhs.h"
 #include "merlin/core/sampling/qmc_scramble.h"
 #include "merlin/core/sampling/sobol_directions.h"
 
@@ -61,6 +62,10 @@ double distributed(const Column& c, double u) {
       return c.choices[std::min(i, c.choices.size() - 1)];
     }
   }
+  // The bounds themselves at u = 0 and 1 (grid, star and ccd put points there): exp(log(hi))
+  // is not always hi.
+  if (u <= 0) return c.lo;
+  if (u >= 1) return c.hi;
   if (c.log) return std::exp(std::log(c.lo) + u * (std::log(c.hi) - std::log(c.lo)));
   return c.lo + u * (c.hi - c.lo);
 }
@@ -146,6 +151,47 @@ void fill_rows(const SampleDesign& d, std::uint64_t first, std::uint64_t count, 
           out[r * dims + c] = to_bounds(d.columns[c], u);
         }
       }
+      return;
+    }
+    case Method::kMaximin: {
+      // Optimised as a whole, once per (rows, columns, seed) and thread: the writer asks for
+      // it block by block.
+      thread_local struct {
+        std::uint64_t rows = 0, seed = 0;
+        std::size_t dims = 0;
+        std::vector<double> unit;
+      } cache;
+      if (cache.unit.empty() || cache.rows != d.rows || cache.dims != dims || cache.seed != d.seed) {
+        cache.unit = maximin_lhs_unit(d.rows, dims, d.seed);
+        cache.rows = d.rows;
+        cache.dims = dims;
+        cache.seed = d.seed;
+      }
+      for (std::uint64_t r = 0; r < count; ++r)
+        for (std::size_t c = 0; c < dims; ++c)
+          out[r * dims + c] = to_bounds(d.columns[c], cache.unit[(first + r) * dims + c]);
+      return;
+    }
+    case Method::kStar:  // row 2k: column k at its low bound, 2k + 1: at its high one
+      for (std::uint64_t r = 0; r < count; ++r)
+        for (std::size_t c = 0; c < dims; ++c) {
+          const std::uint64_t row = first + r;
+          const double u = row / 2 == c ? double(row % 2) : 0.5;
+          out[r * dims + c] = to_bounds(d.columns[c], u);
+        }
+      return;
+    case Method::kCcd: {  // the 2^d corners (bit c of the row: column c high), the axial points, the centre
+      const std::uint64_t corners = std::uint64_t{1} << dims;
+      for (std::uint64_t r = 0; r < count; ++r)
+        for (std::size_t c = 0; c < dims; ++c) {
+          const std::uint64_t row = first + r;
+          double u = 0.5;
+          if (row < corners)
+            u = double((row >> c) & 1);
+          else if (row - corners < 2 * dims && (row - corners) / 2 == c)
+            u = double((row - corners) % 2);
+          out[r * dims + c] = to_bounds(d.columns[c], u);
+        }
       return;
     }
     case Method::kNormal:

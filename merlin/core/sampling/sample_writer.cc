@@ -47,12 +47,7 @@ struct FileCloser {
 // The design with its real row count (a grid's is grid_side(rows)^columns).
 SampleDesign sized(const SampleDesign& design) {
   SampleDesign d = design;
-  if (d.method == Method::kGrid) {
-    const std::uint64_t k = grid_side(d.rows, d.columns.size());
-    std::uint64_t n = 1;
-    for (std::size_t i = 0; i < d.columns.size(); ++i) n *= k;
-    d.rows = n;
-  }
+  d.rows = design_rows(d);
   return d;
 }
 

@@ -26,8 +26,8 @@ struct WriteOptions {
 /// The error of a writing stopped by `stopped`: kRuntime "interrupted: nothing written to PATH".
 Error interrupted_error(const std::string& path);
 
-/// The rows written (for a grid, grid_side(rows)^columns). kBadInput for an unknown extension,
-/// kRuntime for a file that cannot be written (naming it and the system's words; kNoSpace for
+/// The rows written (design_rows: a grid's k^d, star's and ccd's by their columns). kBadInput
+/// for an unknown extension, kRuntime for a file that cannot be written (naming it and the system's words; kNoSpace for
 /// a full disk). Stopped by `options.stopped`: interrupted_error, the temporary file removed.
 /// `.h5`/`.hdf5` are kBadInput here: the CLI writes them through write_sample_rows.
 Result<std::uint64_t> write_samples(const SampleDesign& d, const std::string& path,
@@ -37,7 +37,7 @@ Result<std::uint64_t> write_samples(const SampleDesign& d, const std::string& pa
 using RowBlockSink = std::function<Result<void>(const double* values, std::uint64_t rows)>;
 
 /// Computes the design's rows block by block (memory flat in the row count) and hands each
-/// block to `sink`, in order. Returns the rows handed (for a grid, grid_side(rows)^columns).
+/// block to `sink`, in order. Returns the rows handed (design_rows(d)).
 /// kBadInput for a design check_design refuses; the sink's error otherwise; `stopped` is asked
 /// before each block (an interrupt): true ends it with interrupted_error(`path`), the sink
 /// holding a part of the rows (its owner drops it).

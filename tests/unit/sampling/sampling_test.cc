@@ -10,6 +10,7 @@
 #include <set>
 
 #include "merlin/core/samples/sample_table.h"
+#include "merlin/core/sampling/maximin_lhs.h"
 #include "merlin/core/sampling/sample_rows.h"
 #include "merlin/core/sampling/sample_writer.h"
 #include "merlin/core/sampling/sobol_directions.h"
@@ -193,6 +194,62 @@ TEST(Sampling, HaltonTakesAThousandColumnsEachInsideItsBounds) {
     ASSERT_GE(x, 0.0);
     ASSERT_LT(x, 1.0);
   }
+}
+
+TEST(Sampling, StarAndCcdPutEachColumnAtItsBoundsAndCentre) {
+  auto star = unit_design(Method::kStar, 0, 3);
+  star.columns[1] = {"k", 1, 100, true};
+  star.rows = design_rows(star);
+  ASSERT_EQ(star.rows, 6u);
+  ASSERT_TRUE(check_design(star).ok());
+  auto v = rows_of(star);
+  const std::vector<double> want = {0, 10, 0.5, 1, 10, 0.5, 0.5, 1, 0.5,
+                                    0.5, 100, 0.5, 0.5, 10, 0, 0.5, 10, 1};
+  for (std::size_t i = 0; i < want.size(); ++i) EXPECT_NEAR(v[i], want[i], 1e-12) << i;
+  EXPECT_EQ(v[10], 100.0) << "a bound is the bound itself, not exp(log(100))";
+
+  auto ccd = unit_design(Method::kCcd, 0, 3);
+  ccd.rows = design_rows(ccd);
+  ASSERT_EQ(ccd.rows, 8u + 6u + 1u);
+  auto c = rows_of(ccd);
+  std::set<std::vector<double>> points;
+  for (std::size_t r = 0; r < ccd.rows; ++r) points.insert({c[3 * r], c[3 * r + 1], c[3 * r + 2]});
+  EXPECT_EQ(points.size(), 15u) << "no point twice";
+  for (double a : {0.0, 1.0})
+    for (double b : {0.0, 1.0})
+      for (double d : {0.0, 1.0}) EXPECT_TRUE(points.count({a, b, d})) << "corner " << a << b << d;
+  EXPECT_TRUE(points.count({0.5, 0.5, 0.5})) << "the centre";
+  EXPECT_TRUE(points.count({0.5, 0.0, 0.5})) << "an axial point";
+  EXPECT_FALSE(check_design(unit_design(Method::kCcd, 1, kCcdMaxDims + 1)).ok());
+  auto with_dist = unit_design(Method::kStar, 2, 1);
+  with_dist.columns[0].dist = Dist::kNormal;
+  EXPECT_FALSE(check_design(with_dist).ok()) << "a distribution has no bounds to put points at";
+}
+
+TEST(Sampling, MaximinIsALatinHypercubeWithItsRowsFurtherApartThanLhs) {
+  const std::size_t n = 100, dims = 3;
+  double ratio_sum = 0;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    auto m = rows_of(unit_design(Method::kMaximin, n, dims, seed));
+    for (std::size_t c = 0; c < dims; ++c) {  // one point in each 1/n cell of every column
+      std::set<int> cells;
+      for (std::size_t r = 0; r < n; ++r) cells.insert(static_cast<int>(m[r * dims + c] * n));
+      EXPECT_EQ(cells.size(), n) << "seed " << seed << " column " << c;
+    }
+    const double dm = min_row_distance(m, dims);
+    const double dl = min_row_distance(rows_of(unit_design(Method::kLhs, n, dims, seed)), dims);
+    EXPECT_GT(dm, dl) << "seed " << seed;
+    ratio_sum += dm / dl;
+    EXPECT_EQ(m, rows_of(unit_design(Method::kMaximin, n, dims, seed))) << "deterministic";
+  }
+  EXPECT_GT(ratio_sum / 5, 1.5) << "the smallest distance, maximin over plain LHS, on average";
+  // Blocks of rows are the same rows as one call.
+  auto d = unit_design(Method::kMaximin, n, dims, 9);
+  std::vector<double> whole = rows_of(d), parts(n * dims);
+  fill_rows(d, 0, 40, parts.data());
+  fill_rows(d, 40, 60, parts.data() + 40 * dims);
+  EXPECT_EQ(parts, whole);
+  EXPECT_FALSE(check_design(unit_design(Method::kMaximin, kMaximinMaxRows + 1, 2)).ok());
 }
 
 TEST(Sampling, FilesReadBackThroughTheSpecsSampleReader) {
