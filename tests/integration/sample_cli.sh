@@ -112,6 +112,35 @@ rc=$?
 set -e
 expect_eq "unknown extension: exit 2" 2 "$rc"
 
+# Designs sized by their columns, and maximin.
+"$MERLIN" sample -m ccd -c a=0:10 -c k=1:100:log -o ccd.csv --header 2>ccd.err
+expect_eq "ccd without -n: 2^2 + 2*2 + 1 rows, bounds exact" \
+  "a,k|0,1|10,1|0,100|10,100|0,10.000000000000002|10,10.000000000000002|5,1|5,100|5,10.000000000000002|" \
+  "$(tr '\n' '|' <ccd.csv)"
+check "the sidecar names the method" grep -q '"method": "ccd"' ccd.csv.json
+set +e
+"$MERLIN" sample -m star -d 3 -n 5 -o star.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "star with a wrong -n: exit 2" 2 "$rc"
+check "... saying the rows its columns make" grep -q "star with 3 columns has 6 rows, not 5 (leave -n out)" err.txt
+set +e
+"$MERLIN" sample -m lhs -d 3 -o lhs_no_n.npy 2>err.txt
+rc=$?
+set -e
+expect_eq "lhs without -n: exit 2" 2 "$rc"
+check "... -n is required for it" grep -q "n/--rows is required" err.txt
+"$MERLIN" sample -m maximin -n 200 -d 4 -s 3 -o mm.csv 2>/dev/null
+"$MERLIN" sample -m lhs -n 200 -d 4 -s 3 -o lhs4.csv 2>/dev/null
+if command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+  check "maximin: a Latin hypercube whose closest rows are further apart than lhs's" /usr/bin/python3 -c '
+import numpy as np
+m = np.loadtxt("mm.csv", delimiter=","); l = np.loadtxt("lhs4.csv", delimiter=",")
+assert all(len(set((m[:, c] * 200).astype(int))) == 200 for c in range(4)), "not latin"
+dist = lambda x: min(np.sqrt(((x[i] - x[i + 1:]) ** 2).sum(1)).min() for i in range(len(x) - 1))
+assert dist(m) > 1.5 * dist(l), (dist(m), dist(l))'
+fi
+
 # generate.cmd calls a bare `merlin`: found through the PATH merlin gives its children, though
 # this merlin was started by its full path and is on no PATH entry.
 sed -e "s|$MERLIN sample|merlin sample|" -e 's/name: lhs/name: bare/' lhs.yaml >bare.yaml
