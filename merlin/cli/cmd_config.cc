@@ -1,7 +1,9 @@
-// `merlin config create` and `merlin config use`: Merlin's commands for the app.yaml that says
-// where the broker is. `create` writes the Redis form (mode 0600), never over an existing file
-// unless --force; both record the file in ~/.merlin/config_path.txt, as Merlin does, so that
-// later commands read it (after an app.yaml in the working directory: Merlin's order).
+// `merlin config create|use|update-broker|update-backend`: Merlin's commands for the app.yaml
+// that says where the broker is. `create` writes the Redis form (mode 0600), never over an
+// existing file unless --force; `create` and `use` record the file in
+// ~/.merlin/config_path.txt (beside the file with Merlin's hidden --test), as Merlin does, so
+// that later commands read it (after an app.yaml in the working directory: Merlin's order);
+// the updates set a block's keys as Merlin 1.13 does.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,6 +12,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 
 #include "merlin/cli/backends.h"
@@ -18,6 +21,7 @@
 #include "merlin/cli/completion_hints.h"
 #include "merlin/cli/config_help.h"
 #include "merlin/core/spec/app_config.h"
+#include "merlin/core/spec/app_update.h"
 #include "merlin/core/util/files.h"
 #include "merlin/core/util/path_expand.h"
 
@@ -48,9 +52,11 @@ struct CreateArgs {
 
 std::string merlin_home() { return expand_user("~/.merlin", process_environment()); }
 
+// `written` as an absolute path, `~` expanded, `.` and `..` resolved in the text.
 std::string absolute(const std::string& written) {
   std::string p = expand_user(written, process_environment());
-  return p.empty() || p[0] == '/' ? p : current_dir() + "/" + p;
+  if (!p.empty() && p[0] != '/') p = current_dir() + "/" + p;
+  return std::filesystem::path(p).lexically_normal().string();
 }
 
 Error system_error(const std::string& what, const std::string& path) {
@@ -90,14 +96,68 @@ Result<bool> write_private(const std::string& path, const std::string& text, boo
   return system_error("write", path);
 }
 
-// Merlin's record of which app.yaml to read.
-Result<void> save_config_path(const std::string& file) {
+// Merlin's record of which app.yaml to read: ~/.merlin/config_path.txt, or with --test (what
+// Merlin's own test suite passes) config_path.txt beside the file.
+Result<void> save_config_path(const std::string& file, bool test) {
+  if (test) return files::write_atomic(file.substr(0, file.rfind('/')) + "/config_path.txt", file);
   auto made = make_merlin_home();
   if (!made) return made;
   return files::write_atomic(merlin_home() + "/config_path.txt", file);
 }
 
-int create(const CreateArgs& a) {
+// `config update-broker` and `update-backend` (Merlin 1.13's flags).
+struct UpdateArgs {
+  bool backend = false;
+  std::string type, config_file, username, password_file, server, port, vhost, cert_reqs, db_num,
+      encryption_key;
+};
+
+int update(const UpdateArgs& a) {
+  const char* command = a.backend ? "config update-backend" : "config update-broker";
+  const std::string path =
+      a.config_file.empty() ? merlin_home() + "/app.yaml" : absolute(a.config_file);
+  if (!files::exists(path))
+    return report_error(Error::bad_input(std::string(command) + ": " + path +
+                                         " does not exist (`merlin config create` writes one)"));
+  auto text = files::read(path);
+  if (!text) return report_error(text.error());
+  // Merlin's rules: a Redis block becomes `rediss` with an empty username; RabbitMQ `rabbitmq`.
+  std::vector<spec::AppSetting> set;
+  auto add = [&](const char* key, const std::string& value, bool integer = false) {
+    if (!value.empty()) set.push_back({key, value, integer});
+  };
+  if (a.type == "redis") {
+    if (!a.username.empty() || !a.vhost.empty())
+      std::fprintf(stderr, "%s: a Redis server takes no --username or --vhost here: ignored (as "
+                           "Merlin does)\n", command);
+    set.push_back({"name", "rediss", false});
+    set.push_back({"username", "", false});
+  } else {
+    if (!a.db_num.empty())
+      std::fprintf(stderr, "%s: RabbitMQ has no --db-num: ignored (as Merlin does)\n", command);
+    set.push_back({"name", "rabbitmq", false});
+    add("username", a.username);
+  }
+  add("password", a.password_file);
+  add("server", a.server);
+  add("port", a.port, true);
+  if (a.type == "redis") add("db_num", a.db_num, true);
+  if (a.type == "rabbitmq") add("vhost", a.vhost);
+  add("cert_reqs", a.cert_reqs);
+  if (a.backend) add("encryption_key", a.encryption_key);
+  const std::string block = a.backend ? "results_backend" : "broker";
+  auto updated = spec::update_app_block(*text, path, block, set);
+  if (!updated) return report_error(updated.error());
+  auto written = write_private(path, *updated, true);
+  if (!written) return report_error(written.error());
+  std::string keys;
+  for (const auto& s : set) keys += (keys.empty() ? "" : ", ") + s.key;
+  std::fprintf(stderr, "%s: %s in %s set (%s); `merlin info` checks the connection\n", command,
+               block.c_str(), path.c_str(), keys.c_str());
+  return kExitOk;
+}
+
+int create(const CreateArgs& a, bool test) {
   if (a.task_server != "celery")
     return report_error(Error::bad_input("--task-server '" + a.task_server +
                                          "': celery is the only task server Merlin configures"));
@@ -118,21 +178,21 @@ int create(const CreateArgs& a) {
     std::fprintf(stderr, provider->created_note.c_str(), path.c_str());
   else
     std::fprintf(stderr, "%s exists and is left as it is (--force replaces it)\n", path.c_str());
-  auto saved = save_config_path(path);
+  auto saved = save_config_path(path, test);
   if (!saved) return report_error(saved.error());
   return kExitOk;
 }
 
-int use(const std::string& file) {
+int use(const std::string& file, bool test) {
   const std::string path = absolute(file);
   if (!files::exists(path))
     return report_error(Error::bad_input("config use: " + path + " does not exist"));
   auto config = spec::read_app_config(path);
   if (!config) return report_error(config.error());
-  auto saved = save_config_path(path);
+  auto saved = save_config_path(path, test);
   if (!saved) return report_error(saved.error());
   std::fprintf(stderr, "commands now read %s (named in %s/config_path.txt)\n", path.c_str(),
-               merlin_home().c_str());
+               test ? path.substr(0, path.rfind('/')).c_str() : merlin_home().c_str());
   return kExitOk;
 }
 
@@ -140,10 +200,16 @@ int use(const std::string& file) {
 
 Command config_command() {
   return {
-      "config", "Write the app.yaml that says where the broker is (create), or choose one (use)",
+      "config",
+      "Write the app.yaml that says where the broker is (create), choose one (use), or set "
+      "its broker or results backend (update-broker, update-backend)",
       [](CLI::App& sub) -> std::function<int()> {
         sub.require_subcommand(1);
         auto chosen = std::make_shared<std::function<int()>>();
+        auto test = std::make_shared<bool>(false);
+        sub.add_flag("-t,--test", *test,
+                     "Record the file in config_path.txt beside it, not in ~/.merlin (Merlin's "
+                     "test suite uses this)");
         auto args = std::make_shared<CreateArgs>();
         auto* c = sub.add_subcommand("create", config_create_help(broker_providers()));
         offer_values(
@@ -156,28 +222,46 @@ Command config_command() {
                          ->capture_default_str(),
                      config_names());
         c->add_flag("--force", args->force, "Replace an existing file");
-        c->callback([chosen, args] { *chosen = [args] { return create(*args); }; });
+        c->callback([chosen, args, test] { *chosen = [args, test] { return create(*args, *test); }; });
         auto file = std::make_shared<std::string>();
         auto* u = sub.add_subcommand(
             "use", "Make commands read this app.yaml (recorded in ~/.merlin/config_path.txt)");
         u->add_option("config_file", *file, "The app.yaml to read from now on")->required();
-        u->callback([chosen, file] { *chosen = [file] { return use(*file); }; });
-        for (const char* name : {"update-broker", "update-backend"}) {
-          auto* s = sub.add_subcommand(name, "(not in this build: edit app.yaml instead)");
-          s->prefix_command();  // every argument after it is left alone
-          s->fallthrough(false);
-          s->allow_extras();
-          std::string n = name;
-          s->callback([chosen, n] {
-            *chosen = [n] {
-              std::fprintf(stderr,
-                           "merlin: 'config %s' is not in this build; edit the file that "
-                           "`merlin info` names (docs/merlin-compatibility.md lists its "
-                           "keys)\n",
-                           n.c_str());
-              return kExitFailed;
-            };
-          });
+        u->callback([chosen, file, test] { *chosen = [file, test] { return use(*file, *test); }; });
+        for (bool backend : {false, true}) {
+          auto ua = std::make_shared<UpdateArgs>();
+          ua->backend = backend;
+          auto* s = sub.add_subcommand(
+              backend ? "update-backend" : "update-broker",
+              backend ? "Set the results backend of an app.yaml (a Redis, for a RabbitMQ broker)"
+                      : "Set the broker of an app.yaml: a Redis (written as rediss, TLS) or a "
+                        "RabbitMQ server");
+          const std::vector<std::string> types =
+              backend ? std::vector<std::string>{"redis"} : std::vector<std::string>{"redis", "rabbitmq"};
+          offer_values(s->add_option("-t,--type", ua->type, "The server's kind")
+                           ->required()
+                           ->check(CLI::IsMember(types)),
+                       types);
+          s->add_option("--cf,--config-file", ua->config_file,
+                        "The app.yaml to change (default ~/.merlin/app.yaml)");
+          if (!backend) s->add_option("-u,--username", ua->username, "RabbitMQ's user name");
+          if (backend) s->add_option("-u,--username", ua->username, "(Redis takes none: ignored)");
+          s->add_option("--pf,--password-file", ua->password_file,
+                        "The file holding the password (written as `password:`)");
+          s->add_option("-s,--server", ua->server, "The server's host name or address");
+          s->add_option("-p,--port", ua->port, "The server's port");
+          if (!backend) s->add_option("-v,--vhost", ua->vhost, "RabbitMQ's virtual host");
+          s->add_option("-d,--db-num", ua->db_num, "Redis's database number");
+          s->add_option("-c,--cert-reqs", ua->cert_reqs,
+                        "TLS: whether the server's certificate is checked (none, optional, "
+                        "required)");
+          if (backend)
+            s->add_option("-e,--encryption-key", ua->encryption_key,
+                          "Merlin's results encryption key file (kept in the file; not read "
+                          "here)");
+          s->footer("Exit codes: 0 written, 2 bad input (no such file, not YAML, a port that "
+                    "is not a number). Comments in the file are not kept (as in Merlin).");
+          s->callback([chosen, ua] { *chosen = [ua] { return update(*ua); }; });
         }
         return [chosen] { return *chosen ? (*chosen)() : kExitBadInput; };
       }};

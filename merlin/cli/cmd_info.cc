@@ -28,8 +28,16 @@ int info(const BrokerFlags& flags) {
   auto v = (*backend)->server_version();
   if (!v) {
     std::printf("connection:  FAILED: %s\n", v.error().message.c_str());
-    // A setting refused before connecting (a key file others can read) is bad input, as for
-    // every other command; a server that refused or cannot be reached is 1.
+    // Nothing configured (no app.yaml, variable or flag: the default address): a report of
+    // that, exit 0 as Merlin's info, with the way to configure one. A broker that was
+    // configured and fails is 1; a setting refused before connecting (a key file others can
+    // read) is bad input, as for every other command.
+    if (loc->source.name == "default" && v.error().code != ErrorCode::kBadInput) {
+      std::printf("             no broker is configured: `merlin server init && merlin server "
+                  "start` runs a Redis of your own, `merlin config create` writes an app.yaml "
+                  "to edit, or set MERLIN_BROKER_URL\n");
+      return kExitOk;
+    }
     return exit_code_of(v.error());
   }
   std::printf("connection:  ok (%s)\n", v->c_str());

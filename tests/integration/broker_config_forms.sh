@@ -232,6 +232,48 @@ check "config use: info names it" grep -qF "app config:  $WORK/mine/app.yaml" in
 expect_eq "config use: nothing in it goes unused" "" "$(grep 'not used here' info.err)"
 rm "$HOME/.merlin/config_path.txt"
 
+# Merlin's own suite's forms (its tests 4-7): --test records config_path.txt beside the file,
+# update-broker/update-backend set the block's keys as Merlin 1.13 does.
+cfg=./CLI_TEST_MERLIN_CONFIG
+"$MERLIN" config --test create -o $cfg/app.yaml >cc.out 2>cc.err
+expect_eq "config --test create: exit 0" 0 $?
+expect_eq "config --test: config_path.txt beside the file" "$PWD/CLI_TEST_MERLIN_CONFIG/app.yaml" "$(cat $cfg/config_path.txt)"
+check "config --test: ~/.merlin/config_path.txt untouched" test ! -e "$HOME/.merlin/config_path.txt"
+"$MERLIN" config update-broker -t rabbitmq --cf $cfg/app.yaml -u rabbitmq_user \
+  --pf rabbitmq_password_file -s rabbitmq_server -p 5672 -v rabbitmq_vhost >ub.out 2>ub.err
+expect_eq "config update-broker: exit 0" 0 $?
+expect_eq "config update-broker: the broker block as Merlin writes it" \
+  "name: rabbitmq|password: rabbitmq_password_file|port: 5672|server: rabbitmq_server|username: rabbitmq_user|vhost: rabbitmq_vhost" \
+  "$(grep -Eo '(name|username|password|server|port|vhost): [a-z_0-9]+' $cfg/app.yaml | grep -E 'rabbitmq|5672' | LC_ALL=C sort | tr '\n' '|' | sed 's/|$//')"
+"$MERLIN" config update-backend -t redis --cf $cfg/app.yaml --pf redis_password_file -s redis_server -p 6379 >ub.out 2>ub.err
+expect_eq "config update-backend: exit 0" 0 $?
+check "config update-backend: rediss, as Merlin writes a Redis" grep -q "name: rediss" $cfg/app.yaml
+check "config update-backend: the rest" bash -c "grep -q 'password: redis_password_file' $cfg/app.yaml && grep -q 'server: redis_server' $cfg/app.yaml && grep -q 'port: 6379' $cfg/app.yaml"
+check "config update-broker: the broker kept" grep -q "server: rabbitmq_server" $cfg/app.yaml
+expect_eq "config update-*: still mode 0600" 600 "$(stat -c %a $cfg/app.yaml)"
+set +e
+"$MERLIN" config update-broker -t redis --cf $cfg/missing.yaml >ub.out 2>ub.err
+rc=$?
+set -e
+expect_eq "config update-broker on a missing file: exit 2" 2 "$rc"
+check "... naming it" grep -q "missing.yaml does not exist" ub.err
+set +e
+"$MERLIN" config update-broker -t redis --cf $cfg/app.yaml -p sixthousand >ub.out 2>ub.err
+rc=$?
+set -e
+expect_eq "config update-broker with a port that is no number: exit 2" 2 "$rc"
+# info with nothing configured (Merlin's test 8): a report, exit 0.
+mkdir -p "$WORK/bare_home" "$WORK/bare_cwd"
+set +e
+(cd "$WORK/bare_cwd" && HOME=$WORK/bare_home MERLIN_BROKER_URL= "$MERLIN" info) >info.out 2>info.err
+rc=$?
+set -e
+
+expect_eq "info with no broker configured: exit 0, as Merlin" 0 "$rc"
+if grep -q "connection:  FAILED" info.out; then
+  check "... saying how to configure one" grep -q "no broker is configured" info.out
+fi
+
 # IPv6 loopback, when this machine has it: a Redis bound to ::1 only.
 if grep -q '^00000000000000000000000000000001 ' /proc/net/if_inet6 2>/dev/null; then
   port6=$((20000 + RANDOM % 30000))
