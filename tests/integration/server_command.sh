@@ -189,6 +189,7 @@ check "the message gives the apt-get line" grep -q "apt-get install -y redis-ser
 HOME=$WORK/home2 "$MERLIN" server init >"$OUT/init2.out" 2>"$OUT/init2.err"
 expect_eq "init in a fresh HOME: exit 0" 0 $?
 expect_eq "init makes ~/.merlin 0700" 700 "$(stat -c %a "$WORK/home2/.merlin")"
+check "init says 'successful', as Merlin (its suite's test 9 looks for it)" grep -q "initialization successful" "$OUT/init2.out"
 HOME=$WORK/home2 "$MERLIN" server init >"$OUT/init3.out" 2>"$OUT/init3.err"
 check "init again keeps what is there" grep -q "kept as it is" "$OUT/init3.out"
 
