@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -121,30 +122,31 @@ int update(const UpdateArgs& a) {
                                          " does not exist (`merlin config create` writes one)"));
   auto text = files::read(path);
   if (!text) return report_error(text.error());
-  // Merlin's rules: a Redis block becomes `rediss` with an empty username; RabbitMQ `rabbitmq`.
-  std::vector<spec::AppSetting> set;
-  auto add = [&](const char* key, const std::string& value, bool integer = false) {
-    if (!value.empty()) set.push_back({key, value, integer});
+  // Merlin's rules, from the provider: the name it writes and the keys its flags may set (a
+  // provider without `username` among them gets it empty); a flag for another key is ignored
+  // with a note, as Merlin ignores it.
+  const BrokerProvider* p = broker_providers().by_config_name(a.type);
+  if (p == nullptr || p->update_name.empty())
+    return report_error(Error::bad_input(std::string(command) + ": -t " + a.type +
+                                         " is not a server this build configures"));
+  const std::vector<std::pair<std::string, std::string>> given = {
+      {"username", a.username}, {"password", a.password_file}, {"server", a.server},
+      {"port", a.port},         {"db_num", a.db_num},          {"vhost", a.vhost},
+      {"cert_reqs", a.cert_reqs}};
+  auto takes = [&](const std::string& key) {
+    return std::find(p->update_keys.begin(), p->update_keys.end(), key) != p->update_keys.end();
   };
-  if (a.type == "redis") {
-    if (!a.username.empty() || !a.vhost.empty())
-      std::fprintf(stderr, "%s: a Redis server takes no --username or --vhost here: ignored (as "
-                           "Merlin does)\n", command);
-    set.push_back({"name", "rediss", false});
-    set.push_back({"username", "", false});
-  } else {
-    if (!a.db_num.empty())
-      std::fprintf(stderr, "%s: RabbitMQ has no --db-num: ignored (as Merlin does)\n", command);
-    set.push_back({"name", "rabbitmq", false});
-    add("username", a.username);
-  }
-  add("password", a.password_file);
-  add("server", a.server);
-  add("port", a.port, true);
-  if (a.type == "redis") add("db_num", a.db_num, true);
-  if (a.type == "rabbitmq") add("vhost", a.vhost);
-  add("cert_reqs", a.cert_reqs);
-  if (a.backend) add("encryption_key", a.encryption_key);
+  std::vector<spec::AppSetting> set = {{"name", p->update_name, false}};
+  if (!takes("username")) set.push_back({"username", "", false});
+  for (const auto& key : p->update_keys)
+    for (const auto& [k, value] : given)
+      if (k == key && !value.empty()) set.push_back({key, value, key == "port" || key == "db_num"});
+  for (const auto& [key, value] : given)
+    if (!value.empty() && !takes(key))
+      std::fprintf(stderr, "%s: %s takes no %s here: ignored (as Merlin does)\n", command,
+                   p->title.c_str(), key.c_str());
+  if (a.backend && !a.encryption_key.empty())
+    set.push_back({"encryption_key", a.encryption_key, false});
   const std::string block = a.backend ? "results_backend" : "broker";
   auto updated = spec::update_app_block(*text, path, block, set);
   if (!updated) return report_error(updated.error());
@@ -236,8 +238,11 @@ Command config_command() {
               backend ? "Set the results backend of an app.yaml (a Redis, for a RabbitMQ broker)"
                       : "Set the broker of an app.yaml: a Redis (written as rediss, TLS) or a "
                         "RabbitMQ server");
-          const std::vector<std::string> types =
-              backend ? std::vector<std::string>{"redis"} : std::vector<std::string>{"redis", "rabbitmq"};
+          // A results backend keeps progress itself: the providers that need none.
+          std::vector<std::string> types;
+          for (const auto* p : broker_providers().all())
+            if (!p->update_name.empty() && (!backend || !p->needs_results_backend))
+              types.push_back(p->config_name);
           offer_values(s->add_option("-t,--type", ua->type, "The server's kind")
                            ->required()
                            ->check(CLI::IsMember(types)),

@@ -17,6 +17,8 @@ BrokerProvider amqp_provider_description() {
   p.url_help = "amqp[s]://user:password@host[:port]/vhost";
   p.flag_help = "RabbitMQ's amqp[s]://user:password@host[:port]/vhost";
   p.config_name = "rabbitmq";
+  p.update_name = "rabbitmq";
+  p.update_keys = {"username", "password", "server", "port", "vhost", "cert_reqs"};
   p.app_yaml = R"(# Where merlin's servers are: RabbitMQ holds the task queues, a Redis (the results
 # backend) the progress, the study and worker registries and stops, as Merlin's sites run
 # them. `merlin info` shows what is read here and checks both connections.

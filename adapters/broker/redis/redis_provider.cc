@@ -20,6 +20,8 @@ BrokerProvider redis_provider_description() {
       "redis://[[user]:password@]host[:port][/db] (also [::1] hosts, %-encoded passwords, "
       "redis+socket:///path.sock?db=N, rediss:// over TLS with ?ssl_ca_certs=FILE)";
   p.config_name = "redis";
+  p.update_name = "rediss";  // Merlin 1.13's MerlinConfigManager: a Redis is written as TLS
+  p.update_keys = {"password", "server", "port", "db_num", "cert_reqs"};
   p.app_yaml =
       R"(# Where merlin's broker is: a Redis server. `merlin info` shows what is read here and
 # checks the connection. MERLIN_BROKER_URL or --broker replace this block.

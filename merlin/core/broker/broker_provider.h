@@ -65,6 +65,11 @@ struct BrokerProvider {
   std::string config_name;
   std::string app_yaml;
   std::string created_note;
+  /// `merlin config update-broker|update-backend -t <config_name>`: the `name:` Merlin 1.13
+  /// writes for this server ("rediss" for Redis, "rabbitmq") and the keys its flags may set,
+  /// in Merlin's order (`password` from --pf). Without `username`, Merlin writes it empty.
+  std::string update_name;
+  std::vector<std::string> update_keys;
   /// The Backend of `loc` (a location of this provider); `all` opens another location (a
   /// results backend). Connects lazily. Unset in a parse-only description.
   std::function<Result<std::unique_ptr<Backend>>(
