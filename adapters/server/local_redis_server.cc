@@ -270,12 +270,54 @@ Result<std::vector<std::string>> LocalRedisServer::configure(
     if (!old || *old != *new_password) {
       auto w = write_private_file(files_.pass_file(), *new_password + "\n");
       if (!w) return w.error();
-      w = write_private_file(files_.users_file(), users_file_text(*new_password));
+      // The default user's line only: users added with --add-user stay.
+      auto users = read_users();
+      w = write_private_file(files_.users_file(),
+                             users ? users_with(*users, "default", *new_password)
+                                   : users_file_text(*new_password));
       if (!w) return w.error();
       changed.push_back("password");
     }
   }
   return changed;
+}
+
+Result<std::string> LocalRedisServer::read_users() const {
+  auto text = files::read(files_.users_file());
+  if (!text) return Error::runtime("cannot read " + files_.users_file() + ": " + text.error().message);
+  return text;
+}
+
+Result<bool> LocalRedisServer::add_user(const std::string& user, const std::string& password) {
+  if (auto c = check_user_name(user); !c) return c.error();
+  if (user == "default")
+    return Error::bad_input("the default user's password is set with --password");
+  if (auto c = check_password(password); !c) return c.error();
+  auto created = init();
+  if (!created) return created.error();
+  auto users = read_users();
+  if (!users) return users.error();
+  const std::string text = users_with(*users, user, password);
+  if (text == *users) return false;
+  auto w = write_private_file(files_.users_file(), text);
+  if (!w) return w.error();
+  return true;
+}
+
+Result<bool> LocalRedisServer::remove_user(const std::string& user) {
+  if (auto c = check_user_name(user); !c) return c.error();
+  if (user == "default")
+    return Error::bad_input("the default user cannot be removed: clients and `merlin` log in as it");
+  auto created = init();
+  if (!created) return created.error();
+  auto users = read_users();
+  if (!users) return users.error();
+  bool found = false;
+  const std::string text = users_without(*users, user, &found);
+  if (!found) return false;
+  auto w = write_private_file(files_.users_file(), text);
+  if (!w) return w.error();
+  return true;
 }
 
 }  // namespace merlin::server

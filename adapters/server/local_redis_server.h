@@ -78,8 +78,16 @@ class LocalRedisServer {
   Result<std::vector<std::string>> configure(const ConfigChange& change,
                                              const std::optional<std::string>& new_password);
 
+  /// init, then gives `user` (not `default`: its password is --password's) `password` in the
+  /// users file, adding it when missing. Returns whether the file changed. Takes effect at the
+  /// next start, as the other settings.
+  Result<bool> add_user(const std::string& user, const std::string& password);
+  /// init, then removes `user` (not `default`) from the users file. false: it was not there.
+  Result<bool> remove_user(const std::string& user);
+
  private:
   Result<RedisConf> read_conf() const;
+  Result<std::string> read_users() const;
 
   ServerFiles files_;
   ProbeFactory probes_;

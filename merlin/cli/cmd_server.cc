@@ -189,8 +189,32 @@ struct ConfigArgs {
   ConfigChange change;
   std::string bind, directory, snapshot_file, append_mode, append_file, max_memory, password;
   int port = 0, snapshot_seconds = 0, snapshot_changes = 0;
-  CLI::Option *o_bind, *o_port, *o_password, *o_dir, *o_ss, *o_sc, *o_sf, *o_am, *o_af, *o_mm;
+  std::vector<std::string> add_user;  ///< NAME PASSWORD
+  std::string remove_user;
+  CLI::Option *o_bind, *o_port, *o_password, *o_dir, *o_ss, *o_sc, *o_sf, *o_am, *o_af, *o_mm,
+      *o_add_user, *o_remove_user;
 };
+
+// --add-user / --remove-user: the users file (redis.users), applied at the next start.
+int config_users(const ConfigArgs& a, const LocalRedisServer& server_files,
+                 std::vector<std::string>& changed) {
+  auto server = make_server();
+  if (a.o_add_user->count()) {
+    auto added = server.add_user(a.add_user[0], a.add_user[1]);
+    if (!added) return report_error(added.error());
+    if (*added) changed.push_back("user " + a.add_user[0]);
+  }
+  if (a.o_remove_user->count()) {
+    auto removed = server.remove_user(a.remove_user);
+    if (!removed) return report_error(removed.error());
+    if (*removed)
+      changed.push_back("user " + a.remove_user + " removed");
+    else
+      std::printf("Merlin server has no user %s (%s).\n", a.remove_user.c_str(),
+                  server_files.files().users_file().c_str());
+  }
+  return kExitOk;
+}
 
 int config(ConfigArgs& a) {
   ConfigChange& c = a.change;
@@ -211,6 +235,7 @@ int config(ConfigArgs& a) {
   auto server = make_server();
   auto changed = server.configure(c, password);
   if (!changed) return report_error(changed.error());
+  if (int rc = config_users(a, server, *changed); rc != kExitOk) return rc;
   if (changed->empty()) {
     std::printf("Merlin server config unchanged (%s).\n", server.files().redis_conf().c_str());
     return kExitOk;
@@ -278,10 +303,19 @@ Command server_command() {
             a->o_mm = c->add_option("--max-memory", a->max_memory,
                                     "The memory the server may use, as 4gb (0: no limit); a full "
                                     "server refuses writes, never evicts");
+            a->o_add_user = c->add_option("--add-user", a->add_user,
+                                          "NAME PASSWORD: a user of its own (redis.users: every "
+                                          "key and command), e.g. for a colleague; or its new "
+                                          "password")
+                                ->expected(2)
+                                ->type_name("NAME PASSWORD");
+            a->o_remove_user = c->add_option("--remove-user", a->remove_user,
+                                             "NAME: take that user out of redis.users");
             // What the shell offers: names, not files, except for the data directory.
             offer_values(a->o_am, {"always", "everysec", "no"});
             offer(a->o_dir, Completion::kDirectory);
-            for (auto* o : {a->o_bind, a->o_password, a->o_sf, a->o_af, a->o_mm})
+            for (auto* o : {a->o_bind, a->o_password, a->o_sf, a->o_af, a->o_mm, a->o_add_user,
+                            a->o_remove_user})
               offer(o, Completion::kNone);
             c->callback([chosen, a] { *chosen = [a] { return config(*a); }; });
             return [chosen] { return *chosen ? (*chosen)() : kExitBadInput; };

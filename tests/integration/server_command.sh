@@ -164,6 +164,30 @@ m badmode server config -am sometimes
 expect_eq "config -am sometimes: exit 2" 2 $?
 check "config -am names the modes" grep -q "always, everysec, no" "$OUT/badmode.err"
 
+# Users of their own (Merlin's --add-user/--remove-user): in redis.users, live after a restart;
+# the password is in no output.
+USER_PW=u$RANDOM$RANDOM
+m adduser server config --add-user new_user "$USER_PW"
+expect_eq "config --add-user: exit 0" 0 $?
+check "config --add-user: the user is in redis.users" grep -q "^user new_user on " "$SERVER/redis.users"
+check "config --add-user: the default user is kept" grep -q "^user default on " "$SERVER/redis.users"
+m restart2 server restart
+check "after a restart the new user logs in" bash -c \
+  "redis-cli -p $PORT --user new_user --pass '$USER_PW' --no-auth-warning ping | grep -qx PONG"
+m pw2 server config --password "${PASSWORD}x"
+check "a new default password keeps the added user" grep -q "^user new_user on " "$SERVER/redis.users"
+check "... and changes the default user's line" grep -qF "user default on >${PASSWORD}x " "$SERVER/redis.users"
+m pw3 server config --password "$PASSWORD"
+m rmuser server config --remove-user new_user
+expect_eq "config --remove-user: exit 0" 0 $?
+check "config --remove-user: gone from redis.users" bash -c "! grep -q new_user '$SERVER/redis.users'"
+m restart3 server restart
+check "after a restart the removed user cannot log in" bash -c \
+  "! redis-cli -p $PORT --user new_user --pass '$USER_PW' --no-auth-warning ping | grep -qx PONG"
+m rmdefault server config --remove-user default
+expect_eq "config --remove-user default: exit 2" 2 $?
+expect_eq "no output shows the added user's password" "" "$(grep -rlF "$USER_PW" "$OUT")"
+
 # A port another program holds: a clear message naming it and the fix.
 m stop3 server stop
 python3 -c 'import socket, sys, time

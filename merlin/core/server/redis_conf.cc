@@ -212,6 +212,67 @@ std::string users_file_text(const std::string& password) {
   return "user default on >" + password + " ~* &* +@all\n";
 }
 
+Result<void> check_user_name(std::string_view name) {
+  if (name.empty() || name.size() > 64)
+    return Error::bad_input("a user name has 1 to 64 characters");
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '@' && c != '-')
+      return Error::bad_input("user name '" + std::string(name) +
+                              "': only letters, digits and _ . @ - are taken");
+  return ok();
+}
+
+namespace {
+
+// Whether `line` is the users file's line of `user` ("user NAME ...").
+bool is_line_of(std::string_view line, std::string_view user) {
+  const std::string head = "user " + std::string(user);
+  return line.substr(0, head.size()) == head &&
+         (line.size() == head.size() || line[head.size()] == ' ');
+}
+
+// Calls `each(line)` for each line of `text` (without its newline).
+template <typename F>
+void for_lines(std::string_view text, F each) {
+  while (!text.empty()) {
+    auto nl = text.find('\n');
+    each(text.substr(0, nl));
+    if (nl == std::string_view::npos) break;
+    text.remove_prefix(nl + 1);
+  }
+}
+
+}  // namespace
+
+std::string users_with(std::string_view text, std::string_view user, std::string_view password) {
+  const std::string mine =
+      "user " + std::string(user) + " on >" + std::string(password) + " ~* &* +@all";
+  std::string out;
+  bool placed = false;
+  for_lines(text, [&](std::string_view line) {
+    if (is_line_of(line, user)) {
+      if (!placed) out += mine + "\n";
+      placed = true;
+    } else if (!line.empty()) {
+      out += std::string(line) + "\n";
+    }
+  });
+  if (!placed) out += mine + "\n";
+  return out;
+}
+
+std::string users_without(std::string_view text, std::string_view user, bool* found) {
+  std::string out;
+  *found = false;
+  for_lines(text, [&](std::string_view line) {
+    if (is_line_of(line, user))
+      *found = true;
+    else if (!line.empty())
+      out += std::string(line) + "\n";
+  });
+  return out;
+}
+
 Result<void> check_password(std::string_view password) {
   if (password.empty() || password.size() > 512)
     return Error::bad_input("the password must have 1 to 512 characters");

@@ -57,6 +57,18 @@ std::string default_redis_conf(const std::string& dir, const std::string& users_
 /// channel and command. `password` must pass check_password.
 std::string users_file_text(const std::string& password);
 
+/// A user name for the users file (`server config --add-user`): 1 to 64 of letters, digits
+/// and `_ . @ -`. kBadInput saying why.
+Result<void> check_user_name(std::string_view name);
+
+/// The users file `text` with `user`'s line (`user NAME on >PASSWORD ~* &* +@all`: every key,
+/// channel and command, as the default user) set to `password`: replaced where it is, added at
+/// the end when it is not; the other lines kept as they are.
+std::string users_with(std::string_view text, std::string_view user, std::string_view password);
+
+/// The users file `text` without `user`'s line; `*found` says whether it had one.
+std::string users_without(std::string_view text, std::string_view user, bool* found);
+
 /// A password Redis's ACL file and its AUTH take: 1..512 printable characters, no space, none
 /// of `#` `"` `'` `\\` (they would need quoting). kBadInput saying why.
 Result<void> check_password(std::string_view password);

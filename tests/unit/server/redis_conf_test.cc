@@ -21,6 +21,25 @@ TEST(RedisConf, DefaultConfListensOnLoopbackWithDataAndUsersInTheServerDir) {
   EXPECT_EQ(s->log_file, "");
 }
 
+TEST(RedisConf, UsersAreSetInPlaceAddedAtTheEndAndRemovedAlone) {
+  const std::string base = users_file_text("pw0");
+  std::string t = users_with(base, "bob", "pw1");
+  EXPECT_EQ(t, base + "user bob on >pw1 ~* &* +@all\n");
+  t = users_with(t, "bob", "pw2");
+  EXPECT_EQ(t, base + "user bob on >pw2 ~* &* +@all\n") << "replaced, not added twice";
+  t = users_with(t, "default", "pw9");
+  EXPECT_EQ(t, "user default on >pw9 ~* &* +@all\nuser bob on >pw2 ~* &* +@all\n");
+  bool found = false;
+  EXPECT_EQ(users_without(t, "bo", &found), t) << "a prefix of a name is another name";
+  EXPECT_FALSE(found);
+  EXPECT_EQ(users_without(t, "bob", &found), "user default on >pw9 ~* &* +@all\n");
+  EXPECT_TRUE(found);
+  EXPECT_TRUE(check_user_name("a.b-c_d@e").ok());
+  EXPECT_FALSE(check_user_name("").ok());
+  EXPECT_FALSE(check_user_name("two words").ok());
+  EXPECT_FALSE(check_user_name("x>y").ok()) << "no ACL rule through a name";
+}
+
 TEST(RedisConf, DefaultConfPersistsRunsInForegroundAndNeverEvicts) {
   auto conf = default_conf();
   EXPECT_EQ(conf.get("appendonly"), "yes");
