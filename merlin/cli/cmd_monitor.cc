@@ -28,7 +28,7 @@ struct MonitorArgs {
   std::string spec;
   std::vector<std::string> vars;
   std::vector<std::string> steps;  ///< --steps: only the queues of these steps
-  double sleep_seconds = 10;
+  double sleep_seconds = 60;  // Merlin's default: a monitor keeps an allocation, it need not poll often
   double stall_seconds = 300;
   std::string output_path;  ///< --web: where the spec's workspaces are
   BrokerFlags broker;

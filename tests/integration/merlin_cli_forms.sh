@@ -135,7 +135,7 @@ rc=0; "$MERLIN" run --lcoal forms.yaml 2>typo.err || rc=$?
 expect_eq "a misspelt option: exit 2" 2 "$rc"
 check "... named, with the nearest option of that command" \
   grep -qF "run: unknown option '--lcoal' (did you mean '--local'?); \`merlin run --help\`" typo.err
-rc=0; "$MERLIN" server config --add-user bob pw 2>typo.err || rc=$?
+rc=0; "$MERLIN" server config --frobnicate bob pw 2>typo.err || rc=$?
 check "... several unexpected words in the order typed" grep -qF \
-  "unknown option '--add-user', unexpected argument 'bob', unexpected argument 'pw'" typo.err
+  "unknown option '--frobnicate', unexpected argument 'bob', unexpected argument 'pw'" typo.err
 finish
