@@ -97,13 +97,16 @@ Result<bool> write_private(const std::string& path, const std::string& text, boo
   return system_error("write", path);
 }
 
-// Merlin's record of which app.yaml to read: ~/.merlin/config_path.txt, or with --test (what
-// Merlin's own test suite passes) config_path.txt beside the file.
+// The directory of Merlin's record of which app.yaml to read: ~/.merlin, or with --test (what
+// Merlin's own test suite passes) the file's own directory.
+std::string config_path_dir(const std::string& file, bool test) {
+  return test ? file.substr(0, file.rfind('/')) : merlin_home();
+}
+
 Result<void> save_config_path(const std::string& file, bool test) {
-  if (test) return files::write_atomic(file.substr(0, file.rfind('/')) + "/config_path.txt", file);
-  auto made = make_merlin_home();
-  if (!made) return made;
-  return files::write_atomic(merlin_home() + "/config_path.txt", file);
+  if (!test)
+    if (auto made = make_merlin_home(); !made) return made;
+  return files::write_atomic(config_path_dir(file, test) + "/config_path.txt", file);
 }
 
 // `config update-broker` and `update-backend` (Merlin 1.13's flags).
@@ -194,7 +197,7 @@ int use(const std::string& file, bool test) {
   auto saved = save_config_path(path, test);
   if (!saved) return report_error(saved.error());
   std::fprintf(stderr, "commands now read %s (named in %s/config_path.txt)\n", path.c_str(),
-               test ? path.substr(0, path.rfind('/')).c_str() : merlin_home().c_str());
+               config_path_dir(path, test).c_str());
   return kExitOk;
 }
 
