@@ -83,7 +83,7 @@ std::optional<int> hand_to_scheduler(const RunWorkersArgs& a, const spec::StudyS
   return std::nullopt;
 }
 
-int run_workers(RunWorkersArgs& a) {
+int run_workers(RunWorkersArgs& a, const ExecutorFactory& executor) {
   RunWorkersOptions& o = a.options;
   if (o.disable_logs && log::level() < log::Level::kError) log::set_level(log::Level::kError);
   o.log_level = log::level_name(log::level());
@@ -127,6 +127,7 @@ int run_workers(RunWorkersArgs& a) {
   fo.given = o;
   fo.output_path = tokens->output_path;
   fo.app_scratch = app_scratch();
+  fo.executor = executor;
   if (auto drain = allocation_drain_plan(o.drain_margin)) {
     fo.drain_at = std::chrono::steady_clock::now() + std::chrono::seconds(drain->drain_in);
     log::info("allocation time left {}s: workers drain in {}s (--drain-margin {})", drain->left,
@@ -139,18 +140,18 @@ int run_workers(RunWorkersArgs& a) {
 
 }  // namespace
 
-Command run_workers_command() {
+Command run_workers_command(run::ExecutorFactory executor) {
   return {"run-workers",
           "Run the workers of a spec's merlin.resources.workers, serving the studies queued "
           "from that spec by `merlin run`: here, or as batch jobs when their batch type is "
           "slurm, flux, lsf, lsf-srun or pbs (one worker per node; the job ends with the study)",
-          [](CLI::App& sub) -> std::function<int()> {
+          [executor](CLI::App& sub) -> std::function<int()> {
             auto a = std::make_shared<RunWorkersArgs>();
             add_run_workers_flags(sub, a->options);
             add_broker_flags(sub, a->broker);
-            return [a] {
+            return [a, executor] {
               reclaim_spec(a->options.vars, a->options.spec);
-              return run_workers(*a);
+              return run_workers(*a, executor);
             };
           }};
 }

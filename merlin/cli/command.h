@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "merlin/run/run_workers_options.h"
+#include "merlin/run/step_executors.h"
 #include "merlin/core/util/exit_codes.h"
 #include "merlin/core/util/result.h"
 
@@ -28,7 +29,9 @@ Command status_command();
 Command detailed_status_command();
 Command validate_command();
 Command example_command();
-Command run_workers_command();
+/// `executor` runs the steps (the real one: a shell per task; the broker load benchmark,
+/// tests/bench/broker_load_main.cc, passes one that runs nothing).
+Command run_workers_command(run::ExecutorFactory executor = run::process_executor);
 Command queue_info_command();
 Command query_workers_command();
 Command stop_workers_command();
