@@ -47,6 +47,7 @@ Worker::Worker(Broker& broker, StateStore& store, const Plan& plan, const TaskRe
       executor_(executor),
       options_(std::move(options)),
       now_(std::move(now)),
+      finisher_(broker, store),
       scratch_health_(options_.scratch_retry,
                       std::max(options_.scratch_retry, options_.scratch_retry_max)) {
   const auto& graph = plan.graph();
@@ -368,7 +369,7 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
         it->second.push_back(r.message);
     }
     req.hold_ack_at_zero = plan_.releases_when_complete(m.instance);
-    auto f = broker_.finish(d, req, store_);
+    auto f = finisher_.finish(d, req);
     if (!f) return f.error();
     acked = f->acked;
     if (!acked) {

@@ -23,6 +23,7 @@
 #include "workers/scratch_health.h"
 #include "workers/stager.h"
 #include "workers/staging_pool.h"
+#include "workers/finish_batcher.h"
 #include "workers/step_executor.h"
 #include "workers/task_decisions.h"
 #include "workers/trial_watch.h"
@@ -170,6 +171,7 @@ class Worker {
   StepExecutor& executor_;
   WorkerOptions options_;
   Now now_;
+  FinishBatcher finisher_;  ///< the slots' Broker::finish calls, grouped when they coincide
   std::atomic<bool> stop_{false};
   std::atomic<bool> abort_{false};
   std::atomic<std::uint64_t> stop_notices_{0};  ///< the count last looked at

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 
 #include "tests/contract/contract_fixture.h"
 
@@ -201,6 +202,98 @@ TEST_P(Contract, FinishHoldsTheAckWhenTheInstanceCompletes) {
   EXPECT_EQ(f2->commit.remaining, 0u);
   EXPECT_TRUE(f2->acked);
   EXPECT_EQ(pending(*b, {"q"}), 0u);
+}
+
+// Broker::finish_many: each leaf answered as `finish` would one after the other, whether the
+// broker does them in one call (Redis: counters once per instance, acks once per Stream) or
+// one by one (the default).
+TEST_P(Contract, FinishManyAnswersAsFinishesOneAfterTheOther) {
+  auto b = backend_->broker();
+  auto store = backend_->store({3, 2});
+  ASSERT_TRUE(b->publish("q", {msg(0, 0), msg(0, 1), msg(1, 0), msg(0, 0), msg(0, 2), msg(1, 1)})
+                  .ok());
+  std::vector<Delivery> got;
+  while (got.size() < 6) {
+    auto more = take_many(*b, 6 - got.size());
+    ASSERT_FALSE(more.empty());
+    got.insert(got.end(), more.begin(), more.end());
+  }
+  std::vector<FinishRequest> reqs(6);
+  for (std::size_t i = 0; i < 6; ++i) {
+    reqs[i].instance = got[i].message.instance;
+    reqs[i].sample = got[i].message.lo;
+    reqs[i].seconds = 0.25;
+    reqs[i].hold_ack_at_zero = true;
+  }
+  reqs[0].follow_ups = {{"next", {msg(5, 0)}}};
+  reqs[3].follow_ups = reqs[0].follow_ups;  // the duplicate of sample 0: not published again
+  reqs[1].outcome = Outcome::kSoftFail;
+  reqs[5].hold_ack_at_zero = false;
+  std::vector<Broker::Finishing> items;
+  for (std::size_t i = 0; i < 6; ++i) items.push_back({&got[i], &reqs[i]});
+  auto rs = b->finish_many(items, *store);
+  ASSERT_EQ(rs.size(), 6u);
+  for (std::size_t i = 0; i < 6; ++i) ASSERT_TRUE(rs[i].ok()) << i << ": " << rs[i].error().message;
+  // {newly done, remaining, acked} of each, in order.
+  const std::vector<std::tuple<bool, std::uint64_t, bool>> want{
+      {true, 2, true}, {true, 1, true}, {true, 1, true},
+      {false, 1, true}, {true, 0, false}, {true, 0, true}};
+  for (std::size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(rs[i]->commit.newly_done, std::get<0>(want[i])) << "leaf " << i;
+    EXPECT_EQ(rs[i]->commit.remaining, std::get<1>(want[i])) << "leaf " << i;
+    EXPECT_EQ(rs[i]->acked, std::get<2>(want[i])) << "leaf " << i;
+  }
+  EXPECT_EQ(pending(*b, {"q"}), 1u) << "only the held ack is left";
+  auto progress = store->progress();
+  ASSERT_TRUE(progress.ok());
+  EXPECT_EQ((*progress)[0].failed, 1u);
+  EXPECT_EQ((*progress)[0].done, 3u);
+  EXPECT_EQ((*progress)[1].done, 2u);
+  EXPECT_NEAR((*progress)[0].seconds, 0.75, 1e-9) << "the new commits' seconds, summed";
+  auto next = take(*b, {"next"});
+  ASSERT_TRUE(next.has_value()) << "the follow-up was published";
+  EXPECT_EQ(next->message, msg(5, 0));
+  ASSERT_TRUE(b->ack(*next).ok());
+  EXPECT_FALSE(take(*b, {"next"}).has_value()) << "published once";
+  ASSERT_TRUE(b->ack(got[4]).ok());
+  EXPECT_EQ(pending(*b, {"q", "next"}), 0u);
+
+  // Sent again (its reply lost): every commit a duplicate, nothing published, acks no-ops.
+  auto again = b->finish_many(items, *store);
+  ASSERT_EQ(again.size(), 6u);
+  for (const auto& r : again) {
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_FALSE(r->commit.newly_done);
+  }
+  EXPECT_FALSE(take(*b, {"next"}).has_value());
+  EXPECT_EQ(pending(*b, {"q", "next"}), 0u);
+}
+
+TEST_P(Contract, FinishManyRefusesALeafOfAnUnknownInstanceAlone) {
+  auto b = backend_->broker();
+  auto store = backend_->store({2});
+  ASSERT_TRUE(b->publish("q", {msg(0, 0), msg(7, 0), msg(0, 1)}).ok());
+  std::vector<Delivery> got;
+  while (got.size() < 3) {
+    auto more = take_many(*b, 3 - got.size());
+    ASSERT_FALSE(more.empty());
+    got.insert(got.end(), more.begin(), more.end());
+  }
+  std::vector<FinishRequest> reqs(3);
+  std::vector<Broker::Finishing> items;
+  for (std::size_t i = 0; i < 3; ++i) {
+    reqs[i].instance = got[i].message.instance;
+    reqs[i].sample = got[i].message.lo;
+    items.push_back({&got[i], &reqs[i]});
+  }
+  auto rs = b->finish_many(items, *store);
+  ASSERT_EQ(rs.size(), 3u);
+  ASSERT_TRUE(rs[0].ok()) << rs[0].error().message;
+  EXPECT_FALSE(rs[1].ok()) << "instance 7 does not exist";
+  ASSERT_TRUE(rs[2].ok()) << rs[2].error().message;
+  EXPECT_EQ(rs[2]->commit.remaining, 0u);
+  EXPECT_EQ(pending(*b, {"q"}), 1u) << "the refused leaf stays reserved";
+  ASSERT_TRUE(b->release(got[1]).ok());
 }
 
 // Delivery::sample_done, the done check a broker may answer in the take: never wrong.

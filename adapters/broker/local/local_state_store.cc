@@ -163,6 +163,8 @@ Result<CommitResult> LocalStateStore::commit(InstanceId id, SampleId sample, Out
 
 Result<CommitResult> LocalStateStore::commit_locked(InstanceId id, SampleId sample,
                                                     Outcome outcome, double seconds) {
+  if (id.v >= entries_.size())
+    return Error::runtime("merlin: instance " + std::to_string(id.v) + " was not initialised");
   auto& e = entries_[id.v];
   if (!e.progress.count_known)
     return Error::runtime("commit of sample " + std::to_string(sample) + " of instance " +

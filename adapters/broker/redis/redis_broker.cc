@@ -298,40 +298,76 @@ Result<void> RedisBroker::ack(const Delivery& d) {
 
 Result<FinishResult> RedisBroker::finish(const Delivery& d, const FinishRequest& req,
                                          StateStore& store) {
-  std::string stream, id;
-  if (!split_receipt(d.receipt, &stream, &id))
-    return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
-  if (req.sample > 0xFFFFFFFFull)
-    return Error::runtime("redis broker: sample " + std::to_string(req.sample) +
-                          " is beyond the 2^32 samples a Redis bitmap holds");
-  bool failed = is_failure(req.outcome);
-  std::vector<std::string> args{keys_.prefix,
-                                std::to_string(req.instance.v),
-                                std::to_string(req.sample),
-                                failed ? "1" : "0",
-                                std::isfinite(req.seconds) ? fmt::format("{}", req.seconds) : "0",
-                                stream,
-                                id,
-                                req.hold_ack_at_zero ? "1" : "0"};
-  for (const auto& [queue, msgs] : req.follow_ups) {
-    args.push_back(queue);
-    args.push_back(std::to_string(msgs.size()));
-    for (const auto& m : msgs) {
-      args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
-      args.push_back(encode(m));
+  return std::move(finish_many({{&d, &req}}, store).front());
+}
+
+std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Finishing>& items,
+                                                           StateStore& store) {
+  std::vector<Result<FinishResult>> out(items.size(), Error::runtime("not finished"));
+  // Items whose receipt or sample cannot go into the script get their error; the rest go
+  // in one call (kFinish), in order.
+  std::vector<std::size_t> sent;
+  std::vector<std::string> args{keys_.prefix};
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Delivery& d = *items[i].delivery;
+    const FinishRequest& req = *items[i].request;
+    std::string stream, id;
+    if (!split_receipt(d.receipt, &stream, &id)) {
+      out[i] = Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
+      continue;
+    }
+    if (req.sample > 0xFFFFFFFFull) {
+      out[i] = Error::runtime("redis broker: sample " + std::to_string(req.sample) +
+                              " is beyond the 2^32 samples a Redis bitmap holds");
+      continue;
+    }
+    sent.push_back(i);
+    args.push_back(std::to_string(req.instance.v));
+    args.push_back(std::to_string(req.sample));
+    args.push_back(is_failure(req.outcome) ? "1" : "0");
+    args.push_back(std::isfinite(req.seconds) ? fmt::format("{}", req.seconds) : "0");
+    args.push_back(std::move(stream));
+    args.push_back(std::move(id));
+    args.push_back(req.hold_ack_at_zero ? "1" : "0");
+    args.push_back(std::to_string(req.follow_ups.size()));
+    for (const auto& [queue, msgs] : req.follow_ups) {
+      args.push_back(queue);
+      args.push_back(std::to_string(msgs.size()));
+      for (const auto& m : msgs) {
+        args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
+        args.push_back(encode(m));
+      }
     }
   }
+  if (sent.empty()) return out;
+  auto fail_sent = [&](const Error& e) {
+    for (auto i : sent) out[i] = e;
+    return out;
+  };
   auto c = pool_.acquire();
-  if (!c) return c.error();
+  if (!c) return fail_sent(c.error());
   auto r = finish_script_.run(**c, {}, args);
-  if (!r) return r.error();
-  if (r->elements.size() != 3) return Error::runtime((*c)->describe("unexpected finish reply"));
-  FinishResult out;
-  out.commit.newly_done = r->elements[0].as_integer().value_or(0) == 1;
-  out.commit.remaining =
-      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
-  out.acked = r->elements[2].as_integer().value_or(0) == 1;
-  if (out.commit.newly_done) store.note_commit(req.instance, req.sample, req.outcome, req.seconds);
+  if (!r) return fail_sent(r.error());
+  if (r->elements.size() != 3 * sent.size())
+    return fail_sent(Error::runtime((*c)->describe("unexpected finish reply")));
+  for (std::size_t k = 0; k < sent.size(); ++k) {
+    const std::size_t i = sent[k];
+    const FinishRequest& req = *items[i].request;
+    const auto newly = r->elements[3 * k].as_integer().value_or(0);
+    if (newly < 0) {
+      out[i] = Error::runtime("merlin: instance " + std::to_string(req.instance.v) +
+                              " was not initialised");
+      continue;
+    }
+    FinishResult f;
+    f.commit.newly_done = newly == 1;
+    f.commit.remaining = static_cast<std::uint64_t>(
+        std::max(0LL, r->elements[3 * k + 1].as_integer().value_or(0)));
+    f.acked = r->elements[3 * k + 2].as_integer().value_or(0) == 1;
+    if (f.commit.newly_done)
+      store.note_commit(req.instance, req.sample, req.outcome, req.seconds);
+    out[i] = f;
+  }
   return out;
 }
 

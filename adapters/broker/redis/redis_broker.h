@@ -60,6 +60,13 @@ class RedisBroker : public Broker {
   /// to `store` (note_commit: the task journal).
   Result<FinishResult> finish(const Delivery& d, const FinishRequest& r,
                               StateStore& store) override;
+  /// Several leaves in one kFinish call: one SETBIT per leaf, the counters once per instance
+  /// and the acks once per Stream. An error of the call is every item's.
+  std::vector<Result<FinishResult>> finish_many(const std::vector<Finishing>& items,
+                                                StateStore& store) override;
+  /// Worker slots finishing together share a call, up to this many leaves.
+  std::size_t finish_batch_limit() const override { return kFinishBatch; }
+  static constexpr std::size_t kFinishBatch = 64;
 
   const RedisSettings& settings() const { return pool_.settings(); }
 

@@ -262,43 +262,91 @@ if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV
 return {1, rem}
 )lua";
 
-// ARGV: prefix, instance, sample, failed ('1'/'0'), seconds, stream, id, hold ('1'/'0'), then
-// per queue of follow-ups: queue, n, then n (width bucket, message) pairs. Commit as kCommit;
-// if the commit is new, appends the follow-ups; then acks (XACK + XDEL) the delivery unless
-// `hold` and the instance's remaining count is 0 (the worker releases whole dependents first).
-// Returns {newly done (1/0), remaining, acked (1/0)}. Resent after a lost reply: the commit is
-// seen as a duplicate, nothing is appended twice, the ack is a no-op.
+// ARGV: prefix, then per finished leaf: instance, sample, failed ('1'/'0'), seconds, stream,
+// id, hold ('1'/'0'), number of follow-up queues, then per queue: queue, n, n (width bucket,
+// message) pairs. Each leaf in order: commit as kCommit; if the commit is new, append its
+// follow-ups; then ack (XACK + XDEL) its delivery unless `hold` and the instance's remaining
+// count is 0 (the worker releases whole dependents first). The counters of an instance move
+// once per call (one HINCRBY each of remaining, failed and seconds) and the acks once per
+// Stream (one XACK and one XDEL with every id), so a batch costs one SETBIT per leaf plus a
+// few commands. Each leaf's remaining count is the one it would get had the leaves come one
+// call each. A leaf of an instance that was never initialised gets {-1, 0, 0} and nothing is
+// written for it (the others go on). Resent after a lost reply: the commits are seen as
+// duplicates, nothing is appended twice, the acks are no-ops.
+// Returns {newly done (1/0, or -1), remaining, acked (1/0)} per leaf, flattened.
 const std::string kFinish = with_lib(R"lua(
-local prefix, inst, sample = ARGV[1], ARGV[2], ARGV[3]
+local prefix = ARGV[1]
 local remaining = prefix .. 'remaining'
-local left = redis.call('HGET', remaining, inst)
-if not left then
-  return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
-end
-local newly, rem = 0, tonumber(left)
-if redis.call('SETBIT', prefix .. 'done:' .. inst, sample, 1) == 0 then
-  newly = 1
-  rem = redis.call('HINCRBY', remaining, inst, -1)
-  if ARGV[4] == '1' then
-    redis.call('HINCRBY', prefix .. 'failed', inst, 1)
-    redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
+local left, dec, fails, secs, order = {}, {}, {}, {}, {}
+local acks, streams, queued = {}, {}, {}
+local out = {}
+local i = 2
+while i + 7 <= #ARGV do
+  local inst, sample, failed, sec = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
+  local stream, id, hold, nq = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], tonumber(ARGV[i + 7])
+  i = i + 8
+  local first_q = i
+  for _ = 1, nq do i = i + 2 + 2 * tonumber(ARGV[i + 1]) end
+  if left[inst] == nil then
+    left[inst] = tonumber(redis.call('HGET', remaining, inst) or '') or false
+    dec[inst], fails[inst], secs[inst] = 0, 0, 0
+    order[#order + 1] = inst
   end
-  if tonumber(ARGV[5]) ~= 0 then redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, ARGV[5]) end
-  local i = 9
-  while i + 1 <= #ARGV do
-    local q, n = ARGV[i], tonumber(ARGV[i + 1])
-    redis.call('SADD', prefix .. 'queues', q)
-    for j = 0, n - 1 do
-      redis.call('XADD', stream_of(prefix, q, ARGV[i + 2 + 2 * j]), '*', 'm', ARGV[i + 3 + 2 * j])
+  if not left[inst] then
+    out[#out + 1], out[#out + 2], out[#out + 3] = -1, 0, 0
+  else
+    local newly = 0
+    if redis.call('SETBIT', prefix .. 'done:' .. inst, sample, 1) == 0 then
+      newly = 1
+      dec[inst] = dec[inst] + 1
+      if failed == '1' then
+        fails[inst] = fails[inst] + 1
+        redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
+      end
+      secs[inst] = secs[inst] + (tonumber(sec) or 0)
+      local j = first_q
+      for _ = 1, nq do
+        local q, n = ARGV[j], tonumber(ARGV[j + 1])
+        if not queued[q] then
+          redis.call('SADD', prefix .. 'queues', q)
+          queued[q] = true
+        end
+        for k = 0, n - 1 do
+          redis.call('XADD', stream_of(prefix, q, ARGV[j + 2 + 2 * k]), '*', 'm', ARGV[j + 3 + 2 * k])
+        end
+        j = j + 2 + 2 * n
+      end
     end
-    i = i + 2 + 2 * n
+    local rem = left[inst] - dec[inst]
+    local acked = 1
+    if hold == '1' and rem == 0 then
+      acked = 0
+    else
+      if not acks[stream] then
+        acks[stream] = {}
+        streams[#streams + 1] = stream
+      end
+      local a = acks[stream]
+      a[#a + 1] = id
+    end
+    out[#out + 1], out[#out + 2], out[#out + 3] = newly, rem, acked
   end
 end
-if ARGV[8] == '1' and rem == 0 then return {newly, rem, 0} end
-if pcall(redis.call, 'XACK', ARGV[6], GROUP, ARGV[7]) then
-  redis.call('XDEL', ARGV[6], ARGV[7])
+for _, inst in ipairs(order) do
+  if left[inst] and dec[inst] > 0 then
+    redis.call('HINCRBY', remaining, inst, -dec[inst])
+    if fails[inst] > 0 then redis.call('HINCRBY', prefix .. 'failed', inst, fails[inst]) end
+    if secs[inst] ~= 0 then
+      redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, string.format('%.17g', secs[inst]))
+    end
+  end
 end
-return {newly, rem, 1}
+for _, s in ipairs(streams) do
+  if pcall(redis.call, 'XACK', s, GROUP, unpack(acks[s])) then
+    redis.call('XDEL', s, unpack(acks[s]))
+  end
+end
+return out
 )lua");
 
 // KEYS: stream. ARGV: id. XACK + XDEL in one call; 0 when the group is gone (purged study).

@@ -40,8 +40,9 @@ extern const std::string kRelease;
 extern const std::string kPending;
 /// Set-if-unset of a sample's done bit and, the first time only, the counters.
 extern const std::string kCommit;
-/// Commit (as kCommit) + append the follow-ups if new + XACK/XDEL, unless the ack is held at
-/// remaining 0: a leaf task finished in one call (Broker::finish).
+/// Per leaf: commit (as kCommit) + append the follow-ups if new + XACK/XDEL, unless the ack is
+/// held at remaining 0; several leaves in one call, their counters and acks grouped
+/// (Broker::finish, Broker::finish_many).
 extern const std::string kFinish;
 /// XACK + XDEL of one delivery in one call.
 extern const std::string kAck;

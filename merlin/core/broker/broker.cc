@@ -29,4 +29,12 @@ Result<FinishResult> Broker::finish(const Delivery& d, const FinishRequest& r, S
   return out;
 }
 
+std::vector<Result<FinishResult>> Broker::finish_many(const std::vector<Finishing>& items,
+                                                      StateStore& store) {
+  std::vector<Result<FinishResult>> out;
+  out.reserve(items.size());
+  for (const auto& i : items) out.push_back(finish(*i.delivery, *i.request, store));
+  return out;
+}
+
 }  // namespace merlin

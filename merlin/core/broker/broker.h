@@ -114,6 +114,21 @@ class Broker {
   /// whose server also holds the study's progress (Redis) does all three in one atomic call
   /// and tells `store` of a new commit (StateStore::note_commit: the task journal).
   virtual Result<FinishResult> finish(const Delivery& d, const FinishRequest& r, StateStore& store);
+
+  /// One leaf of finish_many: the delivery and its request, both owned by the caller.
+  struct Finishing {
+    const Delivery* delivery;
+    const FinishRequest* request;
+  };
+  /// Finishes several leaves as `finish` would one after the other, in order: one result per
+  /// item. The default calls `finish` for each; a broker that does them in one round trip
+  /// (Redis: one script, counters and acks grouped) overrides it and says how many it takes
+  /// at once in finish_batch_limit.
+  virtual std::vector<Result<FinishResult>> finish_many(const std::vector<Finishing>& items,
+                                                        StateStore& store);
+  /// How many leaves one finish_many call should carry at most; 1 (the default): the broker
+  /// gains nothing from batches, so workers call `finish` from each slot at once.
+  virtual std::size_t finish_batch_limit() const { return 1; }
 };
 
 }  // namespace merlin
