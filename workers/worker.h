@@ -163,6 +163,9 @@ class Worker {
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);
   bool queue_active(const std::string& queue);
   void fail(const Error& e);
+  /// A slot found the watched queues quiescent (exit_when_idle): every idle slot ends.
+  void note_quiescent();
+  bool is_quiescent();
 
   Broker& broker_;
   StateStore& store_;
@@ -199,6 +202,7 @@ class Worker {
   std::condition_variable fetch_cv_;
   std::condition_variable renew_cv_;
   bool slots_done_ = false;  ///< guarded by mu_
+  bool quiescent_ = false;   ///< note_quiescent was called; guarded by mu_
   enum class StartState { kWaiting, kGo, kCancelled };
   StartState start_state_ = StartState::kWaiting;  ///< guarded by mu_
   std::condition_variable start_cv_;

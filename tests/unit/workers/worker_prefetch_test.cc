@@ -95,11 +95,17 @@ class BatchingBroker : public Broker {
     return ok();
   }
   Result<std::uint64_t> pending(const std::vector<std::string>& q) override {
-    return inner_.pending(q);
+    auto p = inner_.pending(q);
+    if (p.ok() && *p == 0) {
+      std::lock_guard lock(mu_);
+      quiescent_answers++;
+    }
+    return p;
   }
 
   std::mutex mu_;
   int now_held = 0, max_held = 0, released = 0, renewed = 0;
+  int quiescent_answers = 0;  ///< pending() calls that answered 0
   std::size_t max_asked = 0, max_batch = 0;
   std::function<void(std::size_t)> after_batch;  ///< called after a batch of more than 0
 
@@ -198,6 +204,37 @@ TEST(WorkerPrefetch, DrainGivesBackWhatWasReservedButNotStarted) {
   auto p = local.pending({"merlin"});
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(*p, 8u) << "all eight queued again";
+}
+
+// --exit-when-done with many slots: once one slot finds nothing queued, delayed or in flight,
+// every idle slot ends with it. Each finding it out alone, in turn behind the slot reserving
+// (a blocking read each), held an allocation for slots × the read's wait after the study ended.
+TEST(WorkerPrefetch, OneSlotFindingTheQueuesQuiescentEndsEveryIdleSlot) {
+  auto study = make_study(kOneStep, 16);
+  ASSERT_TRUE(study);
+  Plan plan(*study->graph);
+  LocalStateStore store(study->counts());
+  LocalBroker local;
+  BatchingBroker broker(local);
+  std::vector<TaskMessage> leaves;
+  for (SampleId s = 0; s < 16; ++s) leaves.push_back({study->instance("A"), s, s + 1});
+  ASSERT_TRUE(broker.publish("merlin", leaves).ok());
+  FakeExecutor executor;
+  WorkerOptions o;
+  o.slots = 64;
+  o.poll = milliseconds(5);
+  o.exit_when_idle = true;
+  Worker worker(broker, store, plan, *study->renderer, executor, o);
+  auto done = std::async(std::launch::async, [&worker] { return worker.run(); });
+  ASSERT_EQ(done.wait_for(kBound), std::future_status::ready);
+  auto report = done.get();
+  ASSERT_TRUE(report.ok()) << report.error().message;
+  for (SampleId s = 0; s < 16; ++s) EXPECT_EQ(executor.calls_of("A", s).size(), 1u) << s;
+  std::lock_guard lock(broker.mu_);
+  EXPECT_GE(broker.quiescent_answers, 1);
+  EXPECT_LE(broker.quiescent_answers, 4)
+      << "the slots ended together, not each after its own look (that was 64)";
+  EXPECT_EQ(broker.now_held, 0);
 }
 
 }  // namespace
