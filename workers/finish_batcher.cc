@@ -6,7 +6,9 @@
 namespace merlin {
 
 FinishBatcher::FinishBatcher(Broker& broker, StateStore& store)
-    : broker_(broker), store_(store), limit_(std::max<std::size_t>(1, broker.finish_batch_limit())) {}
+    : broker_(broker),
+      store_(store),
+      limit_(std::max<std::size_t>(1, broker.finish_batch_limit())) {}
 
 Result<FinishResult> FinishBatcher::finish(const Delivery& d, const FinishRequest& r) {
   if (limit_ == 1) return broker_.finish(d, r, store_);

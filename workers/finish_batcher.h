@@ -21,7 +21,7 @@ class FinishBatcher {
   /// this leaf's result is known. Thread-safe.
   Result<FinishResult> finish(const Delivery& d, const FinishRequest& r);
 
-  /// Calls made and leaves sent through finish_many, for the worker's report.
+  /// Calls made and leaves sent through finish_many so far.
   struct Counts {
     std::size_t calls = 0;
     std::size_t leaves = 0;

@@ -13,3 +13,25 @@ bench_merlin() {
   cmake --build "$root/build-bench" -j2 --target merlin >/dev/null
   merlin=$root/build-bench/merlin
 }
+
+# funnel_spec NAME: prints the study of the Redis benchmarks: one sampled step `echo $(X) > out`
+# (samples from --samplesfile, one column X) and a funnel after all its samples.
+funnel_spec() {
+  cat <<Y
+description: {name: $1, description: one sampled step and a funnel}
+study:
+  - name: step
+    run:
+      cmd: echo \$(X) > out
+  - name: funnel
+    run:
+      cmd: echo done > funnel.txt
+      depends: [step_*]
+merlin:
+  resources:
+    workers:
+      w: {args: --concurrency 2, steps: [all]}
+  samples:
+    column_labels: [X]
+Y
+}

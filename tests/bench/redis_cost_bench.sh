@@ -58,23 +58,7 @@ cpu() { awk -v a="$(stat cpu used_cpu_sys)" -v b="$(stat cpu used_cpu_user)" 'BE
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 
-cat >spec.yaml <<'Y'
-description: {name: cost, description: one sampled step and a funnel}
-study:
-  - name: step
-    run:
-      cmd: echo $(X) > out
-  - name: funnel
-    run:
-      cmd: echo done > funnel.txt
-      depends: [step_*]
-merlin:
-  resources:
-    workers:
-      w: {args: --concurrency 2, steps: [all]}
-  samples:
-    column_labels: [X]
-Y
+funnel_spec cost >spec.yaml
 seq 1 "$n" >samples.csv
 
 # run_once PROCS: queues the study, runs PROCS worker processes of 2 slots until done; sets

@@ -20,6 +20,7 @@
 # LOAD_PERF=PREFIX: a `perf record -g` of the first redis-server during each run, to
 # PREFIX.<build>.<slots>. Each run has 600 s at most.
 set -euo pipefail
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bench_lib.sh"
 [[ $# -ge 1 ]] || { sed -n 2,22p "$0" >&2; exit 2; }
 builds=("$(realpath "$1")")
 [[ $# -ge 2 ]] && builds+=("$(realpath "$2")")
@@ -63,24 +64,7 @@ cpu() { awk -v a="$(stat "$1" cpu used_cpu_sys)" -v b="$(stat "$1" cpu used_cpu_
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 
-cat >spec.yaml <<'Y'
-description: {name: load, description: one sampled step and a funnel}
-env: {variables: {OUTPUT_PATH: ./studies}}
-study:
-  - name: step
-    run:
-      cmd: echo $(X) > out
-  - name: funnel
-    run:
-      cmd: echo done > funnel.txt
-      depends: [step_*]
-merlin:
-  resources:
-    workers:
-      w: {args: --concurrency 2, steps: [all]}
-  samples:
-    column_labels: [X]
-Y
+funnel_spec load >spec.yaml
 seq 1 "$per_study" >samples.csv
 
 # check_exactly_once S: every sample of the sampled step committed once on server S, none
@@ -153,7 +137,7 @@ run_once() {
     awk -F'[:=,]' -v n="$per_study" '/^cmdstat_/ { sub("cmdstat_", "", $1); printf "  %-20s calls/task=%.3f usec/task=%.2f\n", $1, $3 / n, $5 / n }' |
     sort -t= -k3 -nr >&2
   for ((s = 0; s < servers; s++)); do check_exactly_once "$s"; done
-  rm -rf studies
+  rm -rf load_*/
 }
 
 declare -A sum_tps sum_cpu

@@ -45,6 +45,7 @@ RedisBroker::RedisBroker(RedisSettings settings)
       publish_at_script_(redis_lua::kPublishAt),
       dead_letter_script_(redis_lua::kDeadLetter),
       finish_script_(redis_lua::kFinish),
+      finish_many_script_(redis_lua::kFinishMany),
       ack_script_(redis_lua::kAck),
       nonce_(std::random_device{}()) {}
 
@@ -305,9 +306,11 @@ std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Fin
                                                            StateStore& store) {
   std::vector<Result<FinishResult>> out(items.size(), Error::runtime("not finished"));
   // Items whose receipt or sample cannot go into the script get their error; the rest go
-  // in one call (kFinish), in order.
+  // in one call, in order: kFinish for one leaf, kFinishMany (the same per leaf, counters and
+  // acks grouped) for several.
   std::vector<std::size_t> sent;
-  std::vector<std::string> args{keys_.prefix};
+  std::vector<std::vector<std::string>> leaf_args;  // per leaf sent: kFinish's ARGV after prefix
+  std::vector<std::size_t> queue_counts;            // per leaf sent: queues of follow-ups
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Delivery& d = *items[i].delivery;
     const FinishRequest& req = *items[i].request;
@@ -322,22 +325,34 @@ std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Fin
       continue;
     }
     sent.push_back(i);
-    args.push_back(std::to_string(req.instance.v));
-    args.push_back(std::to_string(req.sample));
-    args.push_back(is_failure(req.outcome) ? "1" : "0");
-    args.push_back(std::isfinite(req.seconds) ? fmt::format("{}", req.seconds) : "0");
-    args.push_back(std::move(stream));
-    args.push_back(std::move(id));
-    args.push_back(req.hold_ack_at_zero ? "1" : "0");
-    args.push_back(std::to_string(req.follow_ups.size()));
+    std::vector<std::string> a{std::to_string(req.instance.v),
+                               std::to_string(req.sample),
+                               is_failure(req.outcome) ? "1" : "0",
+                               std::isfinite(req.seconds) ? fmt::format("{}", req.seconds) : "0",
+                               std::move(stream),
+                               std::move(id),
+                               req.hold_ack_at_zero ? "1" : "0"};
     for (const auto& [queue, msgs] : req.follow_ups) {
-      args.push_back(queue);
-      args.push_back(std::to_string(msgs.size()));
+      a.push_back(queue);
+      a.push_back(std::to_string(msgs.size()));
       for (const auto& m : msgs) {
-        args.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
-        args.push_back(encode(m));
+        a.push_back(std::to_string(redis_lua::width_bucket(m.hi - m.lo)));
+        a.push_back(encode(m));
       }
     }
+    leaf_args.push_back(std::move(a));
+    queue_counts.push_back(req.follow_ups.size());
+  }
+  std::vector<std::string> args{keys_.prefix};
+  for (std::size_t k = 0; k < leaf_args.size(); ++k) {
+    auto& a = leaf_args[k];
+    constexpr std::size_t kHead = 7;  // instance .. hold
+    const bool many = leaf_args.size() > 1;
+    args.insert(args.end(), std::make_move_iterator(a.begin()),
+                std::make_move_iterator(a.begin() + kHead));
+    if (many) args.push_back(std::to_string(queue_counts[k]));
+    args.insert(args.end(), std::make_move_iterator(a.begin() + kHead),
+                std::make_move_iterator(a.end()));
   }
   if (sent.empty()) return out;
   auto fail_sent = [&](const Error& e) {
@@ -346,7 +361,7 @@ std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Fin
   };
   auto c = pool_.acquire();
   if (!c) return fail_sent(c.error());
-  auto r = finish_script_.run(**c, {}, args);
+  auto r = (sent.size() == 1 ? finish_script_ : finish_many_script_).run(**c, {}, args);
   if (!r) return fail_sent(r.error());
   if (r->elements.size() != 3 * sent.size())
     return fail_sent(Error::runtime((*c)->describe("unexpected finish reply")));

@@ -97,7 +97,8 @@ class RedisBroker : public Broker {
   RedisPool pool_;
   RedisKeys keys_;
   RedisScript take_script_, reclaim_script_, release_script_, pending_script_, publish_script_,
-      streams_script_, publish_at_script_, dead_letter_script_, finish_script_, ack_script_;
+      streams_script_, publish_at_script_, dead_letter_script_, finish_script_, finish_many_script_,
+      ack_script_;
   std::uint64_t nonce_;
   std::atomic<std::uint64_t> seq_{0};
   std::atomic<std::int64_t> last_claim_ms_{0};  ///< system ms of the last reclaim scan

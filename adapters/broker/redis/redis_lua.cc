@@ -262,22 +262,59 @@ if tonumber(ARGV[4]) ~= 0 then redis.call('HINCRBYFLOAT', KEYS[4], ARGV[1], ARGV
 return {1, rem}
 )lua";
 
+// ARGV: prefix, instance, sample, failed ('1'/'0'), seconds, stream, id, hold ('1'/'0'), then
+// per queue of follow-ups: queue, n, then n (width bucket, message) pairs. Commit as kCommit;
+// if the commit is new, appends the follow-ups; then acks (XACK + XDEL) the delivery unless
+// `hold` and the instance's remaining count is 0 (the worker releases whole dependents first).
+// Returns {newly done (1/0), remaining, acked (1/0)}. Resent after a lost reply: the commit is
+// seen as a duplicate, nothing is appended twice, the ack is a no-op.
+const std::string kFinish = with_lib(R"lua(
+local prefix, inst, sample = ARGV[1], ARGV[2], ARGV[3]
+local remaining = prefix .. 'remaining'
+local left = redis.call('HGET', remaining, inst)
+if not left then
+  return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
+end
+local newly, rem = 0, tonumber(left)
+if redis.call('SETBIT', prefix .. 'done:' .. inst, sample, 1) == 0 then
+  newly = 1
+  rem = redis.call('HINCRBY', remaining, inst, -1)
+  if ARGV[4] == '1' then
+    redis.call('HINCRBY', prefix .. 'failed', inst, 1)
+    redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
+  end
+  if tonumber(ARGV[5]) ~= 0 then redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, ARGV[5]) end
+  local i = 9
+  while i + 1 <= #ARGV do
+    local q, n = ARGV[i], tonumber(ARGV[i + 1])
+    redis.call('SADD', prefix .. 'queues', q)
+    for j = 0, n - 1 do
+      redis.call('XADD', stream_of(prefix, q, ARGV[i + 2 + 2 * j]), '*', 'm', ARGV[i + 3 + 2 * j])
+    end
+    i = i + 2 + 2 * n
+  end
+end
+if ARGV[8] == '1' and rem == 0 then return {newly, rem, 0} end
+if pcall(redis.call, 'XACK', ARGV[6], GROUP, ARGV[7]) then
+  redis.call('XDEL', ARGV[6], ARGV[7])
+end
+return {newly, rem, 1}
+)lua");
+
 // ARGV: prefix, then per finished leaf: instance, sample, failed ('1'/'0'), seconds, stream,
 // id, hold ('1'/'0'), number of follow-up queues, then per queue: queue, n, n (width bucket,
-// message) pairs. Each leaf in order: commit as kCommit; if the commit is new, append its
-// follow-ups; then ack (XACK + XDEL) its delivery unless `hold` and the instance's remaining
-// count is 0 (the worker releases whole dependents first). The counters of an instance move
-// once per call (one HINCRBY each of remaining, failed and seconds) and the acks once per
-// Stream (one XACK and one XDEL with every id), so a batch costs one SETBIT per leaf plus a
-// few commands. Each leaf's remaining count is the one it would get had the leaves come one
+// message) pairs. Each leaf in order as kFinish, with its reply. The counters of an instance
+// move once per call (one HINCRBY each of remaining, failed and seconds) and the acks once
+// per Stream (one XACK and one XDEL with every id), so a batch costs one SETBIT per leaf plus
+// a few commands. Each leaf's remaining count is the one it would get had the leaves come one
 // call each. A leaf of an instance that was never initialised gets {-1, 0, 0} and nothing is
 // written for it (the others go on). Resent after a lost reply: the commits are seen as
 // duplicates, nothing is appended twice, the acks are no-ops.
 // Returns {newly done (1/0, or -1), remaining, acked (1/0)} per leaf, flattened.
-const std::string kFinish = with_lib(R"lua(
+const std::string kFinishMany = with_lib(R"lua(
 local prefix = ARGV[1]
 local remaining = prefix .. 'remaining'
-local left, dec, fails, secs, order = {}, {}, {}, {}, {}
+local left, dec, fails, secs, secs_text, order = {}, {}, {}, {}, {}, {}
 local acks, streams, queued = {}, {}, {}
 local out = {}
 local i = 2
@@ -303,7 +340,12 @@ while i + 7 <= #ARGV do
         fails[inst] = fails[inst] + 1
         redis.call('SETBIT', prefix .. 'fail:' .. inst, sample, 1)
       end
-      secs[inst] = secs[inst] + (tonumber(sec) or 0)
+      local d = tonumber(sec) or 0
+      if d ~= 0 then
+        -- one leaf's seconds go as given (no float formatting); several, as their sum
+        if secs[inst] == 0 then secs_text[inst] = sec else secs_text[inst] = nil end
+        secs[inst] = secs[inst] + d
+      end
       local j = first_q
       for _ = 1, nq do
         local q, n = ARGV[j], tonumber(ARGV[j + 1])
@@ -312,7 +354,8 @@ while i + 7 <= #ARGV do
           queued[q] = true
         end
         for k = 0, n - 1 do
-          redis.call('XADD', stream_of(prefix, q, ARGV[j + 2 + 2 * k]), '*', 'm', ARGV[j + 3 + 2 * k])
+          local bucket, body = ARGV[j + 2 + 2 * k], ARGV[j + 3 + 2 * k]
+          redis.call('XADD', stream_of(prefix, q, bucket), '*', 'm', body)
         end
         j = j + 2 + 2 * n
       end
@@ -337,13 +380,17 @@ for _, inst in ipairs(order) do
     redis.call('HINCRBY', remaining, inst, -dec[inst])
     if fails[inst] > 0 then redis.call('HINCRBY', prefix .. 'failed', inst, fails[inst]) end
     if secs[inst] ~= 0 then
-      redis.call('HINCRBYFLOAT', prefix .. 'secs', inst, string.format('%.17g', secs[inst]))
+      redis.call('HINCRBYFLOAT', prefix .. 'secs', inst,
+                 secs_text[inst] or string.format('%.17g', secs[inst]))
     end
   end
 end
 for _, s in ipairs(streams) do
-  if pcall(redis.call, 'XACK', s, GROUP, unpack(acks[s])) then
-    redis.call('XDEL', s, unpack(acks[s]))
+  local ids = acks[s]
+  if #ids == 1 then
+    if pcall(redis.call, 'XACK', s, GROUP, ids[1]) then redis.call('XDEL', s, ids[1]) end
+  elseif pcall(redis.call, 'XACK', s, GROUP, unpack(ids)) then
+    redis.call('XDEL', s, unpack(ids))
   end
 end
 return out

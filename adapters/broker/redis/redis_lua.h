@@ -40,10 +40,12 @@ extern const std::string kRelease;
 extern const std::string kPending;
 /// Set-if-unset of a sample's done bit and, the first time only, the counters.
 extern const std::string kCommit;
-/// Per leaf: commit (as kCommit) + append the follow-ups if new + XACK/XDEL, unless the ack is
-/// held at remaining 0; several leaves in one call, their counters and acks grouped
-/// (Broker::finish, Broker::finish_many).
+/// Commit (as kCommit) + append the follow-ups if new + XACK/XDEL, unless the ack is held at
+/// remaining 0: a leaf task finished in one call (Broker::finish).
 extern const std::string kFinish;
+/// Several leaves, each as kFinish, in one call, their counters and acks grouped
+/// (Broker::finish_many; one leaf alone goes by kFinish, whose Lua is cheaper).
+extern const std::string kFinishMany;
 /// XACK + XDEL of one delivery in one call.
 extern const std::string kAck;
 /// Records a fan-out instance's count once (total 'u' until then).

@@ -20,7 +20,9 @@ namespace {
 class BatchingBroker : public Broker {
  public:
   explicit BatchingBroker(std::size_t limit) : limit_(limit) {}
-  Result<void> publish(const std::string&, const std::vector<TaskMessage>&) override { return ok(); }
+  Result<void> publish(const std::string&, const std::vector<TaskMessage>&) override {
+    return ok();
+  }
   Result<void> publish_at(const std::string&, const TaskMessage&, Clock::time_point) override {
     return ok();
   }
