@@ -96,25 +96,33 @@ struct Slot {
   Result<FinishResult> got = Error::runtime("not run");
 };
 
+// Slot 0 finishes alone and its call is held; the other slots finish meanwhile and queue
+// behind it; then the call is let go and every slot's finish returns. Samples from `first`.
+// False when the others never all queued up.
+bool finish_behind_a_held_call(BatchingBroker& broker, FinishBatcher& batcher,
+                               std::vector<Slot>& slots, SampleId first) {
+  for (std::size_t i = 0; i < slots.size(); ++i) slots[i].r.sample = first + i;
+  std::thread held([&] { slots[0].got = batcher.finish(slots[0].d, slots[0].r); });
+  broker.wait_first_call();  // slot 0 alone is sent at once, and held there
+  std::vector<std::thread> rest;
+  for (std::size_t i = 1; i < slots.size(); ++i)
+    rest.emplace_back([&, i] { slots[i].got = batcher.finish(slots[i].d, slots[i].r); });
+  // None can finish while the first is held: watch the queue fill.
+  for (int spin = 0; spin < 2000 && batcher.waiting() < slots.size() - 1; ++spin)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  const bool queued = batcher.waiting() == slots.size() - 1;
+  broker.release();
+  held.join();
+  for (auto& t : rest) t.join();
+  return queued;
+}
+
 TEST(FinishBatcher, SlotsThatFinishDuringACallGoTogetherInTheNextOne) {
   BatchingBroker broker(64);
   LocalStateStore store({100});
   FinishBatcher batcher(broker, store);
   std::vector<Slot> slots(9);
-  for (std::size_t i = 0; i < slots.size(); ++i) slots[i].r.sample = 10 + i;
-  std::thread first([&] { slots[0].got = batcher.finish(slots[0].d, slots[0].r); });
-  broker.wait_first_call();  // slot 0 alone is sent at once, and held there
-  std::vector<std::thread> rest;
-  for (std::size_t i = 1; i < slots.size(); ++i)
-    rest.emplace_back([&, i] { slots[i].got = batcher.finish(slots[i].d, slots[i].r); });
-  // Wait until the eight are queued behind the held call (the batcher's own count is only
-  // updated after a call, so watch the threads: none can finish while the first is held).
-  for (int spin = 0; spin < 2000 && batcher.waiting() < 8; ++spin)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ(batcher.waiting(), 8u);
-  broker.release();
-  first.join();
-  for (auto& t : rest) t.join();
+  ASSERT_TRUE(finish_behind_a_held_call(broker, batcher, slots, 10)) << "eight queued";
   EXPECT_EQ(broker.batches(), (std::vector<std::size_t>{1, 8})) << "one call for the eight";
   for (std::size_t i = 0; i < slots.size(); ++i) {
     if (slots[i].r.sample == 13) {
@@ -134,18 +142,7 @@ TEST(FinishBatcher, ACallCarriesNoMoreThanTheBrokersLimit) {
   LocalStateStore store({100});
   FinishBatcher batcher(broker, store);
   std::vector<Slot> slots(8);
-  for (std::size_t i = 0; i < slots.size(); ++i) slots[i].r.sample = 20 + i;
-  std::thread first([&] { slots[0].got = batcher.finish(slots[0].d, slots[0].r); });
-  broker.wait_first_call();
-  std::vector<std::thread> rest;
-  for (std::size_t i = 1; i < slots.size(); ++i)
-    rest.emplace_back([&, i] { slots[i].got = batcher.finish(slots[i].d, slots[i].r); });
-  for (int spin = 0; spin < 2000 && batcher.waiting() < 7; ++spin)
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  ASSERT_EQ(batcher.waiting(), 7u);
-  broker.release();
-  first.join();
-  for (auto& t : rest) t.join();
+  ASSERT_TRUE(finish_behind_a_held_call(broker, batcher, slots, 20)) << "seven queued";
   auto batches = broker.batches();
   std::size_t sum = 0;
   for (auto n : batches) {
