@@ -60,15 +60,16 @@ int requeue(PreparedStudy& s, const BrokerFlags& flags, bool show_progress) {
   auto held = broker_holds_study(s, **backend);
   if (!held) return report_error(held.error());
   if (!*held) return rebuild(s, **backend, *loc, show_progress);
-  auto r = requeue_study(s, **backend);
+  auto r = requeue_study(s, **backend, show_progress);
   if (!r) return report_error(r.error());
   std::fprintf(
       stderr,
-      "re-queued study %s: %llu/%llu tasks finished are kept, %llu failed ones run "
-      "again, %llu messages queued (%llu old ones dropped); start workers with "
-      "`merlin run-workers`\n",
+      "re-queued study %s: %llu/%llu tasks finished are kept (%llu of them known by their "
+      "marker only: their worker died before its commit), %llu failed ones run again, %llu "
+      "messages queued (%llu old ones dropped); start workers with `merlin run-workers`\n",
       key.c_str(), static_cast<unsigned long long>(r->done),
-      static_cast<unsigned long long>(r->total), static_cast<unsigned long long>(r->failed_again),
+      static_cast<unsigned long long>(r->total), static_cast<unsigned long long>(r->marked),
+      static_cast<unsigned long long>(r->failed_again),
       static_cast<unsigned long long>(r->queued), static_cast<unsigned long long>(r->dropped));
   return kExitOk;
 }

@@ -150,6 +150,14 @@ Result<std::vector<std::vector<bool>>> journal_successes(const PreparedStudy& s,
   return done;
 }
 
+// Whether the workspace says task (`i`, `sample`) succeeded: its MERLIN_FINISHED marker, or with
+// `journaled` (a lean workspace without markers) its journal's record.
+bool marked_done(const PreparedStudy& s, const std::vector<std::vector<bool>>* journaled,
+                 std::uint32_t i, SampleId sample) {
+  if (journaled) return (*journaled)[i][sample];
+  return files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED");
+}
+
 }  // namespace
 
 Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, bool progress) {
@@ -190,10 +198,7 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, b
     }
     for (SampleId sample = 0; sample < st.counts[i]; ++sample) {
       if (line && ++looked % 4096 == 0) line->update(looked, report.tasks);
-      if (from_journals
-              ? !journaled[i][sample]
-              : !files::exists(s.renderer->task_dir(InstanceId{i}, sample) + "/MERLIN_FINISHED"))
-        continue;
+      if (!marked_done(s, from_journals ? &journaled : nullptr, i, sample)) continue;
       auto c = markers.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
       if (!c) return c.error();
       if (bitmap.empty()) bitmap.assign((st.counts[i] + 7) / 8, '\0');
@@ -217,6 +222,48 @@ Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, b
   auto q = studies.enqueue(st);
   if (!q) return q.error();
   return report;
+}
+
+Result<std::uint64_t> commit_marked_tasks(const PreparedStudy& s, StateStore& store,
+                                          bool progress) {
+  if (!s.renderer) return Error::runtime("commit_marked_tasks: the samples are not open");
+  auto before = store.progress();
+  if (!before) return before.error();
+  const bool from_journals =
+      s.spec.layout == spec::WorkspaceLayout::kLean && !s.spec.finished_markers;
+  std::vector<std::vector<bool>> journaled;
+  if (from_journals) {
+    std::vector<std::uint64_t> counts;
+    for (const auto& p : *before) counts.push_back(p.count_known ? p.total : kCountUnknown);
+    auto j = journal_successes(s, counts);
+    if (!j) return j.error();
+    journaled = std::move(*j);
+  }
+  std::uint64_t unfinished = 0;
+  for (const auto& p : *before)
+    if (p.count_known && !p.finished()) unfinished += p.total - p.done;
+  std::unique_ptr<Progress> line;
+  if (progress && unfinished > 0)
+    line =
+        progress_on(stderr, "reading markers: ", std::chrono::seconds(1), std::chrono::seconds(3));
+  std::uint64_t committed = 0, looked = 0;
+  for (std::uint32_t i = 0; i < before->size(); ++i) {
+    const InstanceProgress& p = (*before)[i];
+    // A tuned instance's commits decide promotions from a result the marker does not hold.
+    if (!p.count_known || p.finished() || s.graph->step_of(InstanceId{i}).tune) continue;
+    auto bits = store.sample_bits(InstanceId{i});
+    if (!bits) return bits.error();
+    for (SampleId sample = 0; sample < p.total; ++sample) {
+      if (bits->is_done(sample)) continue;
+      if (line && ++looked % 4096 == 0) line->update(looked, unfinished);
+      if (!marked_done(s, from_journals ? &journaled : nullptr, i, sample)) continue;
+      auto c = store.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);
+      if (!c) return c.error();
+      if (c->newly_done) ++committed;
+    }
+  }
+  if (line) line->finish();
+  return committed;
 }
 
 }  // namespace merlin::run

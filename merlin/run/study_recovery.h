@@ -64,4 +64,14 @@ struct RebuildReport {
 /// seconds while they take long.
 Result<RebuildReport> rebuild_from_markers(PreparedStudy& s, Backend& backend, bool progress);
 
+/// For a study the broker still holds: commits as successes the tasks `store` does not count
+/// as done whose MERLIN_FINISHED marker exists (in a lean workspace without markers: whose
+/// task journal records a success). Such a task finished, but its worker died before the
+/// commit reached the broker; without this a restart would run it again. Tuned instances
+/// (their commits carry a result) and fan-out instances not expanded yet are left alone.
+/// Returns how many it committed. One file check per unfinished task; `progress`: a line on
+/// stderr every few seconds while they take long. Needs the samples open (a renderer).
+Result<std::uint64_t> commit_marked_tasks(const PreparedStudy& s, StateStore& store,
+                                          bool progress);
+
 }  // namespace merlin::run

@@ -3,6 +3,7 @@
 #include "merlin/core/plan/plan.h"
 #include "merlin/run/progress_totals.h"
 #include "merlin/run/run_record.h"
+#include "merlin/run/study_recovery.h"
 
 namespace merlin::run {
 
@@ -12,7 +13,7 @@ Result<bool> broker_holds_study(const PreparedStudy& s, Backend& backend) {
   return progress->size() == s.graph->instances().size();
 }
 
-Result<RequeueResult> requeue_study(const PreparedStudy& s, Backend& backend) {
+Result<RequeueResult> requeue_study(const PreparedStudy& s, Backend& backend, bool progress_line) {
   const auto key = study_key_of(s.tokens.workspace);
   StudyRegistry& studies = backend.studies();
   auto owned_store = backend.store(key);
@@ -37,6 +38,9 @@ Result<RequeueResult> requeue_study(const PreparedStudy& s, Backend& backend) {
   }
   auto again = studies.reset_failed(key, s.graph->instances().size());
   if (!again) return again.error();
+  // A task that finished while its worker died before the commit reached the broker.
+  auto marked = commit_marked_tasks(s, store, progress_line);
+  if (!marked) return marked.error();
   progress = store.progress();  // after the reset: failed samples are unfinished again
   if (!progress) return progress.error();
   Plan plan(*s.graph, &s.renderer->fanout());
@@ -52,6 +56,7 @@ Result<RequeueResult> requeue_study(const PreparedStudy& s, Backend& backend) {
   out.done = totals.done;
   out.total = totals.total;
   out.failed_again = *again;
+  out.marked = *marked;
   out.queued = ready->size();
   out.dropped = *dropped;
   return out;

@@ -118,6 +118,30 @@ expect_eq "streams deleted: monitor exits 1" 1 $?
 expect_eq "streams deleted: restart (exit 0)" 0 $?
 finish_and_check "streams deleted" "$ws" before.txt
 
+# --- a worker killed between a task's marker and its commit -----------------------------------
+# The broker holds the study but never got the commit of a task whose marker exists (the worker
+# died in between: with batched finishes the window is a held call long). Planted here: sample
+# dirs are sim/<s/25>/<s%25>, and the sample chosen never started.
+ws=$("$MERLIN" run lost.yaml 2>/dev/null)
+half_run "$ws"
+planted=""
+for s in $(seq $((N - 1)) -1 0); do
+  d=$(printf '%s/sim/%02d/%02d' "$ws" $((s / 25)) $((s % 25)))
+  [ -d "$d" ] && continue
+  mkdir -p "$d" && echo "$s" >"$d/v.txt" && : >"$d/MERLIN_FINISHED" && echo "$s" >>"$ws/runs.log"
+  planted=$s
+  break
+done
+check "marker without commit: a sample that never started is planted" test -n "$planted"
+finished_samples "$ws" >before.txt
+"$MERLIN" restart "$ws" >r.out 2>r.err
+expect_eq "marker without commit: restart (exit 0)" 0 $?
+check "marker without commit: restart commits what the markers say finished" \
+  grep -q "known by their marker only" r.err
+check "marker without commit: ... at least the planted one" \
+  grep -q "([1-9][0-9]* of them known by their marker only" r.err
+finish_and_check "marker without commit" "$ws" before.txt
+
 # --- a purged study is not lost ----------------------------------------------------------------
 ws=$("$MERLIN" run lost.yaml 2>/dev/null)
 "$MERLIN" purge -f lost.yaml >p.out 2>p.err

@@ -112,7 +112,7 @@ expect_eq "the other study keeps its message" "1" \
 
 # --- restart re-queues the unfinished work of a purged study ---------------------------------
 "$MERLIN" restart "$(cat ws2.txt)" 2>restart.err
-check "restart says what it queued" grep -q "re-queued study .*: 0/22 tasks finished are kept, 0 failed ones run again, 1 messages queued" restart.err
+check "restart says what it queued" grep -q "re-queued study .*: 0/22 tasks finished are kept (0 of them known by their marker only: their worker died before its commit), 0 failed ones run again, 1 messages queued" restart.err
 "$MERLIN" run-workers psf.yaml --exit-when-done >/dev/null 2>&1
 expect_eq "the restarted study completes" "22" \
   "$("$MERLIN" status "$(cat ws2.txt)" --format csv | tail -n +2 | cut -d, -f4 | awk '{s+=$1} END {print s}')"
@@ -165,7 +165,7 @@ check "flaky: one sample failed" grep -q '^f,1,3,2,1,' <("$MERLIN" status "$fws"
 touch fixed
 "$MERLIN" restart "$fws" >/dev/null 2>restart.err
 check "restart: the failed sample is queued again ($(cat restart.err))" \
-  grep -q "2/3 tasks finished are kept, 1 failed ones run again" restart.err
+  grep -q "2/3 tasks finished are kept (0 of them known by their marker only: their worker died before its commit), 1 failed ones run again" restart.err
 "$MERLIN" run-workers flaky.yaml --exit-when-done >/dev/null 2>&1
 check "restart: it ran again and succeeded, the others did not rerun" \
   grep -q '^f,1,3,3,0,' <("$MERLIN" status "$fws" --format csv)
