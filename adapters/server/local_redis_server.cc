@@ -86,6 +86,10 @@ Result<std::vector<std::string>> LocalRedisServer::init() {
   if (!r) return r.error();
   for (const auto& path : {files_.log_file(), files_.process_file(), files_.app_yaml()})
     if (files::exists(path)) ::chmod(path.c_str(), 0600);
+  // A redis.conf without requirepass (an earlier build's): redis.pass's password goes there.
+  if (auto conf = read_conf(); conf && !conf->get("requirepass"))
+    if (auto pw = password())
+      if (auto set = set_password(*pw); !set) return set.error();
   return created;
 }
 
@@ -158,10 +162,12 @@ Result<StartResult> LocalRedisServer::start(const std::string& redis_server, dou
                           st->problem + "); `merlin server stop` ends it");
   ::unlink(files_.process_file().c_str());  // a stale record
   const ServerSettings& s = st->settings;
+  if (auto f = follow_requirepass(); !f) return f.error();
   auto pw = password();
   if (!pw) return pw.error();
-  if (::mkdir(s.dir.c_str(), 0700) != 0 && errno != EEXIST)
-    return system_error("create the data directory", s.dir);
+  const std::string data_dir = files_.resolve(s.dir);
+  if (::mkdir(data_dir.c_str(), 0700) != 0 && errno != EEXIST)
+    return system_error("create the data directory", data_dir);
   auto problem = check_port_free(s.bind, s.port);
   if (!problem) return problem.error();
   if (!problem->empty()) {
@@ -172,7 +178,9 @@ Result<StartResult> LocalRedisServer::start(const std::string& redis_server, dou
   const std::string log = files_.log_file();
   const std::size_t log_offset = file_size(log);
   mode_t old_mask = ::umask(077);  // the RDB, the AOF and the log: the owner's only
-  auto pid = spawn_server({redis_server, files_.redis_conf()}, log, files_.dir);
+  // Started in base(): a relative `dir` in redis.conf is read from there (Redis then moves
+  // into its `dir`, so the directory it starts in is not held busy).
+  auto pid = spawn_server({redis_server, files_.redis_conf()}, log, files_.base());
   ::umask(old_mask);
   if (!pid) return pid.error();
   ::chmod(log.c_str(), 0600);
@@ -266,20 +274,53 @@ Result<std::vector<std::string>> LocalRedisServer::configure(
     if (!w) return w.error();
   }
   if (new_password) {
-    auto old = password();
-    if (!old || *old != *new_password) {
-      auto w = write_private_file(files_.pass_file(), *new_password + "\n");
-      if (!w) return w.error();
-      // The default user's line only: users added with --add-user stay.
-      auto users = read_users();
-      w = write_private_file(files_.users_file(),
-                             users ? users_with(*users, "default", *new_password)
-                                   : users_file_text(*new_password));
-      if (!w) return w.error();
-      changed.push_back("password");
-    }
+    auto set = set_password(*new_password);
+    if (!set) return set.error();
+    if (*set) changed.push_back("password");
   }
   return changed;
+}
+
+Result<bool> LocalRedisServer::set_password(const std::string& pw) {
+  bool changed = false;
+  auto old = password();
+  if (!old || *old != pw) {
+    auto w = write_private_file(files_.pass_file(), pw + "\n");
+    if (!w) return w.error();
+    changed = true;
+  }
+  // The default user's line only: users added with --add-user stay.
+  auto users = read_users();
+  const std::string text = users ? users_with(*users, "default", pw) : users_file_text(pw);
+  if (!users || text != *users) {
+    auto w = write_private_file(files_.users_file(), text);
+    if (!w) return w.error();
+    changed = true;
+  }
+  auto conf = read_conf();
+  if (!conf) return conf.error();
+  if (conf->get("requirepass") != pw) {
+    conf->set("requirepass", pw);
+    auto w = write_private_file(files_.redis_conf(), conf->text());
+    if (!w) return w.error();
+    changed = true;
+  }
+  return changed;
+}
+
+Result<void> LocalRedisServer::follow_requirepass() {
+  auto conf = read_conf();
+  if (!conf) return conf.error();
+  auto pw = password();
+  const auto wanted = conf->get("requirepass");
+  const std::string next = wanted && !wanted->empty() ? *wanted : pw ? *pw : "";
+  if (next.empty()) return ok();  // a missing or bad redis.pass: start reports it
+  if (auto c = check_password(next); !c)
+    return Error::bad_input(files_.redis_conf() + ": requirepass: " + c.error().message +
+                            " (set one with `merlin server config --password`)");
+  auto set = set_password(next);
+  if (!set) return set.error();
+  return ok();
 }
 
 Result<std::string> LocalRedisServer::read_users() const {

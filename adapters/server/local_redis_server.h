@@ -52,6 +52,12 @@ class LocalRedisServer {
   /// bits from /dev/urandom, redis.users, merlin_server.yaml) and keeps what is there: an
   /// existing password is never replaced. Makes the directory 0700 and the files 0600 again.
   /// Returns the names of the files written.
+  ///
+  /// The password is in three places: redis.conf's `requirepass` (Merlin's line, and the one
+  /// that decides), redis.pass (clients read it) and the users file's `default` line (what
+  /// Redis reads: beside an `aclfile` it ignores `requirepass`). init and start make the other
+  /// two follow `requirepass` (start), so a hand edit of it takes effect at the next start; init
+  /// gives a redis.conf without the line redis.pass's password there.
   Result<std::vector<std::string>> init();
 
   /// redis.conf's settings; kBadInput when it is malformed, kRuntime when it cannot be read.
@@ -72,8 +78,8 @@ class LocalRedisServer {
   /// running (a stale process file is removed).
   Result<bool> stop(double wait_seconds = 60);
 
-  /// init, then applies `change` to redis.conf and, when given, sets the password (redis.pass
-  /// and redis.users). Returns what changed, as "port 6400" (a password change says
+  /// init, then applies `change` to redis.conf and, when given, sets the password (redis.pass,
+  /// redis.users and requirepass). Returns what changed, as "port 6400" (a password change says
   /// "password", never the password). Takes effect at the next start.
   Result<std::vector<std::string>> configure(const ConfigChange& change,
                                              const std::optional<std::string>& new_password);
@@ -88,6 +94,11 @@ class LocalRedisServer {
  private:
   Result<RedisConf> read_conf() const;
   Result<std::string> read_users() const;
+  /// Writes `pw` into redis.pass, the users file's default line and requirepass, where it
+  /// differs. Returns whether any file changed.
+  Result<bool> set_password(const std::string& pw);
+  /// set_password(requirepass), or redis.pass's password when redis.conf has no such line.
+  Result<void> follow_requirepass();
 
   ServerFiles files_;
   ProbeFactory probes_;

@@ -140,8 +140,8 @@ Result<pid_t> spawn_server(const std::vector<std::string>& argv, const std::stri
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  // In the server's directory: it never holds the caller's working directory (a workspace,
-  // a mount to be unmounted) busy for its lifetime.
+  // In `dir`, not the caller's working directory (Redis then moves into its data directory, so
+  // neither a workspace nor a mount to be unmounted is held busy for its lifetime).
   posix_spawn_file_actions_addchdir_np(&fa, dir.c_str());
   if (DIR* d = ::opendir("/proc/self/fd")) {
     std::vector<int> open_fds;

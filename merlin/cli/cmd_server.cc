@@ -1,11 +1,12 @@
 // `merlin server init|start|stop|status|restart|config`: Merlin's user-space Redis, here
-// Debian's redis-server run from ~/.merlin/server (docs/server.md). The side effects are in
+// Debian's redis-server run from ./merlin_server (docs/server.md). The side effects are in
 // adapters/server (LocalRedisServer); this file parses, wires and prints. No output shows
 // the password.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -26,11 +27,10 @@ using namespace merlin::server;
 
 std::string home() { return expand_user("~", process_environment()); }
 
-// ~/.merlin/server, or MERLIN_SERVER_DIR (a second server, a test's own).
+// ./merlin_server of the working directory (Merlin's `config_dir`), or MERLIN_SERVER_DIR.
 ServerFiles server_files() {
   const char* dir = std::getenv("MERLIN_SERVER_DIR");
-  std::string d =
-      dir && *dir ? expand_user(dir, process_environment()) : home() + "/.merlin/server";
+  std::string d = dir && *dir ? expand_user(dir, process_environment()) : "merlin_server";
   if (!d.empty() && d[0] != '/') d = current_dir() + "/" + d;
   while (d.size() > 1 && d.back() == '/') d.pop_back();
   return {d};
@@ -120,8 +120,14 @@ int start() {
                 r.port);
   } else {
     std::printf("Server started with PID %lld.\n", r.pid);
+    auto settings = server.settings();
     std::printf("Merlin server operating on \"%s\" and port \"%d\" (data in %s).\n", r.bind.c_str(),
-                r.port, server.files().dir.c_str());
+                r.port,
+                std::filesystem::path(settings ? server.files().resolve(settings->dir)
+                                               : server.files().dir)
+                    .lexically_normal()
+                    .string()
+                    .c_str());
   }
   return point_app_yamls(server, r);
 }
@@ -145,8 +151,15 @@ int status() {
     case ServerState::kNotInitialized:
       std::printf(
           "Merlin server has not been initialized (%s has no redis.conf); "
-          "`merlin server init` or `merlin server start` does it.\n",
+          "`merlin server init` or `merlin server start` does it, or run `merlin server` in "
+          "the directory where it was initialized (or set MERLIN_SERVER_DIR to its "
+          "merlin_server).\n",
           server.files().dir.c_str());
+      if (const std::string old = home() + "/.merlin/server";
+          old != server.files().dir && files::exists(old + "/redis.conf"))
+        std::printf("note: %s holds a server configured by an earlier merlin, which kept it "
+                    "there: MERLIN_SERVER_DIR=%s merlin server ... uses it.\n",
+                    old.c_str(), old.c_str());
       return kExitFailed;
     case ServerState::kNotRunning:
       std::printf(
@@ -220,10 +233,15 @@ int config(ConfigArgs& a) {
   ConfigChange& c = a.change;
   if (a.o_bind->count()) c.bind = a.bind;
   if (a.o_port->count()) c.port = a.port;
-  if (a.o_dir->count())
-    c.directory = a.directory.empty() || a.directory[0] == '/'
-                      ? a.directory
-                      : current_dir() + "/" + expand_user(a.directory, process_environment());
+  auto server = make_server();
+  if (a.o_dir->count()) {
+    // Kept as given (Merlin writes `dir ./config_dir`) when relative to the directory holding
+    // the server's, where the server reads it from; made absolute when that is elsewhere.
+    std::string d = expand_user(a.directory, process_environment());
+    if (!d.empty() && d[0] != '/' && current_dir() != server.files().base())
+      d = current_dir() + "/" + d;
+    c.directory = d;
+  }
   if (a.o_ss->count()) c.snapshot_seconds = a.snapshot_seconds;
   if (a.o_sc->count()) c.snapshot_changes = a.snapshot_changes;
   if (a.o_sf->count()) c.snapshot_file = a.snapshot_file;
@@ -232,7 +250,6 @@ int config(ConfigArgs& a) {
   if (a.o_mm->count()) c.max_memory = a.max_memory;
   std::optional<std::string> password;
   if (a.o_password->count()) password = a.password;
-  auto server = make_server();
   auto changed = server.configure(c, password);
   if (!changed) return report_error(changed.error());
   if (int rc = config_users(a, server, *changed); rc != kExitOk) return rc;
@@ -255,7 +272,7 @@ int config(ConfigArgs& a) {
 Command server_command() {
   return {"server",
           "Run a Redis of your own for the distributed mode (init, start, stop, status, "
-          "restart, config): ~/.merlin/server, app.yaml pointed at it",
+          "restart, config): its files in ./merlin_server, app.yaml pointed at it",
           [](CLI::App& sub) -> std::function<int()> {
             sub.require_subcommand(1);
             auto chosen = std::make_shared<std::function<int()>>();
@@ -264,8 +281,9 @@ Command server_command() {
               s->callback([chosen, act] { *chosen = act; });
             };
             simple("init",
-                   "Write the server's files in ~/.merlin/server (redis.conf, a new password in "
-                   "redis.pass, redis.users), keeping those there",
+                   "Write the server's files in ./merlin_server (redis.conf, a new password in "
+                   "redis.pass, redis.users, app.yaml), keeping those there; MERLIN_SERVER_DIR "
+                   "names another directory",
                    init);
             simple("start",
                    "Start the server (init first if needed), wait until it answers, and point "
@@ -288,7 +306,7 @@ Command server_command() {
                 "--password", a->password,
                 "A new password (-pwd works too; default: 64 random hex digits made by init)");
             a->o_dir = c->add_option("-d,--directory", a->directory,
-                                     "Where the server keeps its data (RDB and AOF)");
+                                     "Where the server keeps its data (RDB and AOF); a relative path is read from the directory holding merlin_server");
             a->o_ss = c->add_option("--snapshot-seconds", a->snapshot_seconds,
                                     "Seconds between snapshot checks (-ss; default 300)");
             a->o_sc = c->add_option("--snapshot-changes", a->snapshot_changes,

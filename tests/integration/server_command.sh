@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `merlin server`: a user-space Redis under $HOME/.merlin/server with no other setup. With a
+# `merlin server`: a user-space Redis in ./merlin_server (Merlin's place) with no other setup. With a
 # HOME of its own and no broker in the environment, the test configures a free port, starts
 # the server (files 0600, directory 0700, the password in no output, app.yaml pointed at it
 # with the user's other settings kept), runs the hello example through it with `merlin run` +
@@ -17,7 +17,7 @@ export HOME=$WORK/home
 mkdir -p "$HOME"
 unset MERLIN_BROKER_URL MERLIN_RESULTS_BACKEND_URL MERLIN_SERVER_DIR MERLIN_REDIS_SERVER \
   MERLIN_BROKER_RETRY MERLIN_BROKER_TIMEOUT
-SERVER=$HOME/.merlin/server
+SERVER=$WORK/merlin_server  # every `merlin server` command below runs in $WORK
 OUT=$WORK/outputs  # every output of merlin, searched for the password at the end
 mkdir -p "$OUT"
 # m NAME ARGS...: runs merlin, its stdout in $OUT/NAME.out and stderr in $OUT/NAME.err
@@ -209,13 +209,51 @@ PATH=/nonexistent "$MERLIN" server start >"$OUT/missing.out" 2>"$OUT/missing.err
 expect_eq "start without redis-server: exit 1" 1 $?
 check "the message gives the apt-get line" grep -q "apt-get install -y redis-server" "$OUT/missing.err"
 
-# A fresh HOME: init makes ~/.merlin private too.
+# Another directory, a fresh HOME: init writes ./merlin_server there (Merlin's layout, which its
+# suite's tests 12 and 13 read), and leaves ~/.merlin alone.
+mkdir -p "$WORK/other" && cd "$WORK/other"
+HOME=$WORK/home2 "$MERLIN" server status >"$OUT/status-other.out" 2>"$OUT/status-other.err"
+expect_eq "status in a directory without merlin_server: exit 1" 1 $?
+check "... it names the directory to run in, or MERLIN_SERVER_DIR" \
+  grep -q "directory where it was initialized (or set MERLIN_SERVER_DIR" "$OUT/status-other.out"
+mkdir -p "$WORK/home2/.merlin/server" && cp "$SERVER/redis.conf" "$WORK/home2/.merlin/server/"
+HOME=$WORK/home2 "$MERLIN" server status >"$OUT/status-old.out" 2>"$OUT/status-old.err"
+check "... and a server an earlier build kept in ~/.merlin/server is pointed at" \
+  grep -q "MERLIN_SERVER_DIR=$WORK/home2/.merlin/server merlin server" "$OUT/status-old.out"
+rm -rf "$WORK/home2/.merlin"
 HOME=$WORK/home2 "$MERLIN" server init >"$OUT/init2.out" 2>"$OUT/init2.err"
-expect_eq "init in a fresh HOME: exit 0" 0 $?
-expect_eq "init makes ~/.merlin 0700" 700 "$(stat -c %a "$WORK/home2/.merlin")"
+expect_eq "init in another directory: exit 0" 0 $?
+expect_eq "init writes ./merlin_server, 0700" 700 "$(stat -c %a "$WORK/other/merlin_server")"
+check "init leaves ~/.merlin alone" test ! -e "$WORK/home2/.merlin"
 check "init says 'successful', as Merlin (its suite's test 9 looks for it)" grep -q "initialization successful" "$OUT/init2.out"
 HOME=$WORK/home2 "$MERLIN" server init >"$OUT/init3.out" 2>"$OUT/init3.err"
 check "init again keeps what is there" grep -q "kept as it is" "$OUT/init3.out"
+OTHER_PASS=$(head -1 merlin_server/redis.pass)
+check "redis.conf's requirepass is the password (Merlin's line)" \
+  grep -qx "requirepass $OTHER_PASS" merlin_server/redis.conf
+
+# Merlin's suite's test 12: a relative data directory stays relative in redis.conf and is read
+# from the directory holding merlin_server; requirepass and a quoted appendfilename, as Merlin.
+OTHER_PORT=$(pick_port)
+HOME=$WORK/home2 "$MERLIN" server config -p "$OTHER_PORT" -pwd new_password -d ./config_dir \
+  -sf new_sf -am always -af new_af.aof >"$OUT/cfg-other.out" 2>"$OUT/cfg-other.err"
+expect_eq "config with Merlin's test-12 flags: exit 0" 0 $?
+check "redis.conf: dir as given" grep -qx "dir ./config_dir" merlin_server/redis.conf
+check "redis.conf: the new requirepass" grep -qx "requirepass new_password" merlin_server/redis.conf
+check "redis.conf: appendfilename quoted" grep -qx 'appendfilename "new_af.aof"' merlin_server/redis.conf
+check "redis.pass follows" test "$(head -1 merlin_server/redis.pass)" == new_password
+# A hand edit of requirepass is what the next start uses.
+sed -i 's/^requirepass .*/requirepass edited_by_hand/' merlin_server/redis.conf
+HOME=$WORK/home2 "$MERLIN" server start >"$OUT/start-other.out" 2>"$OUT/start-other.err"
+expect_eq "start in the other directory: exit 0" 0 $?
+CLEANUP+=("(cd '$WORK/other' && HOME='$WORK/home2' '$MERLIN' server stop)")
+check "start names the data directory" grep -q "data in $WORK/other/config_dir)" "$OUT/start-other.out"
+check "a hand-edited requirepass is the password after start" bash -c \
+  "redis-cli -p $OTHER_PORT --pass edited_by_hand --no-auth-warning ping | grep -qx PONG"
+check "... and redis.pass says so" test "$(head -1 merlin_server/redis.pass)" == edited_by_hand
+HOME=$WORK/home2 "$MERLIN" server stop >"$OUT/stop-other.out" 2>"$OUT/stop-other.err"
+check "the data is in ./config_dir" test -f config_dir/new_sf -a -d config_dir/appendonlydir
+cd "$WORK"
 
 # The password appears in no output of any command.
 expect_eq "no output shows the password" "" "$(grep -rlF "$PASSWORD" "$OUT")"

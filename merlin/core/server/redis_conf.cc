@@ -297,8 +297,7 @@ Result<void> check_change(const ConfigChange& c) {
     bad("--ipaddress '" + *c.bind + "' is no IPv4 address (as 127.0.0.1 or this node's)");
   if (c.port && (*c.port < 1 || *c.port > 65535))
     bad("--port " + std::to_string(*c.port) + " is not between 1 and 65535");
-  if (c.directory && (c.directory->empty() || c.directory->front() != '/'))
-    bad("--directory '" + *c.directory + "' must be an absolute path");
+  if (c.directory && c.directory->empty()) bad("--directory may not be empty");
   if (c.directory && c.directory->find_first_of("\"'\n") != std::string::npos)
     bad("--directory may not hold quotes or newlines");
   if (c.snapshot_seconds && *c.snapshot_seconds < 1) bad("--snapshot-seconds must be at least 1");
@@ -317,9 +316,9 @@ Result<void> check_change(const ConfigChange& c) {
 
 std::vector<std::string> apply_change(RedisConf& conf, const ConfigChange& c) {
   std::vector<std::string> changed;
-  auto put = [&](const char* key, const std::string& value) {
+  auto put = [&](const char* key, const std::string& value, bool quoted = false) {
     if (conf.get(key) == value) return;
-    conf.set(key, conf_value(value));
+    conf.set(key, quoted ? "\"" + value + "\"" : conf_value(value));
     changed.push_back(std::string(key) + " " + value);
   };
   if (c.bind) put("bind", *c.bind);
@@ -348,7 +347,8 @@ std::vector<std::string> apply_change(RedisConf& conf, const ConfigChange& c) {
   if (c.snapshot_file) put("dbfilename", *c.snapshot_file);
   if (auto mode = c.append_mode ? parse_append_fsync(*c.append_mode) : std::nullopt)
     put("appendfsync", std::string(append_fsync_name(*mode)));
-  if (c.append_file) put("appendfilename", *c.append_file);
+  // Quoted, as Redis's own redis.conf and Merlin write it.
+  if (c.append_file) put("appendfilename", *c.append_file, true);
   if (c.max_memory) put("maxmemory", lower(*c.max_memory));
   return changed;
 }

@@ -48,7 +48,9 @@ TEST(LocalRedisServer, InitWritesPrivateFilesWithANewPasswordInAPrivateDirectory
   EXPECT_EQ(pw->find_first_not_of("0123456789abcdef"), std::string::npos);
   EXPECT_EQ(*files::read(tmp.file("home/.merlin/server/redis.users")), users_file_text(*pw));
   auto conf = files::read(tmp.file("home/.merlin/server/redis.conf"));
-  EXPECT_EQ(conf->find(*pw), std::string::npos) << "redis.conf holds no password";
+  // Merlin's requirepass line holds it (the file is as private as redis.pass); Redis reads the
+  // users file.
+  EXPECT_NE(conf->find("\nrequirepass " + *pw + "\n"), std::string::npos);
   auto s = server.settings();
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->dir, tmp.file("home/.merlin/server"));
@@ -80,6 +82,33 @@ TEST(LocalRedisServer, ConfigurePasswordRewritesPassAndUsersAndSaysPasswordNotIt
   EXPECT_EQ(*changed, std::vector<std::string>{"password"});
   EXPECT_EQ(*server.password(), "N3wSecret");
   EXPECT_EQ(*files::read(tmp.file("srv/redis.users")), users_file_text("N3wSecret"));
+  EXPECT_NE(files::read(tmp.file("srv/redis.conf"))->find("\nrequirepass N3wSecret\n"),
+            std::string::npos);
+}
+
+TEST(LocalRedisServer, InitGivesARedisConfWithoutRequirepassTheKeptPassword) {
+  ScratchDir tmp;
+  LocalRedisServer server({tmp.file("srv")}, no_probes());
+  ASSERT_TRUE(server.init().ok());
+  const std::string pw = *server.password();
+  // An earlier build's redis.conf: no requirepass line.
+  std::string conf = *files::read(tmp.file("srv/redis.conf"));
+  conf.erase(conf.find("requirepass "), pw.size() + 13);
+  ASSERT_EQ(conf.find("requirepass"), std::string::npos);
+  write_file(tmp.file("srv/redis.conf"), conf);
+  ASSERT_TRUE(server.init().ok());
+  EXPECT_EQ(*server.password(), pw);
+  EXPECT_NE(files::read(tmp.file("srv/redis.conf"))->find("\nrequirepass " + pw + "\n"),
+            std::string::npos);
+  EXPECT_EQ(mode_of(tmp.file("srv/redis.conf")), 0600u);
+}
+
+TEST(ServerFiles, RelativePathsAreReadFromTheDirectoryHoldingTheServers) {
+  ServerFiles f{"/home/u/study/merlin_server"};
+  EXPECT_EQ(f.base(), "/home/u/study");
+  EXPECT_EQ(f.resolve("./config_dir"), "/home/u/study/./config_dir");
+  EXPECT_EQ(f.resolve("/data/redis"), "/data/redis");
+  EXPECT_EQ(ServerFiles{"/merlin_server"}.base(), "/");
 }
 
 TEST(LocalRedisServer, ConfigureRefusesBadValuesBeforeWritingAnything) {

@@ -137,7 +137,7 @@ TEST(RedisConf, CheckChangeReportsEveryBadValueAtOnce) {
   ConfigChange c;
   c.bind = "300.1.1.1";
   c.port = 70000;
-  c.directory = "relative/dir";
+  c.directory = "";  // relative ones are read from the server's base directory (server_files.h)
   c.append_mode = "sometimes";
   c.append_file = "../x.aof";
   c.max_memory = "lots";
