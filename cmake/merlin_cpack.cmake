@@ -26,10 +26,12 @@ set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/LLNL/merlin")
 # Shared libraries (yaml-cpp, spdlog, fmt, hiredis, rabbitmq-c, hdf5, ...) by dpkg-shlibdeps.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Run-time tools: steps run through bash; python3 runs the examples' Python steps; a Redis
-# is the default broker (merlin server, run-workers); the rest are site choices.
+# is the default broker (merlin server, run-workers); the rest are site choices (spellbook
+# wants numpy, and scikit-learn for learn/predict).
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "bash")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "redis-server, python3")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "rabbitmq-server, slurm-client, openmpi-bin")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS
+    "rabbitmq-server, slurm-client, openmpi-bin, python3-numpy, python3-sklearn")
 
 configure_file(${PROJECT_SOURCE_DIR}/cmake/merlin_cpack_version.cmake.in
                ${PROJECT_BINARY_DIR}/merlin_cpack_version.cmake @ONLY)

@@ -43,6 +43,7 @@ install(FILES ${PROJECT_BINARY_DIR}/merlinConfig.cmake ${PROJECT_BINARY_DIR}/mer
 # Examples (found relative to the installed merlin: merlin/cli/example_dirs.h), the docs.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/ DESTINATION ${CMAKE_INSTALL_DATADIR}/merlin/examples)
 install(FILES ${PROJECT_SOURCE_DIR}/adapters/ml/python/merlin_dataset.py
+              ${PROJECT_SOURCE_DIR}/adapters/ml/python/spellbook_ml.py
         DESTINATION ${CMAKE_INSTALL_DATADIR}/merlin/python)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md")

@@ -13,6 +13,7 @@ PKGS=(
   slurm-wlm munge openmpi-bin libopenmpi-dev
   time python3 python3-yaml
   python3-jsonschema  # integration.json_output validates JSON output against docs/schema/
+  python3-sklearn  # spellbook learn/predict (Merlin's feature_demo); optional: without it they say so
   python3-tabulate  # integration.merlin_suite: LLNL Merlin's own integration harness prints with it
   libhdf5-dev nlohmann-json3-dev python3-h5py python3-numpy
   liblz4-dev zlib1g-dev  # merlin collect encodes whole HDF5 chunks itself (--compression gzip, lz4)

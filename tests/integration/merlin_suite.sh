@@ -24,8 +24,11 @@ declare -A KNOWN=(
   [27]="a spec without description exits 2 (bad input), Merlin 1"
   [28]="a spec without steps exits 2 (bad input), Merlin 1"
   [29]="a spec without study exits 2 (bad input), Merlin 1"
-  [45]="feature_demo run for real calls spellbook learn/predict/translate/collect"
 )
+# Merlin's feature_demo run for real: its python2_hello step needs python2, which Debian 12 has
+# not; the failed step makes `run --local` exit 1, where Merlin exits 0 (integration.spellbook_ml
+# checks every other step of it).
+python2 -c pass 2>/dev/null || KNOWN[45]="without python2 the python2_hello step fails: run --local exits 1 (Merlin 0)"
 # Tests 10-13 start `merlin server` on Merlin's ports 6379 and 8888: left out, loudly, when
 # another program holds one.
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }

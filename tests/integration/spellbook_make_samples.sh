@@ -44,9 +44,10 @@ expect_eq "a bad number: exit 2" 2 "$rc"
 check "it names the option" grep -q -- "-n: 'x' is not a valid int" err.txt
 rc=0; "$SB" make-samples -sample_type fancy 2>err.txt || rc=$?
 expect_eq "an unknown sample type: exit 2" 2 "$rc"
-rc=0; "$SB" learn -infile x.npz 2>err.txt || rc=$?
+rc=0; "$SB" serialize -infile x.npz 2>err.txt || rc=$?
 expect_eq "a spellbook command that is not here: exit 2" 2 "$rc"
-check "it says what merlin has instead" grep -q "merlin collect" err.txt
+check "it names the ones that are and what merlin has instead" \
+  grep -q "make-samples, collect, translate, stack-npz, learn, predict are.*merlin collect" err.txt
 
 # Merlin's own feature_demo spec draws its samples with spellbook: laid out unchanged.
 cp -r "$SRC/tests/compat/merlin-1.13/workflows/feature_demo" fd

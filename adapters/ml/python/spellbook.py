@@ -4,17 +4,23 @@
 Merlin's examples draw their samples with `spellbook make-samples` (13 calls in its example
 specs). This command takes the same options and writes the same kind of .npy file, so those
 specs run unchanged. Only numpy is needed (Debian's python3-numpy); `truncnorm` also wants
-python3-scipy. The other spellbook commands (learn, predict, translate, stack-npz, collect)
-are not here: merlin's own are `merlin collect` and `merlin-train` (docs/merlin-compatibility.md).
+python3-scipy. collect, translate, stack-npz, learn and predict are in spellbook_ml.py (beside
+this file in the source tree, in python/ beside it in the build tree, share/merlin/python
+installed); merlin's own tools for the same jobs are `merlin collect` and `merlin-train`
+(docs/merlin-compatibility.md).
 
-Exit codes: 0 written; 2 bad options (the message names the option).
+Exit codes: 0 written; 1 a file could not be read or written; 2 bad options (the message
+names the option).
 """
+import os
 import ast
 import re
 import statistics
 import sys
 
-USAGE = """usage: spellbook make-samples [-n N] [-dims D] [-sample_type TYPE] [-seed S]
+USAGE = """usage: spellbook collect|translate|stack-npz|learn|predict [OPTIONS]
+       (as merlin-spellbook's; docs/merlin-compatibility.md)
+usage: spellbook make-samples [-n N] [-dims D] [-sample_type TYPE] [-seed S]
          [-scale "[(lo,hi[,log]),...]"] [-scale_factor F] [-round "[False|round|floor|ceil,...]"]
          [-repeat "[R[,SEED_COLUMN]]"] [-x0 FILE.npy] [-x1 FILE.npy] [-n_line N] [--hard-bounds]
          [-mean "[m,...]"] [-std "[s,...]"] [-lower_std L] [-upper_std U] [-outfile FILE.npy]
@@ -203,13 +209,36 @@ def make_samples(np, o):
     return x
 
 
+ML_COMMANDS = ("collect", "translate", "stack-npz", "learn", "predict")
+
+
+def spellbook_ml():
+    """The module of the other commands, from where this script is."""
+    here = os.path.dirname(os.path.realpath(__file__))
+    for d in (here, os.path.join(here, "python"),
+              os.path.join(here, "..", "share", "merlin", "python")):
+        if os.path.isfile(os.path.join(d, "spellbook_ml.py")):
+            sys.path.insert(0, d)
+            import spellbook_ml
+            return spellbook_ml
+    return None
+
+
 def main(argv):
     if len(argv) < 2 or argv[1] in ("-h", "--help"):
         print(USAGE)
         return 0 if len(argv) >= 2 else 2
+    if argv[1] in ML_COMMANDS:
+        ml = spellbook_ml()
+        if ml is None:
+            sys.stderr.write(f"spellbook {argv[1]}: spellbook_ml.py is not beside {argv[0]} "
+                             "(python/ or ../share/merlin/python): the installation is broken\n")
+            return 2
+        return ml.run(argv[1], argv[2:])
     if argv[1] != "make-samples":
-        sys.stderr.write(f"spellbook: '{argv[1]}' is not here: only make-samples is (merlin's "
-                         "own collect and trainer are `merlin collect` and `merlin-train`)\n")
+        sys.stderr.write(f"spellbook: '{argv[1]}' is not here: make-samples, "
+                         + ", ".join(ML_COMMANDS) + " are (merlin's own collect and trainer are "
+                         "`merlin collect` and `merlin-train`)\n")
         return 2
     try:
         import numpy as np
