@@ -19,6 +19,11 @@ P=$WORK/prefix
 check "merlin, merlin-guard and merlin-rank-env are installed side by side" \
   test -x "$P/bin/merlin" -a -x "$P/bin/merlin-guard" -a -x "$P/bin/merlin-rank-env"
 check "the hello example is under share/merlin/examples" test -f "$P/share/merlin/examples/hello/hello.yaml"
+check "spellbook is in bin/, its other commands' module in share/merlin/python" \
+  test -x "$P/bin/spellbook" -a -f "$P/share/merlin/python/spellbook_ml.py"
+printf '{"a": 1}' >one.json
+check "the installed spellbook finds that module (collect runs)" \
+  bash -c "'$P/bin/spellbook' collect -instring one.json -outfile all.json && grep -qF '[{\"a\": 1}]' all.json"
 check "LICENSE and CHANGELOG are in the doc dir" test -f "$P/share/doc/merlin/LICENSE" -a -f "$P/share/doc/merlin/CHANGELOG.md"
 check "the bash completion is installed" test -f "$P/share/bash-completion/completions/merlin"
 if [ -f "$BUILD/share/man/man1/merlin.1" ]; then  # built when help2man is here
