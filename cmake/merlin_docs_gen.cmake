@@ -2,6 +2,8 @@
 # the man pages from the built program itself, so both follow its commands and options.
 #   -DMODE=completion -DMERLIN=<merlin> -DOUT=<file>
 #   -DMODE=man -DMERLIN=<merlin> -DHELP2MAN=<help2man> -DSRC=<source dir> -DOUT=<dir>
+#   -DMODE=gzip -DGZIP=<gzip> -DIN_A=<dir> -DIN_B=<dir> -DOUT=<dir>: every *.1 of both as OUT/*.1.gz
+#     (gzip -9n: no name or time inside, so the same page gives the same bytes), merlin.1.gz last
 # The man pages: merlin.1 from `merlin --help` (with docs/man/merlin.h2m), and merlin-CMD.1 for
 # every command `merlin completion commands` lists (`merlin config create` -> merlin-config-create.1),
 # from `merlin CMD --help` (help2man's --help-option; --version-string since a command has no
@@ -23,8 +25,29 @@ if(MODE STREQUAL "completion")
   return()
 endif()
 
+if(MODE STREQUAL "gzip")
+  file(MAKE_DIRECTORY ${OUT})
+  file(GLOB old ${OUT}/*.1.gz)
+  if(old)
+    file(REMOVE ${old})
+  endif()
+  file(GLOB pages ${IN_A}/*.1 ${IN_B}/*.1)
+  list(FILTER pages EXCLUDE REGEX "/merlin\\.1$")
+  list(APPEND pages ${IN_A}/merlin.1)  # the stamp the build checks: written last
+  foreach(page IN LISTS pages)
+    get_filename_component(name ${page} NAME)
+    execute_process(COMMAND ${GZIP} -9nc ${page} OUTPUT_FILE ${OUT}/${name}.gz.tmp
+                    RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "gzip ${page}: exit ${rc}")
+    endif()
+    file(RENAME ${OUT}/${name}.gz.tmp ${OUT}/${name}.gz)
+  endforeach()
+  return()
+endif()
+
 if(NOT MODE STREQUAL "man")
-  message(FATAL_ERROR "MODE must be completion or man, not '${MODE}'")
+  message(FATAL_ERROR "MODE must be completion, man or gzip, not '${MODE}'")
 endif()
 
 # help2man's sections for the "Positionals:" and "Subcommands:" of CLI11's help, a command's

@@ -29,6 +29,7 @@ PKGS=(
   chromium  # renders the status page in tests/integration/web_monitor.sh; optional: it skips without it
   help2man groff-base man-db  # the man pages (cmake/merlin_docs.cmake); integration.man_completion renders them
   podman mmdebstrap runc  # containers/build-images.sh (docs/containers.md); runc: crun refuses hybrid cgroups
+  lintian  # containers/test-deb.sh checks both .debs with it (integration.deb_package)
   libssl-dev openssl  # rediss:// (Redis over TLS) and the test CA the TLS test makes
   clang-15 libfuzzer-15-dev  # the libFuzzer targets (tests/fuzz)
 )

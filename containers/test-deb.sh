@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds merlin's .deb (Release, stripped: `cpack -G DEB`) and proves it on a fresh Debian 12:
-# a minbase root made by mmdebstrap from Debian's archive (cached, made once per machine, in
-# ${XDG_CACHE_HOME:-~/.cache}/merlin/), copied afresh for each run, the package installed with
-# `apt-get install ./merlin_*.deb` inside it (dependencies from the archive), then
-# `merlin example hello && merlin run --local hello/hello.yaml` run there and the workspace
-# checked. docs/install.md has the package's contents.
+# Builds merlin's two .debs (Release, stripped, Debian's doc files: `cpack -G DEB`), checks them
+# with lintian (no error or warning), and proves them on a fresh Debian 12: a minbase root made
+# by mmdebstrap from Debian's archive (cached, made once per machine, in
+# ${XDG_CACHE_HOME:-~/.cache}/merlin/), copied afresh for each run, both packages installed with
+# `apt-get install ./merlin_*.deb ./merlin-dev_*.deb` inside it (dependencies from the archive),
+# then `merlin example hello && merlin run --local hello/hello.yaml` run there and the workspace
+# checked. docs/install.md has the packages' contents.
 #
 # Usage: containers/test-deb.sh [BUILD_DIR]   (default: ./build-deb; run as root: chroot)
 # Environment: MERLIN_DEBIAN_MIRROR (default http://deb.debian.org/debian),
@@ -28,6 +29,7 @@ t0=$(date +%s)
 for tool in cmake cpack dpkg-deb dpkg-shlibdeps mmdebstrap unshare tar; do
   command -v $tool >/dev/null || skip "$tool not found (apt-get install cmake dpkg-dev mmdebstrap util-linux)"
 done
+command -v lintian >/dev/null || { echo "test-deb: lintian not found (apt-get install lintian): the packages are checked with it" >&2; exit 1; }
 host=$(sed -E 's|^[a-z]+://([^/:]+).*|\1|' <<<"$mirror")
 timeout 10 bash -c "exec 3<>/dev/tcp/$host/80" 2>/dev/null ||
   skip "Debian's archive ($mirror) is not reachable from here"
@@ -41,15 +43,21 @@ say "building the package in $build"
 mkdir -p "$build"
 # shellcheck disable=SC2086
 cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
-  -DMERLIN_BUILD_TESTS=OFF -DMERLIN_WITH_TORCH=OFF "${launcher[@]}" ${MERLIN_DEB_CMAKE_ARGS:-} >"$build/test-deb.configure.log" 2>&1 ||
+  -DMERLIN_DEBIAN_LAYOUT=ON -DMERLIN_BUILD_TESTS=OFF -DMERLIN_WITH_TORCH=OFF "${launcher[@]}" ${MERLIN_DEB_CMAKE_ARGS:-} >"$build/test-deb.configure.log" 2>&1 ||
   { tail -20 "$build/test-deb.configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" >"$build/test-deb.build.log" 2>&1 || { tail -30 "$build/test-deb.build.log"; exit 1; }
-rm -f "$build"/merlin_*.deb
+rm -f "$build"/merlin_*.deb "$build"/merlin-dev_*.deb
 (cd "$build" && cpack -G DEB >cpack.log 2>&1) || { tail -30 "$build/cpack.log"; exit 1; }
 deb=$(ls "$build"/merlin_*.deb)
+dev=$(ls "$build"/merlin-dev_*.deb)
 t_pkg=$(date +%s)
-say "built $(basename "$deb") in $((t_pkg - t0)) s"
+say "built $(basename "$deb") and $(basename "$dev") in $((t_pkg - t0)) s"
 dpkg-deb -f "$deb" Package Version Depends Recommends >&2
+dpkg-deb -f "$dev" Package Version Depends >&2
+lintian_rc=0
+lintian --fail-on error,warning --tag-display-limit 0 "$deb" "$dev" >"$build/lintian.log" 2>&1 || lintian_rc=$?
+grep -v "running with root privileges" "$build/lintian.log" >&2 || true
+t_lint=$(date +%s)
 
 # 2. The cached minbase root, made once per machine.
 if [ ! -f "$base" ]; then
@@ -68,7 +76,7 @@ cleanup() {
 }
 trap cleanup EXIT
 tar -xf "$base" -C "$rootfs"
-cp "$deb" "$rootfs/tmp/"
+cp "$deb" "$dev" "$rootfs/tmp/"
 cp /etc/resolv.conf "$rootfs/etc/resolv.conf" 2>/dev/null || true
 # No daemons started by package scripts (redis-server is recommended): there is no init here.
 printf '#!/bin/sh\nexit 101\n' >"$rootfs/usr/sbin/policy-rc.d"
@@ -77,8 +85,8 @@ cat >"$rootfs/tmp/inside.sh" <<INSIDE
 set -eu
 export DEBIAN_FRONTEND=noninteractive LC_ALL=C.UTF-8 PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
 apt-get -q update >/tmp/apt.log 2>&1 || { tail -20 /tmp/apt.log; exit 1; }
-apt-get -q -y install /tmp/$(basename "$deb") >>/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }
-echo "installed: \$(dpkg-query -W -f='\${Package} \${Version}' merlin)"
+apt-get -q -y install /tmp/$(basename "$deb") /tmp/$(basename "$dev") >>/tmp/apt.log 2>&1 || { tail -30 /tmp/apt.log; exit 1; }
+echo "installed: \$(dpkg-query -W -f='\${Package} \${Version} ' merlin merlin-dev)"
 merlin --version
 test -x /usr/bin/merlin-guard
 mkdir -p /tmp/t && cd /tmp/t
@@ -99,9 +107,19 @@ t_run=$(date +%s)
 # 4. The checks.
 fails=0
 check() { if eval "$2"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi; }
-check "the package installed and hello ran inside (rc=$rc)" '[ $rc = 0 ]'
+check "lintian finds no error or warning in either package (rc=$lintian_rc)" '[ $lintian_rc = 0 ]'
+check "the packages installed and hello ran inside (rc=$rc)" '[ $rc = 0 ]'
 check "merlin, merlin-guard and merlin-rank-env are in /usr/bin" '[ -x "$rootfs/usr/bin/merlin" ] && [ -x "$rootfs/usr/bin/merlin-guard" ] && [ -x "$rootfs/usr/bin/merlin-rank-env" ]'
 check "the examples are in /usr/share/merlin/examples" '[ -f "$rootfs/usr/share/merlin/examples/hello/hello.yaml" ]'
+check "the man pages are gzipped, merlin-guard and spellbook have theirs" \
+  '[ -f "$rootfs/usr/share/man/man1/merlin.1.gz" ] && [ -f "$rootfs/usr/share/man/man1/merlin-guard.1.gz" ] && [ -f "$rootfs/usr/share/man/man1/spellbook.1.gz" ] && ! ls "$rootfs"/usr/share/man/man1/*.1 >/dev/null 2>&1'
+check "Debian doc files: copyright (machine-readable), changelog.gz, changelog.Debian.gz" \
+  'head -1 "$rootfs/usr/share/doc/merlin/copyright" | grep -q copyright-format && [ -f "$rootfs/usr/share/doc/merlin/changelog.gz" ] && [ -f "$rootfs/usr/share/doc/merlin-dev/changelog.Debian.gz" ]'
+check "merlin has no headers or library; merlin-dev has them, the CMake package and merlin.pc" \
+  '! dpkg-deb -c "$deb" | grep -q "usr/include/" && dpkg-deb -c "$dev" | grep -q "usr/include/merlin/core/spec/spec_loader.h" && dpkg-deb -c "$dev" | grep -q "libmerlin_core.a" && dpkg-deb -c "$dev" | grep -q "cmake/merlin/merlinConfig.cmake" && dpkg-deb -c "$dev" | grep -q "pkgconfig/merlin.pc"'
+check "merlin-dev needs merlin of its own version" \
+  'dpkg-deb -f "$dev" Depends | grep -qF "merlin (= $(dpkg-deb -f "$deb" Version))"'
+check "no Homepage of another project" '! dpkg-deb -f "$deb" Homepage | grep -q .'
 check "the binaries are stripped (no .symtab)" \
   '! readelf -S "$rootfs/usr/bin/merlin" | grep -q "\.symtab" && ! readelf -S "$rootfs/usr/bin/merlin-guard" | grep -q "\.symtab"'
 check "the package depends on its shared libraries (dpkg-shlibdeps)" \
@@ -110,5 +128,5 @@ ws=$(ls -d "$rootfs"/tmp/t/hello_* 2>/dev/null | head -1)
 check "hello's workspace has both greetings" \
   '[ -n "$ws" ] && [ "$(cat "$ws"/step_1/*/step_1*.out 2>/dev/null | sort | tr "\n" " ")" = "hello, world! hola, mundo! " ]'
 check "hello's Python step ran after them" 'grep -qs "Hurrah, we did it!" "$ws"/step_2/*.out'
-say "times: package $((t_pkg - t0)) s, base root $((t_base - t_pkg)) s, install + hello $((t_run - t_base)) s, total $((t_run - t0)) s"
+say "times: package $((t_pkg - t0)) s, lintian $((t_lint - t_pkg)) s, base root $((t_base - t_lint)) s, install + hello $((t_run - t_base)) s, total $((t_run - t0)) s"
 [ $fails = 0 ] && echo "test-deb: ok" || { echo "test-deb: $fails check(s) failed"; KEEP_ROOT=1; exit 1; }

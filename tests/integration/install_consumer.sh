@@ -26,9 +26,15 @@ check "the installed spellbook finds that module (collect runs)" \
   bash -c "'$P/bin/spellbook' collect -instring one.json -outfile all.json && grep -qF '[{\"a\": 1}]' all.json"
 check "LICENSE and CHANGELOG are in the doc dir" test -f "$P/share/doc/merlin/LICENSE" -a -f "$P/share/doc/merlin/CHANGELOG.md"
 check "the bash completion is installed" test -f "$P/share/bash-completion/completions/merlin"
-if [ -f "$BUILD/share/man/man1/merlin.1" ]; then  # built when help2man is here
-  check "the man pages are installed" test -f "$P/share/man/man1/merlin.1" -a -f "$P/share/man/man1/merlin-run.1"
+if [ -f "$BUILD/share/man/man1/merlin.1" ]; then  # built unless -DMERLIN_MAN_PAGES=OFF
+  check "the man pages are installed, gzipped" \
+    test -f "$P/share/man/man1/merlin.1.gz" -a -f "$P/share/man/man1/merlin-run.1.gz"
+  check "merlin-guard, merlin-rank-env and spellbook have pages" test -f "$P/share/man/man1/merlin-guard.1.gz" \
+    -a -f "$P/share/man/man1/merlin-rank-env.1.gz" -a -f "$P/share/man/man1/spellbook.1.gz"
+  check "no page is installed uncompressed" bash -c "! ls '$P'/share/man/man1/*.1 2>/dev/null | grep -q ."
 fi
+pc=$(find "$P" -name merlin.pc | head -1)
+check "merlin.pc is installed in the library's pkgconfig dir" test -n "$pc"
 check "the library's headers are installed" test -f "$P/include/merlin/core/spec/spec_loader.h"
 config=$(find "$P" -name merlinConfig.cmake | head -1)
 check "merlinConfig.cmake and its version file are installed" \
@@ -48,6 +54,12 @@ cd "$WORK"
 cmake -S consumer -B consumer-build ${generator[*]} -DCMAKE_PREFIX_PATH="$P" >consumer-configure.log 2>&1 || echo "configure failed" >>errors
 cmake --build consumer-build >consumer-build.log 2>&1 || echo "build failed" >>errors
 consumer-build/list_steps consumer/two_steps.yaml >steps.txt 2>steps.err || echo "list_steps failed" >>errors
+# The same program built without CMake: pkg-config's flags only.
+if command -v pkg-config >/dev/null; then
+  PKG_CONFIG_PATH="\$(dirname "$pc")" c++ -std=c++17 -o pc_list_steps consumer/list_steps.cc consumer/step_count.cc \
+    \$(PKG_CONFIG_PATH="\$(dirname "$pc")" pkg-config --cflags --libs merlin) >pc-build.log 2>&1 || echo "pkg-config build failed" >>errors
+  ./pc_list_steps consumer/two_steps.yaml >pc-steps.txt 2>pc-steps.err || echo "pkg-config list_steps failed" >>errors
+fi
 mkdir -p run && cd run
 "$P/bin/merlin" example hello >example.out 2>example.err || echo "example failed" >>../errors
 PATH="$P/bin:\$PATH" merlin run --local --no-progress hello/hello.yaml >run.out 2>run.err || echo "run failed" >>../errors
@@ -69,7 +81,7 @@ if [ "$hidden" = yes ]; then
   check "the source tree was hidden while the installed merlin ran" test ! -e visible
 fi
 expect_eq "configure, build, list_steps, example, run and status all succeeded" "" "$(cat errors 2>/dev/null)"
-for log in consumer-configure.log consumer-build.log steps.err run/example.err run/run.err; do
+for log in consumer-configure.log consumer-build.log steps.err pc-build.log pc-steps.err run/example.err run/run.err; do
   [ -s errors ] && [ -f "$log" ] && { echo "--- $log"; tail -15 "$log"; }
 done
 check "the consumer found merlin in the moved prefix" grep -qF "$P" consumer-build/CMakeCache.txt
@@ -79,6 +91,11 @@ expect_eq "the consumer printed the spec's study and steps" \
 step make_data
 step use_data
 steps 2 (through a shared library)" "$(tail -n +2 steps.txt)"
+if command -v pkg-config >/dev/null; then
+  expect_eq "built with pkg-config's flags alone, it prints the same" "$(cat steps.txt)" "$(cat pc-steps.txt)"
+else
+  echo "note: no pkg-config here: merlin.pc is not tried (apt-get install pkg-config)"
+fi
 expect_eq "the consumer links the build's version" "merlin $("$MERLIN" --version | awk '{print $2}')" \
   "$(head -1 steps.txt)"
 check "the installed merlin copied hello from its own prefix" test -f run/hello/hello.yaml
