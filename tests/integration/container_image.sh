@@ -2,7 +2,7 @@
 # The workers' container image (docs/containers.md): containers/build-images.sh makes the local
 # Debian 12 base, builds containers/Dockerfile, saves and checks the Apptainer archive, and runs
 # the hello example inside; then the image's properties (non-root uid 1000, entrypoint merlin,
-# no compilers, size) and a distributed smoke: a redis-server on the host's loopback, `merlin
+# no compilers, size), a step of two MPI ranks, and a distributed smoke: a redis-server on the host's loopback, `merlin
 # run` on the host, `merlin run-workers` in the container (--network host, the workspace
 # mounted at the same path).
 # Runs by default: with the base image and the build's ccache mount kept by podman, a rebuild
@@ -91,6 +91,27 @@ expect_eq "step_1 outputs" "hello, world!|hola, mundo!|" \
 check "step_2 ran python3 in the image" grep -qx 'Hurrah, we did it!' "$ws/step_2/step_2.out"
 "$MERLIN" status hello.yaml >status.out
 check "host status: step_2 done" grep -qE '^step_2 +1 +1 +1 +0 ' status.out
+
+# A step of two ranks runs in the image: $(LAUNCHER) is Open MPI's mpirun there, then
+# merlin-rank-env, which gives each rank RANK and WORLD_SIZE.
+mkdir -p "$WORK/mpi"
+cat >"$WORK/mpi/mpi.yaml" <<'Y'
+description: {name: mpi_in_image, description: a step of two ranks}
+study:
+  - name: ranks
+    run:
+      cmd: $(LAUNCHER) sh -c 'echo "rank $RANK of $WORLD_SIZE"'
+      procs: 2
+Y
+chown -R 1000:1000 "$WORK/mpi"
+set +e
+in_image -v "$WORK:$WORK" -w "$WORK/mpi" $image run --local --no-progress mpi.yaml >mpi.out 2>&1
+rc=$?
+set -e
+expect_eq "a step with procs: 2 in the image: exit 0" 0 "$rc"
+expect_eq "both ranks ran, each knowing its rank" "rank 0 of 2|rank 1 of 2|" \
+  "$(cat "$WORK"/mpi/mpi_in_image_*/ranks/ranks.out 2>/dev/null | LC_ALL=C sort | tr '\n' '|')"
+[ "$rc" = 0 ] || { cat mpi.out; cat "$WORK"/mpi/mpi_in_image_*/ranks/ranks.err 2>/dev/null | head -20; }
 
 # The Slurm form in docs/containers.md: workers whose batch type is slurm, in a container
 # started per node, run with --here; without it the container has no sbatch and says so.
