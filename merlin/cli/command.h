@@ -46,6 +46,7 @@ Command verify_command();
 /// Hidden: `merlin completion bash|commands` (completion_script.h).
 Command completion_command();
 Command server_command();
+Command database_command();
 
 /// Adds `merlin run-workers`' own options (not the broker's) to `sub`, parsed into `o`.
 void add_run_workers_flags(CLI::App& sub, run::RunWorkersOptions& o);

@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
                                          logs_command(),
                                          verify_command(),
                                          server_command(),
+                                         database_command(),
                                          completion_command()};
   std::function<int()> action;
   for (const auto& c : commands) {
