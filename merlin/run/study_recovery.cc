@@ -251,10 +251,16 @@ Result<std::uint64_t> commit_marked_tasks(const PreparedStudy& s, StateStore& st
     const InstanceProgress& p = (*before)[i];
     // A tuned instance's commits decide promotions from a result the marker does not hold.
     if (!p.count_known || p.finished() || s.graph->step_of(InstanceId{i}).tune) continue;
+    // The done bitmap in one read; a store that cannot list samples is asked per sample.
     auto bits = store.sample_bits(InstanceId{i});
-    if (!bits) return bits.error();
     for (SampleId sample = 0; sample < p.total; ++sample) {
-      if (bits->is_done(sample)) continue;
+      if (bits) {
+        if (bits->is_done(sample)) continue;
+      } else {
+        auto done = store.is_done(InstanceId{i}, sample);
+        if (!done) return done.error();
+        if (*done) continue;
+      }
       if (line && ++looked % 4096 == 0) line->update(looked, unfinished);
       if (!marked_done(s, from_journals ? &journaled : nullptr, i, sample)) continue;
       auto c = store.commit(InstanceId{i}, sample, Outcome::kSuccess, 0);

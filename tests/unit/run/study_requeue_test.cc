@@ -117,6 +117,23 @@ TEST_F(StudyRequeueTest, AFinishedStepReleasesItsFunnelAgain) {
   EXPECT_FALSE(*store->claim_release(funnel)) << "the re-queue claimed it";
 }
 
+TEST_F(StudyRequeueTest, ATaskWithItsMarkerButNoCommitIsCommittedNotRunAgain) {
+  commit(0, Outcome::kSuccess);
+  commit(1, Outcome::kSoftFail);  // failed: no marker, runs again
+  // Sample 2 finished and wrote its marker; its worker died before the commit.
+  const std::string dir = study_->renderer->task_dir(sim(), 2);
+  fs::create_directories(dir);
+  std::ofstream(dir + "/MERLIN_FINISHED");
+  auto r = requeue_study(*study_, backend_);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->marked, 1u);
+  EXPECT_EQ(r->done, 2u) << "sample 0 and the marked sample 2";
+  auto store = backend_.store(key_);
+  EXPECT_TRUE(*store->is_done(sim(), 2));
+  EXPECT_FALSE(*store->is_done(sim(), 1));
+  EXPECT_FALSE(*store->is_done(sim(), 3));
+}
+
 TEST_F(StudyRequeueTest, APurgedStudyIsNoLongerMarkedPurged) {
   ASSERT_TRUE(backend_.studies().set_purged(key_, true).ok());
   ASSERT_TRUE(requeue_study(*study_, backend_).ok());
