@@ -110,6 +110,8 @@ void TaskLedger::add(const JournalRecord& r, std::uint16_t worker_index) {
   Slot& s = v[r.sample];
   if (r.started) {
     s.starts++;
+    if (r.at != 0 && (s.first_started_at == 0 || r.at < s.first_started_at))
+      s.first_started_at = r.at;
     if (r.at >= s.started_at) {
       s.started_at = r.at;
       s.worker = worker_index;
@@ -139,6 +141,7 @@ TaskDetail TaskLedger::detail(InstanceId instance, SampleId sample, const Sample
   if (s) {
     d.starts = s->starts;
     d.started_at = s->started_at;
+    d.first_started_at = s->first_started_at;
     d.ended_at = s->ended_at;
     d.seconds = s->seconds;
     d.worker = workers_[s->worker];

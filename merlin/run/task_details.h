@@ -34,7 +34,15 @@ struct TaskDetail {
   float seconds = 0;               ///< its run time
   std::uint32_t starts = 0;        ///< times started (restarts = starts - 1)
   std::uint32_t started_at = 0, ended_at = 0;  ///< seconds since the epoch; 0 = unknown
+  /// Its first start's (of every attempt: retries and restarts), for Merlin's elapsed_time.
+  std::uint32_t first_started_at = 0;
   std::string worker;                          ///< who ran it last; "" for a local run
+  /// Merlin's elapsed_time: from the first start to the end, in whole seconds (journal times
+  /// are seconds); unknown (nullopt) until the task ends or when a time is missing.
+  std::optional<std::uint32_t> elapsed() const {
+    if (!outcome || first_started_at == 0 || ended_at < first_started_at) return std::nullopt;
+    return ended_at - first_started_at;
+  }
 };
 
 /// What the journals say of each task of the instances asked for.
@@ -57,7 +65,7 @@ class TaskLedger {
 
  private:
   struct Slot {
-    std::uint32_t started_at = 0, ended_at = 0;
+    std::uint32_t started_at = 0, ended_at = 0, first_started_at = 0;
     float seconds = 0;
     std::uint16_t worker = 0;
     std::uint8_t outcome = kNone;

@@ -7,7 +7,8 @@
 
 namespace merlin::run {
 
-/// step, task, status (strings), return_code (string, null until the task ends), run_time
+/// step, task, status (strings), return_code (string, null until the task ends), elapsed_time
+/// (whole seconds from its first start, retries included, to its end; null until it ends), run_time
 /// (seconds, to the microsecond; null until it ends), restarts (integer), queue (string),
 /// worker (string, null for a local run or before a worker took it), started and ended
 /// (seconds since the epoch, null when unknown; shown as local times in text and CSV).

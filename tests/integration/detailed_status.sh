@@ -78,7 +78,12 @@ expect_eq "--max-tasks 0: exit 2" 2 $?
 rm fail3
 "$MERLIN" restart --local --no-progress "$ws" >/dev/null 2>&1
 expect_eq "after the restart sample 3 finished, one restart" "sim/02,FINISHED,MERLIN_SUCCESS,1" \
-  "$("$MERLIN" detailed-status "$ws" --steps sim --format csv 2>/dev/null | grep '^sim,sim/02,' | cut -d, -f2-4,6)"
+  "$("$MERLIN" detailed-status "$ws" --steps sim --format csv 2>/dev/null | grep '^sim,sim/02,' | cut -d, -f2-4,7)"
+# Merlin's elapsed_time: whole seconds from the first attempt's start (the failed run, before the
+# restart) to the end, so never less than the last attempt's run time.
+row=$("$MERLIN" detailed-status "$ws" --steps sim --format csv 2>/dev/null | grep '^sim,sim/02,')
+check "elapsed_time: whole seconds, at least the last run's time ($row)" \
+  awk -F, '{ exit !($5 ~ /^[0-9]+$/ && $5 + 1 > $6) }' <<<"$row"
 expect_eq "no task failed any more" "" \
   "$("$MERLIN" detailed-status "$ws" --task-status FAILED --format csv 2>/dev/null | tail -n +2)"
 
@@ -95,7 +100,7 @@ expect_eq "queued, before any worker: every task INITIALIZED" "INITIALIZED 7" \
 WPID=$!
 CLEANUP+=("kill $WPID")
 running5() {
-  "$MERLIN" detailed-status "$qws" --task-status RUNNING --format csv 2>/dev/null | tail -n +2 | cut -d, -f2,3,8 | grep -qx "sim/04,RUNNING,simmer"
+  "$MERLIN" detailed-status "$qws" --task-status RUNNING --format csv 2>/dev/null | tail -n +2 | cut -d, -f2,3,9 | grep -qx "sim/04,RUNNING,simmer"
 }
 check "sample 5 is RUNNING, by simmer" wait_until 60 running5
 five_finished() {
@@ -106,7 +111,7 @@ rm hold5
 wait $WPID
 expect_eq "the workers finish the study" 0 $?
 expect_eq "--workers poster: post's task" "post,FINISHED,poster" \
-  "$("$MERLIN" detailed-status "$qws" --workers poster --format csv 2>/dev/null | tail -n +2 | cut -d, -f1,3,8)"
+  "$("$MERLIN" detailed-status "$qws" --workers poster --format csv 2>/dev/null | tail -n +2 | cut -d, -f1,3,9)"
 expect_eq "--workers simmer: the six sim tasks" 6 \
   "$("$MERLIN" detailed-status "$qws" --workers simmer --format csv 2>/dev/null | tail -n +2 | wc -l)"
 check "each worker kept its own journal in merlin_info/tasks" test "$(ls "$qws"/merlin_info/tasks/ | grep -c '^simmer@.*\.journal$')" -eq 1

@@ -90,7 +90,7 @@ ws=$(ls -d "$WORK"/dist/studies/optuna_search_* | head -1)
 check "workers: no journal file: the study is in Redis" test ! -e "$ws/optuna.journal"
 check_search "$ws" workers "$MERLIN_BROKER_URL"
 # Each worker runs 2 tasks at once: more than 2 lanes running at one moment means both ran lanes.
-at_once=$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "search" { print $9 "," $10 }' |
+at_once=$("$MERLIN" detailed-status "$ws" --format csv | awk -F, '$1 == "search" { print $10 "," $11 }' |
   "$PY" -c "
 import sys
 spans = [l.strip().split(',') for l in sys.stdin if l.strip()]
