@@ -115,8 +115,11 @@ check "the man pages are gzipped, merlin-guard and spellbook have theirs" \
   '[ -f "$rootfs/usr/share/man/man1/merlin.1.gz" ] && [ -f "$rootfs/usr/share/man/man1/merlin-guard.1.gz" ] && [ -f "$rootfs/usr/share/man/man1/spellbook.1.gz" ] && ! ls "$rootfs"/usr/share/man/man1/*.1 >/dev/null 2>&1'
 check "Debian doc files: copyright (machine-readable), changelog.gz, changelog.Debian.gz" \
   'head -1 "$rootfs/usr/share/doc/merlin/copyright" | grep -q copyright-format && [ -f "$rootfs/usr/share/doc/merlin/changelog.gz" ] && [ -f "$rootfs/usr/share/doc/merlin-dev/changelog.Debian.gz" ]'
+# The listings are read whole first: grep -q closing a pipe early would kill dpkg-deb (pipefail).
+deb_files=$(dpkg-deb -c "$deb")
+dev_files=$(dpkg-deb -c "$dev")
 check "merlin has no headers or library; merlin-dev has them, the CMake package and merlin.pc" \
-  '! dpkg-deb -c "$deb" | grep -q "usr/include/" && dpkg-deb -c "$dev" | grep -q "usr/include/merlin/core/spec/spec_loader.h" && dpkg-deb -c "$dev" | grep -q "libmerlin_core.a" && dpkg-deb -c "$dev" | grep -q "cmake/merlin/merlinConfig.cmake" && dpkg-deb -c "$dev" | grep -q "pkgconfig/merlin.pc"'
+  '! grep -q "usr/include/" <<<"$deb_files" && grep -q "usr/include/merlin/core/spec/spec_loader.h" <<<"$dev_files" && grep -q "libmerlin_core.a" <<<"$dev_files" && grep -q "cmake/merlin/merlinConfig.cmake" <<<"$dev_files" && grep -q "pkgconfig/merlin.pc" <<<"$dev_files"'
 check "merlin-dev needs merlin of its own version" \
   'dpkg-deb -f "$dev" Depends | grep -qF "merlin (= $(dpkg-deb -f "$deb" Version))"'
 check "no Homepage of another project" '! dpkg-deb -f "$deb" Homepage | grep -q .'
