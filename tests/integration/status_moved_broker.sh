@@ -82,7 +82,7 @@ expect_eq "detailed-status with B configured: all 9 tasks FINISHED" "FINISHED 9"
   "$(tail -n +2 dsB.csv | cut -d, -f3 | sort | uniq -c | awk '{print $2, $1}')"
 check "detailed-status: never INITIALIZED for a finished task" bash -c "! grep -q INITIALIZED dsB.csv"
 check "detailed-status: the worker that ran each task, from its journal" \
-  bash -c "[ \$(tail -n +2 dsB.csv | cut -d, -f8 | grep -c simmer) -eq 9 ]"
+  bash -c "[ \$(tail -n +2 dsB.csv | cut -d, -f9 | grep -c simmer) -eq 9 ]"
 check "detailed-status: a note names both brokers" grep -qF "redis://:***@127.0.0.1:$A_PORT/0" dsB.err
 
 # --- A study queued on B, not run; the configured URL is a port where no server listens.
