@@ -31,7 +31,7 @@ worker=$!
 CLEANUP+=("kill -9 $worker")
 wait_until 30 bash -c "[ \$('$MERLIN' status '$ws' --format csv | tail -1 | cut -d, -f4) -ge 40 ]"
 kill -STOP "$REDIS_PID"
-check "redis-server is paused" paused
+check "redis-server is paused" wait_until 5 paused  # SIGSTOP takes hold when the server is next scheduled
 sleep 8  # the outage (the worker has no way to know when it ends)
 check "the worker is still there after 8 s without answers" kill -0 $worker
 kill -CONT "$REDIS_PID"
