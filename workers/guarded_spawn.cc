@@ -291,7 +291,8 @@ GuardedProcess::GuardedProcess(GuardedProcess&& other) noexcept
       setup_error_(other.setup_error_),
       cwd_(std::move(other.cwd_)),
       waited_(other.waited_),
-      timed_out_(other.timed_out_) {
+      timed_out_(other.timed_out_),
+      lost_guardian_(other.lost_guardian_) {
   other.pid_ = -1;
   other.waited_ = true;
 }
@@ -336,10 +337,13 @@ Result<int> GuardedProcess::wait() {
   if (exec_error_ != 0) return Error::runtime(errno_text(exec_error_));
   if (setup_error_ != 0) return Error::runtime(errno_text(setup_error_) + " (in " + cwd_ + ")");
   if (have_status) return step_status;
-  // The guardian died under its step (killed by hand): the step must not outlive it unseen.
+  // The guardian died under its step (killed by hand, or by a batch system ending the job one
+  // process at a time, the guardian a moment before the worker): the step must not outlive it
+  // unseen, so it is killed, and that is what it reports. Not the step's own verdict: the
+  // worker counts it as a step killed by a signal (it runs again within its retries).
   ::kill(-pid_, SIGKILL);
-  return Error::runtime("step guardian (pid " + std::to_string(guardian_pid) +
-                        ") ended before its step did; the step was killed");
+  lost_guardian_ = guardian_pid;
+  return SIGKILL;  // as waitpid(2) gives it: WIFSIGNALED, WTERMSIG == SIGKILL
 }
 
 }  // namespace merlin

@@ -75,12 +75,15 @@ class GuardedProcess {
 
   /// Blocks until the step has ended (and, when it was ended for its time limit, its group).
   /// The step's wait status (as waitpid(2) gives it: WIFEXITED/WTERMSIG apply). An error when
-  /// the step could not be executed (e.g. its shell is not executable, its cwd is gone) or
-  /// the guardian died.
+  /// the step could not be executed (e.g. its shell is not executable, its cwd is gone).
+  /// When the guardian died under the step, the step's group is killed and the status is
+  /// that of a SIGKILL (lost_guardian() says so).
   Result<int> wait();
   /// After wait(): the step ran past its time limit and was ended by the guardian (its
   /// status is then that of the signal that ended it, or of its exit if it left in time).
   bool timed_out() const { return timed_out_; }
+  /// After wait(): the pid of the guardian that died before its step ended, 0 if none did.
+  pid_t lost_guardian() const { return lost_guardian_; }
 
  private:
   GuardedProcess(pid_t pid, std::shared_ptr<GuardServer> server, int exec_error,
@@ -92,6 +95,7 @@ class GuardedProcess {
   std::string cwd_;
   bool waited_ = false;
   bool timed_out_ = false;
+  pid_t lost_guardian_ = 0;
 };
 
 }  // namespace merlin

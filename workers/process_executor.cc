@@ -189,6 +189,11 @@ Result<ExecResult> ProcessExecutor::spawn(const RenderedTask& task, const StepSt
     (void)n;  // a full disk: the decision does not depend on the line
   }
   close_opened();
+  if (pid_t g = child->lost_guardian())
+    log::warn(
+        "the step guardian (pid {}) died under step={} sample={}: the step was killed with it "
+        "and counts as killed by a signal",
+        g, task.step, task.sample);
   if (!status)
     return Error::runtime("cannot start '" + command_line + script +
                           "': " + status.error().message);

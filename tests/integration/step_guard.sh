@@ -117,6 +117,44 @@ expect_eq ".out holds every run, each retry after a marker" \
 expect_eq ".err too" "err 1|err 2|err 3" "$(grep -v '^====' "$ws/flaky/flaky.err" | paste -sd'|')"
 expect_eq ".err has the two markers" 2 "$(grep -c '^==== merlin: attempt' "$ws/flaky/flaky.err")"
 
+# A guardian killed under its step (as a batch system killing a job's processes one by one
+# may do a moment before it reaches the worker) is not the step's failure: the step is killed
+# with it, counts as killed by a signal, and runs again.
+cat >orphan.yaml <<'Y'
+description: {name: orphan, description: a step whose guardian dies}
+study:
+  - name: held
+    run:
+      cmd: |
+        n=$(( $(cat count 2>/dev/null || echo 0) + 1 ))
+        echo $n > count
+        if [ $n = 1 ]; then echo $PPID > $(MERLIN_WORKSPACE)/../guardian.pid; sleep 300; fi
+Y
+rm -f guardian.pid
+"$MERLIN" run --local --no-progress orphan.yaml >orphan.out 2>orphan.err &
+run=$!
+CLEANUP+=("kill -9 $run")
+if wait_until 30 test -s guardian.pid; then
+  g=$(cat guardian.pid)
+  check "the step's parent is its guardian ($(ps -o comm= -p "$g"))" \
+    bash -c "ps -o comm= -p $g | grep -q merlin-guard"
+  kill -9 "$g"
+  set +e
+  timeout 60 tail --pid=$run -f /dev/null
+  wait $run
+  rc=$?
+  set -e
+  expect_eq "guardian killed: the study still succeeds" 0 "$rc"
+  ws=$(ls -d orphan_2*)
+  expect_eq "guardian killed: the step ran again (twice in all)" 2 "$(cat "$ws/held/count")"
+  "$MERLIN" status "$ws" --format csv >orphan.csv 2>/dev/null
+  check "guardian killed: status counts it done, not failed" grep -q '^held,1,1,1,0' orphan.csv
+  check "guardian killed: the log says what happened" \
+    grep -q "step guardian (pid $g) died under step=held .* counts as killed by a signal" orphan.err
+else
+  fail "the step under a guardian started ($(cat orphan.err))"
+fi
+
 # A first run is as before: no marker.
 cat >once.yaml <<'Y'
 description: {name: once, description: one run}
