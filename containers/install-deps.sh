@@ -6,6 +6,7 @@ set -euo pipefail
 
 PKGS=(
   build-essential cmake ninja-build pkg-config
+  ccache  # CMakeLists.txt uses it when present: integration.deb_package's build then reuses the suite's objects
   libyaml-cpp-dev libspdlog-dev libfmt-dev libcli11-dev
   libgtest-dev libgmock-dev
   libhiredis-dev redis-server

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds merlin's two .debs (Release, stripped, Debian's doc files: `cpack -G DEB`), checks them
+# Builds merlin's two .debs (-O2, stripped, Debian's doc files: `cpack -G DEB`), checks them
 # with lintian (no error or warning), and proves them on a fresh Debian 12: a minbase root made
 # by mmdebstrap from Debian's archive (cached, made once per machine, in
 # ${XDG_CACHE_HOME:-~/.cache}/merlin/), copied afresh for each run, both packages installed with
@@ -13,7 +13,7 @@
 #   by default: libtorch would make the package pull gigabytes), KEEP_ROOT=1 keeps the root.
 # Exit: 0 the package installed and ran hello; 1 it did not; 77 this machine cannot try
 # (no root, no mmdebstrap/dpkg-shlibdeps, Debian's archive unreachable), with the reason.
-# Time: about 70 s to make the cached root once, the Release build (minutes from scratch,
+# Time: about 70 s to make the cached root once, the build (minutes from scratch,
 # seconds with ccache), and about 1 min to install the package's dependencies and run hello.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +34,10 @@ host=$(sed -E 's|^[a-z]+://([^/:]+).*|\1|' <<<"$mirror")
 timeout 10 bash -c "exec 3<>/dev/tcp/$host/80" 2>/dev/null ||
   skip "Debian's archive ($mirror) is not reachable from here"
 
-# 1. The package: a Release build (stripped by cpack), installing under /usr.
+# 1. The package, installing under /usr and stripped by cpack. Compiled with the test suite's
+# flags (tests/run_all.sh: -O2 -DNDEBUG, the level of Debian's own dpkg-buildflags), so that
+# with ccache the suite's build serves its objects: 137 of 137 objects of one library came from
+# the cache in a second, where compiling them took 3 min 17 s.
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
 generator=()
@@ -42,7 +45,9 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 say "building the package in $build"
 mkdir -p "$build"
 # shellcheck disable=SC2086
-cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
+flags="-O2 -DNDEBUG"
+cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$flags" -DCMAKE_INSTALL_PREFIX=/usr \
   -DMERLIN_DEBIAN_LAYOUT=ON -DMERLIN_BUILD_TESTS=OFF -DMERLIN_WITH_TORCH=OFF "${launcher[@]}" ${MERLIN_DEB_CMAKE_ARGS:-} >"$build/test-deb.configure.log" 2>&1 ||
   { tail -20 "$build/test-deb.configure.log"; exit 1; }
 cmake --build "$build" -j"$(nproc)" >"$build/test-deb.build.log" 2>&1 || { tail -30 "$build/test-deb.build.log"; exit 1; }

@@ -9,6 +9,10 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MERLIN_BUILD_DIR:-$root/build}
 "$root/containers/install-deps.sh"
+# ccache (installed by install-deps, used by CMakeLists.txt) in its usual place, at most 2 GB
+# unless the caller says otherwise: integration.deb_package compiles with these flags and so
+# takes its objects from this build's instead of compiling them again.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-2G}
 flags="-O2 -DNDEBUG"
 [ "${MERLIN_DEBUG_INFO:-0}" = 1 ] && flags="$flags -g"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

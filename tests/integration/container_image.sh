@@ -34,7 +34,7 @@ CLEANUP+=("podman image prune -f --filter label=io.merlin.image")
 
 # --- build and the hello example in the image --------------------------------------------
 # When integration.deb_package (which ctest runs first) has just made the .deb of this build,
-# the image takes merlin from it instead of compiling the tree a second time (a Release build
+# the image takes merlin from it instead of compiling the tree a second time (a build
 # of 6 CPU-minutes, and the compilers' apt layer). MERLIN_TEST_IMAGE_FROM_SOURCE=1 compiles.
 from=()
 deb=$(ls -t "$(dirname "$MERLIN")"/deb/merlin_*.deb 2>/dev/null | head -1 || true)

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Debian package on a fresh Debian 12 (docs/install.md): containers/test-deb.sh makes a
-# Release build into <build dir>/deb, packs it with cpack, installs the .deb with apt-get into a
+# build into <build dir>/deb, packs it with cpack, installs the .deb with apt-get into a
 # fresh minbase root made by mmdebstrap (cached once per machine), and runs the hello example
-# there. Runs by default: minutes the first time on a machine (the Release build, the root),
-# about a minute after. Skips (77) with the reason when MERLIN_TEST_PACKAGES=0 or when the
+# there. Runs by default: minutes the first time on a machine (the build, unless ccache has
+# the suite's objects; the root), about a minute after. Skips (77) with the reason when MERLIN_TEST_PACKAGES=0 or when the
 # script cannot try here (not root, no mmdebstrap, Debian's archive unreachable).
 source "$(dirname "$0")/lib.sh"
 if [ "${MERLIN_TEST_PACKAGES:-1}" = 0 ]; then
