@@ -60,10 +60,16 @@ void apply_defaults(StudySpec& spec, DiagnosticList& diags) {
   for (auto& w : spec.workers) {
     if (lists(w, "all")) w.steps = all;
   }
-  std::unordered_set<std::string_view> listed;
+  // Workers consume queues: a step no worker lists still runs when a listed step shares its
+  // task_queue (Merlin's slurm_par lists [runs, data]; build and stop_workers share their
+  // queue). Only a step whose queue nobody consumes needs a worker of its own.
+  std::unordered_set<std::string_view> listed, served;
   for (const auto& w : spec.workers) listed.insert(w.steps.begin(), w.steps.end());
+  for (const auto& s : spec.steps)
+    if (listed.count(s.name)) served.insert(s.run.task_queue);
   std::vector<std::string> orphans;
   for (const auto& s : spec.steps) {
+    if (served.count(s.run.task_queue)) continue;  // its queue's workers run it
     if (!listed.insert(s.name).second) continue;  // listed by a worker, or already an orphan
     orphans.push_back(s.name);
     diags.warning(s.where, "step '" + s.name + "' is not listed by any worker; it is given to '" +

@@ -174,7 +174,7 @@ TEST(SpecLoader, StepNoWorkerListsGoesToDefaultWorkerWithAWarning) {
   LoadedSpec l = parse_ok(R"Y(description: {name: w}
 study:
   - {name: a, run: {cmd: echo a}}
-  - {name: b, run: {cmd: echo b}}
+  - {name: b, run: {cmd: echo b, task_queue: qb}}
 merlin:
   resources:
     workers:
@@ -187,6 +187,23 @@ merlin:
   EXPECT_EQ(l.warnings[0].str(),
             "spec.yaml:4:6: warning: step 'b' is not listed by any worker; it is given to "
             "'default_worker'");
+}
+
+// As in Merlin, whose workers consume queues: its slurm_par lists [runs, data] only.
+TEST(SpecLoader, StepNoWorkerListsRunsOnTheWorkersOfTheQueueItShares) {
+  LoadedSpec l = parse_ok(R"Y(description: {name: w}
+study:
+  - {name: build, run: {cmd: make, task_queue: par}}
+  - {name: runs, run: {cmd: run, depends: [build], task_queue: par}}
+  - {name: stop, run: {cmd: exit 0, depends: [runs], task_queue: par}}
+merlin:
+  resources:
+    workers:
+      sim: {steps: [runs]}
+)Y");
+  ASSERT_EQ(l.spec.workers.size(), 1u) << "no default_worker";
+  EXPECT_EQ(l.spec.workers[0].steps, std::vector<std::string>{"runs"});
+  EXPECT_TRUE(l.warnings.empty()) << l.warnings[0].str();
 }
 
 TEST(SpecLoader, MergeKeysCopyAnchoredMapsAndExplicitKeysWin) {
