@@ -42,7 +42,7 @@ start_slurm() {
     { echo "FAIL slurmctld not up after $try port blocks:"; tail -5 "$SLURM_DIR/log/slurmctld.log"; exit 1; }
   local n
   for n in $(seq "$nodes"); do
-    mkdir -p "$SLURM_DIR/spool-n$n"
+    mkdir -p "$SLURM_DIR/spool-n$n" "$SLURM_DIR/tmp-n$n"
     slurmd -f "$SLURM_CONF" -N "n$n" </dev/null >/dev/null 2>&1 ||
       { echo "FAIL slurmd n$n did not start:"; tail -5 "$SLURM_DIR/log/slurmd-n$n.log"; exit 1; }
   done
@@ -70,6 +70,9 @@ SlurmctldLogFile=$SLURM_DIR/log/slurmctld.log
 SlurmdLogFile=$SLURM_DIR/log/slurmd-%n.log
 SlurmdPidFile=$SLURM_DIR/slurmd-%n.pid
 SlurmdSpoolDir=$SLURM_DIR/spool-%n
+# Each node's own (PMIx makes its step dirs there: in a shared /tmp, two nodes of one host, or
+# a job id of an earlier private cluster, collide).
+TmpFS=$SLURM_DIR/tmp-%n
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 MpiDefault=none
