@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -86,9 +87,15 @@ class Proxy {
   [[noreturn]] void run() {
     std::vector<epoll_event> ev(256);
     for (;;) {
-      int n = epoll_wait(ep_, ev.data(), static_cast<int>(ev.size()), timeout_ms());
+      // Nanoseconds, not epoll_wait's milliseconds: a 0.2 ms delay must not become 1 ms.
+      timespec ts{};
+      const long long wait_ns = timeout_ns();
+      ts.tv_sec = static_cast<time_t>(wait_ns / 1'000'000'000);
+      ts.tv_nsec = static_cast<long>(wait_ns % 1'000'000'000);
+      int n = epoll_pwait2(ep_, ev.data(), static_cast<int>(ev.size()), wait_ns < 0 ? nullptr : &ts,
+                           nullptr);
       if (n < 0 && errno != EINTR) {
-        std::perror("delay-proxy: epoll_wait");
+        std::perror("delay-proxy: epoll_pwait2");
         std::exit(1);
       }
       for (int i = 0; i < n; ++i) {
@@ -223,20 +230,21 @@ class Proxy {
     std::erase(links_, nullptr);
   }
 
-  // Until the earliest held chunk is due (a full socket is retried every millisecond).
-  int timeout_ms() const {
+  // Nanoseconds until the earliest held chunk is due, -1 when none is (a full socket is
+  // retried every 100 us).
+  long long timeout_ns() const {
     auto now = Clock::now();
-    long best = -1;
+    long long best = -1;
     for (const auto& l : links_)
       for (const Pipe* p : {&l->up, &l->down}) {
         if (p->held.empty() || p->write_closed) continue;
-        auto us = std::chrono::duration_cast<std::chrono::microseconds>(p->held.front().due - now)
-                      .count();
-        long ms = us <= 0 ? 0 : static_cast<long>((us + 999) / 1000);
-        if (p->written > 0) ms = std::min(ms, 1L);
-        if (best < 0 || ms < best) best = ms;
+        long long ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(p->held.front().due - now).count();
+        if (ns < 0) ns = 0;
+        if (p->written > 0) ns = std::min(ns, 100'000LL);
+        if (best < 0 || ns < best) best = ns;
       }
-    return static_cast<int>(best);
+    return best;
   }
 
   int listener_;
