@@ -14,7 +14,8 @@ cluster_up 2
 pass=p$$
 ip netns exec "$CLUSTER_P-b" redis-server --bind "$CLUSTER_BROKER" --port 6379 --requirepass "$pass" \
   --save '' --appendonly yes --appendfsync everysec --dir "$WORK" --logfile "$WORK/redis.log" >/dev/null &
-CLEANUP=("kill $! 2>/dev/null" "${CLEANUP[@]}")
+redis_pid=$!
+CLEANUP=("kill $redis_pid 2>/dev/null; wait $redis_pid 2>/dev/null" "${CLEANUP[@]}")  # before its dir goes
 rcli() { on b redis-cli -h "$CLUSTER_BROKER" -a "$pass" --no-auth-warning "$@"; }
 up=0
 for _ in $(seq 100); do rcli ping 2>/dev/null | grep -q PONG && { up=1; break; }; sleep 0.1; done
@@ -47,6 +48,14 @@ on w1 env NODE=w1 "$MERLIN" run-workers apart.yaml --concurrency 2 --lease 3 --d
 w1=$!
 CLEANUP+=("kill -9 $w1 2>/dev/null")
 started() { [ "$(cat runs.log 2>/dev/null | grep -c "^start .* $1$")" -ge "$2" ]; }
+# both_exit SECONDS: waits for the workers $w1 and $w2; their exit codes in rc1 and rc2.
+both_exit() {
+  set +e
+  wait_until "$1" bash -c "! kill -0 $w1 2>/dev/null && ! kill -0 $w2 2>/dev/null"
+  wait "$w1"; rc1=$?
+  wait "$w2"; rc2=$?
+  set -e
+}
 wait_until 30 started w1 2 || fail "w1 started two samples"
 cut_off w1
 t_cut=$SECONDS
@@ -63,11 +72,7 @@ fi
 sleep_left=$((14 - (SECONDS - t_cut)))
 [ $sleep_left -gt 0 ] && sleep $sleep_left  # the partition lasts 14 s in all
 heal w1
-set +e
-wait_until 90 bash -c "! kill -0 $w1 2>/dev/null && ! kill -0 $w2 2>/dev/null"
-wait $w2; rc2=$?
-wait $w1; rc1=$?
-set -e
+both_exit 90
 expect_eq "w2 exits 0" 0 "$rc2"
 expect_eq "w1, back after the partition, exits 0" 0 "$rc1"
 on w2 "$MERLIN" status "$ws" --format csv >status.csv
@@ -92,11 +97,7 @@ wait_until 30 started "w[12]" 4 || fail "both nodes at work"
 cut_off b
 sleep 12
 heal b
-set +e
-wait_until 120 bash -c "! kill -0 $w1 2>/dev/null && ! kill -0 $w2 2>/dev/null"
-wait $w1; rc1=$?
-wait $w2; rc2=$?
-set -e
+both_exit 120
 expect_eq "broker cut off 12 s: the worker with a 60 s retry budget rides it out (exit 0)" 0 "$rc1"
 expect_eq "broker cut off 12 s: the one with a 4 s budget exits 1" 1 "$rc2"
 check "and names the server and its budget" \
