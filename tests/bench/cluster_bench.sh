@@ -42,7 +42,8 @@ cluster_up 2
 port=6379 pass=bench$$
 ip netns exec "$CLUSTER_P-b" redis-server --bind "$CLUSTER_BROKER" --port $port --requirepass "$pass" --save '' \
   --appendonly no --dir "$work" --logfile "$work/redis.log" >/dev/null &
-CLEANUP=("kill $! 2>/dev/null" "${CLEANUP[@]}")
+redis_pid=$!
+CLEANUP=("kill $redis_pid 2>/dev/null; wait $redis_pid 2>/dev/null" "${CLEANUP[@]}")  # before its dir goes
 for _ in $(seq 100); do
   on b redis-cli -h "$CLUSTER_BROKER" -p $port -a "$pass" --no-auth-warning ping 2>/dev/null | grep -q PONG && break
   sleep 0.1
