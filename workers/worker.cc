@@ -121,7 +121,7 @@ void Worker::fail(const Error& e) {
 Result<WorkerReport> Worker::run() {
   const int slots = std::max(1, options_.slots);
   std::vector<std::thread> threads;
-  std::thread renewer;
+  std::thread renewer, fencer;
   std::optional<Error> start_error;
   // Every thread waits at the gate until all are created: when the system refuses one
   // (std::system_error, e.g. EAGAIN at the thread limit), no task has been taken yet and the
@@ -143,6 +143,10 @@ Result<WorkerReport> Worker::run() {
     if (options_.lease_renewal.count() > 0)
       renewer = std::thread([this] {
         if (pass_start_gate()) renewal_loop();
+      });
+    if (fence_check_interval(options_.fence).count() > 0)
+      fencer = std::thread([this] {
+        if (pass_start_gate()) fence_loop();
       });
   } catch (const std::system_error& e) {
     start_error = Error::runtime("cannot start " + std::to_string(slots) +
@@ -185,6 +189,7 @@ Result<WorkerReport> Worker::run() {
     }
     renew_cv_.notify_all();
     if (renewer.joinable()) renewer.join();
+    if (fencer.joinable()) fencer.join();
     return *start_error;
   }
   {
@@ -193,6 +198,7 @@ Result<WorkerReport> Worker::run() {
   }
   renew_cv_.notify_all();
   if (renewer.joinable()) renewer.join();
+  if (fencer.joinable()) fencer.join();
   if (error_) return *error_;
   return report_;
 }
@@ -212,12 +218,100 @@ void Worker::renewal_loop() {
     for (const auto& d : prefetched_) running.push_back(d);
     lock.unlock();
     for (const auto& d : running) {
+      const auto sent = now_();
       auto r = broker_.extend_lease(d);
-      // Not fatal: the task goes on; at worst another worker runs it too and commits once.
-      if (!r) log::warn("lease renewal failed queue={} error=\"{}\"", d.queue, r.error().message);
+      // Not fatal: the task goes on; if its lease runs out meanwhile, the fence thread ends it.
+      if (!r) {
+        log::warn("lease renewal failed queue={} error=\"{}\"", d.queue, r.error().message);
+      } else if (!*r) {
+        fence(d, "the broker gave it to another worker (its lease had run out)");
+      } else {
+        std::lock_guard relock(mu_);
+        auto it = confirmed_.find(d.receipt);
+        if (it != confirmed_.end()) it->second = std::max(it->second, sent);
+      }
     }
     lock.lock();
   }
+}
+
+void Worker::fence_loop() {
+  const auto every = fence_check_interval(options_.fence);
+  std::unique_lock lock(mu_);
+  while (!renew_cv_.wait_for(lock, every, [this] { return slots_done_; })) {
+    lock.unlock();
+    const auto beat = options_.last_beat ? options_.last_beat() : std::nullopt;
+    lock.lock();
+    const auto now = now_();
+    std::vector<std::pair<Delivery, Clock::time_point>> lapsed;
+    auto look = [&](const Delivery& d) {
+      auto it = confirmed_.find(d.receipt);
+      if (it != confirmed_.end() && !fenced_.count(d.receipt) &&
+          lease_lapsed(options_.fence, now, it->second, beat))
+        lapsed.emplace_back(d, it->second);
+    };
+    for (const auto& [slot, d] : in_flight_) look(d);
+    for (const auto& [key, d] : staging_) look(d);
+    for (const auto& d : prefetched_) look(d);
+    lock.unlock();
+    auto secs = [](auto d) { return std::chrono::duration<double>(d).count(); };
+    for (const auto& [d, confirmed] : lapsed) {
+      if (now - confirmed < options_.fence.lease)
+        fence(d, fmt::format("no heartbeat of this worker reached the broker for {:g} s "
+                             "(--dead-after): the broker may count it as dead",
+                             secs(options_.fence.dead_after)));
+      else
+        fence(d, fmt::format("its lease was last renewed {:.1f} s ago (--lease {:g})",
+                             secs(now - confirmed), secs(options_.fence.lease)));
+    }
+    lock.lock();
+  }
+}
+
+void Worker::fence(const Delivery& d, const std::string& why) {
+  bool running = false, prefetched = false;
+  {
+    std::lock_guard lock(mu_);
+    bool held = false;
+    for (const auto& [slot, f] : in_flight_)
+      if (f.receipt == d.receipt) held = running = true;
+    for (const auto& [key, f] : staging_)
+      if (f.receipt == d.receipt) held = true;
+    auto it = std::find_if(prefetched_.begin(), prefetched_.end(),
+                           [&](const Delivery& f) { return f.receipt == d.receipt; });
+    if (it != prefetched_.end()) {
+      prefetched_.erase(it);
+      held = prefetched = true;
+    }
+    if (!held || !fenced_.insert(d.receipt).second) return;  // done with meanwhile, or again
+    fenced_n_++;
+    report_.fenced++;
+    if (prefetched) forget_lease_locked(d.receipt);
+  }
+  log::warn(
+      "task given up step={} sample={}: {}; {}, not committed here (the broker gives it to "
+      "another worker)",
+      plan_.graph().step_of(d.message.instance).name, d.message.lo, why,
+      prefetched ? "it had not started"
+                 : (running ? "its step is ended" : "its outputs are not staged further"));
+  if (running) executor_.end_run(d.message.instance, d.message.lo);
+}
+
+bool Worker::is_fenced(const Delivery& d) {
+  if (fenced_n_.load() == 0) return false;  // the common case, without the lock
+  std::lock_guard lock(mu_);
+  return fenced_.count(d.receipt) > 0;
+}
+
+Result<void> Worker::drop_fenced(const Delivery& d, const char* when) {
+  log::info("task dropped step={} sample={} {}: its lease was lost (fenced)",
+            plan_.graph().step_of(d.message.instance).name, d.message.lo, when);
+  return ok();
+}
+
+void Worker::forget_lease_locked(const std::string& receipt) {
+  if (!confirmed_.empty()) confirmed_.erase(receipt);
+  if (fenced_n_.load() > 0 && fenced_.erase(receipt) > 0) fenced_n_--;
 }
 
 // Nothing is queued, delayed or in flight in the watched queues: no slot of ours holds a task
@@ -283,6 +377,10 @@ void Worker::slot_loop(int slot) {
         (*d)->stop_notices != stop_notices_.exchange((*d)->stop_notices))
       options_.on_stop_notices();               // another worker's stop may cover this task
     if (stop_ || !queue_active((*d)->queue)) {  // stopped while reserving: hand it back
+      {
+        std::lock_guard lock(mu_);
+        forget_lease_locked((*d)->receipt);
+      }
       (void)broker_.release(**d);
       if (stop_) break;
       continue;
@@ -295,6 +393,10 @@ void Worker::slot_loop(int slot) {
     {
       std::lock_guard lock(mu_);
       in_flight_.erase(slot);
+      const bool staging = std::any_of(staging_.begin(), staging_.end(), [&](const auto& s) {
+        return s.second.receipt == (*d)->receipt;
+      });
+      if (!staging) forget_lease_locked((*d)->receipt);  // else when its staging ends
     }
     if (!h) {
       if (h.error().code == ErrorCode::kNoSpace)
@@ -333,11 +435,15 @@ Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::str
     n = static_cast<std::size_t>(idle_slots_);
   }
   auto got = broker_.reserve_many(queues, n, options_.poll);
+  // Within a reply's latency of the broker's own delivery time (fencing's `confirmed`).
+  const auto taken = options_.fence.lease.count() > 0 ? now_() : Clock::time_point();
   std::optional<Delivery> mine;
   {
     std::lock_guard lock(mu_);
     fetching_ = false;
     idle_slots_--;
+    if (got && options_.fence.lease.count() > 0)  // tracked only where leases lapse
+      for (const auto& d : *got) confirmed_[d.receipt] = taken;
     if (got && !got->empty()) {
       mine = std::move(got->front());
       for (std::size_t i = 1; i < got->size(); ++i) prefetched_.push_back(std::move((*got)[i]));
@@ -379,6 +485,7 @@ Result<void> Worker::give_up_on(const Delivery& d) {
 Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double seconds,
                                     double value) {
   const TaskMessage& m = d.message;
+  if (is_fenced(d)) return drop_fenced(d, "before its commit");
   bool acked = false;
   if (auto before = plan_.follow_ups_before_commit(m.instance, m.lo)) {
     FinishRequest req;
@@ -397,6 +504,17 @@ Result<void> Worker::commit_and_ack(const Delivery& d, Outcome outcome, double s
     req.hold_ack_at_zero = plan_.releases_when_complete(m.instance);
     auto f = finisher_.finish(d, req);
     if (!f) return f.error();
+    if (f->fenced) {
+      {
+        std::lock_guard lock(mu_);
+        report_.fenced++;
+      }
+      log::warn(
+          "late commit refused step={} sample={}: another worker took the task over after its "
+          "lease ran out; that worker's run commits it",
+          plan_.graph().step_of(m.instance).name, m.lo);
+      return ok();
+    }
     acked = f->acked;
     if (!acked) {
       auto whole = plan_.after_complete(m.instance, store_);
@@ -566,11 +684,18 @@ Result<void> Worker::run_task(const Delivery& d) {
     }
     if (back) log::info("scratch usable again step={}: taking tasks of every queue", node.name);
   }
+  if (is_fenced(d)) return drop_fenced(d, "before its step started");
   if (options_.on_start) options_.on_start(m.instance, m.lo);
   running_[m.instance.v]++;
   if (watch_) watch_->watch(task);
   auto r = executor_.run(task);
   running_[m.instance.v]--;
+  if (is_fenced(d)) {  // ended by fence(), or it ended by itself meanwhile: dropped alike
+    if (watch_) (void)watch_->done(task);
+    log::info("step {} step={} sample={} after its lease was lost", how_it_ended(r), node.name,
+              m.lo);
+    return drop_fenced(d, "after its run");
+  }
   // Pruned (docs/tuning.md): ended by the watch, unless it finished its rung meanwhile.
   if (auto pruned = watch_ ? watch_->done(task) : std::nullopt;
       pruned && r && !abort_ && (r->exit_code != 0 || r->signal != 0))

@@ -24,6 +24,7 @@
 #include "workers/stager.h"
 #include "workers/staging_pool.h"
 #include "workers/finish_batcher.h"
+#include "workers/lease_fence.h"
 #include "workers/step_executor.h"
 #include "workers/task_decisions.h"
 #include "workers/trial_watch.h"
@@ -53,6 +54,17 @@ struct WorkerOptions {
   /// longer than the broker's lease is not taken over by another worker. Keep it well under
   /// the lease (a third). 0 = never.
   std::chrono::milliseconds lease_renewal = lease_renewal_for(kDefaultLease);
+  /// Fencing (docs/distributed.md, "Fencing"): the broker's terms (`--lease`, `--dead-after`).
+  /// A task whose lease may have run out by them (lease_lapsed: no renewal answered for a
+  /// whole lease, or no heartbeat recorded for dead_after) may be another worker's already:
+  /// its step is ended as a pruned trial's is (StepExecutor::end_run) and its delivery
+  /// dropped, neither committed, acked nor released. So is one whose renewal the broker
+  /// answers "not yours" (Broker::extend_lease). Default: never (local runs).
+  LeaseTerms fence;
+  /// The send time of the worker's last heartbeat the broker recorded, for fence.dead_after;
+  /// none while no beat was recorded (the broker counts no worker dead without one); null:
+  /// no beats are sent. Called from the fence thread.
+  std::function<std::optional<Clock::time_point>()> last_beat;
   /// A task delivered more often than this (Delivery::deliveries: its workers died on it each
   /// time, e.g. the step kills the node or the worker) is not run again: it is recorded as a
   /// soft fail so that the study goes on. 0 = no cap.
@@ -95,6 +107,9 @@ struct WorkerReport {
   std::uint64_t restaged = 0;  ///< staged from a previous run's scratch, the step not run again
   double staging_busy_seconds = 0;  ///< the stager threads' time in jobs, summed
   std::uint64_t pruned = 0;         ///< tuned trials ended early (docs/tuning.md, "Pruning")
+  /// Tasks given up because their lease ran out or another worker took them over (fencing):
+  /// not committed here; the broker gives them to another worker.
+  std::uint64_t fenced = 0;
 };
 
 class Worker {
@@ -127,6 +142,18 @@ class Worker {
   /// (the others go to the buffer, where idle slots take them). Empty after `poll` with none.
   Result<std::optional<Delivery>> next_delivery(const std::vector<std::string>& queues);
   void renewal_loop();
+  /// Every fence_check_interval: fences the held deliveries whose lease lapsed (lease_lapsed).
+  /// Its own thread: the renewal thread may hang in a broker call while the broker is cut off.
+  void fence_loop();
+  /// Gives `d` up, if this worker still holds it and has not yet: a prefetched delivery is
+  /// dropped, a running step ended (StepExecutor::end_run); the slot drops it when the run
+  /// returns, and a commit checks is_fenced first.
+  void fence(const Delivery& d, const std::string& why);
+  bool is_fenced(const Delivery& d);
+  /// A fenced delivery's end, in the log and the report; no broker call.
+  Result<void> drop_fenced(const Delivery& d, const char* when);
+  /// Forgets the lease records of a delivery the worker no longer holds (guarded by mu_).
+  void forget_lease_locked(const std::string& receipt);
   /// One delivery: gathers its facts, decides (decide_delivery) and acts on the decision.
   Result<void> handle(const Delivery& d);
   /// A leaf decided kRun: renders, prepares and runs it, then acts on decide_outcome.
@@ -187,6 +214,11 @@ class Worker {
   std::condition_variable scratch_cv_;    ///< a slot waiting while every queue is paused
   std::optional<Error> error_;
   std::map<int, Delivery> in_flight_;  ///< by slot, guarded by mu_ (for lease renewal)
+  /// By receipt: when each held delivery was last known to be this worker's (lease_lapsed's
+  /// `confirmed`); guarded by mu_.
+  std::map<std::string, Clock::time_point> confirmed_;
+  std::set<std::string> fenced_;  ///< receipts given up (fence); guarded by mu_
+  std::atomic<std::size_t> fenced_n_{0};  ///< fenced_.size(), read without the lock
   /// Deliveries waiting for or in staging, by job key; guarded by mu_ (for lease renewal).
   std::map<std::uint64_t, Delivery> staging_;
   std::uint64_t next_staging_ = 0;  ///< guarded by mu_

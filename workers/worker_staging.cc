@@ -36,6 +36,7 @@ void Worker::finish_staging(std::uint64_t key, const Delivery& d, const Rendered
   {
     std::lock_guard lock(mu_);
     staging_.erase(key);
+    forget_lease_locked(d.receipt);
   }
   if (!r) {
     log::error("worker giving up error=\"{}\"", r.error().message);
@@ -49,6 +50,7 @@ void Worker::finish_staging(std::uint64_t key, const Delivery& d, const Rendered
 Result<void> Worker::staged_commit(const Delivery& d, const RenderedTask& task, double seconds,
                                    bool write_finished) {
   const auto& m = d.message;
+  if (is_fenced(d)) return drop_fenced(d, "before its staging");  // scratch kept as it is
   if (abort_) {  // stopped now: a restart runs it again, its scratch is made afresh
     log::warn("staging skipped, the run was interrupted step={} sample={}: not committed",
               task.step, m.lo);

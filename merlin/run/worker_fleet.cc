@@ -66,6 +66,7 @@ class Fleet {
       : backend_(backend),
         spec_name_(std::move(spec_name)),
         plans_(std::move(plans)),
+        beats_(plans_.size()),
         options_(options),
         registry_(backend.workers()),
         studies_(backend.studies()),
@@ -216,9 +217,12 @@ class Fleet {
   // A study is worth serving if some worker has a queue there not stopped by a hard fail.
   bool servable(const std::string& key) { return run::servable(plans_, stopped_queues_[key]); }
 
-  // Heartbeats for every worker; false when a stop was asked for.
+  // Heartbeats for every worker; false when a stop was asked for. Each recorded beat's send
+  // time is the worker's last_beat (fencing: WorkerOptions::last_beat).
   bool beat(const std::string& study) {
-    for (const auto& p : plans_) {
+    for (std::size_t i = 0; i < plans_.size(); ++i) {
+      const auto& p = plans_[i];
+      const auto sent = Clock::now();
       WorkerRecord w;
       w.id = p.id;
       w.name = p.name;
@@ -234,6 +238,7 @@ class Fleet {
         log::warn("heartbeat failed worker={} error=\"{}\"", p.name, b.error().message);
         continue;
       }
+      beats_[i].store(sent.time_since_epoch().count());
       if (*b) {
         log::info("stop requested by `merlin stop-workers` worker={}", p.name);
         stop_requested_ = true;
@@ -303,6 +308,11 @@ class Fleet {
                      h.error().message);
       };
       wo.on_stop_notices = [this, &rec, &fleet] { obey_halts(rec.key, fleet); };
+      wo.fence = LeaseTerms{options_.given.lease(), options_.given.dead_after()};
+      wo.last_beat = [this, i = static_cast<std::size_t>(&p - plans_.data())] {
+        const auto t = beats_[i].load();
+        return t == 0 ? std::nullopt : std::optional(Clock::time_point(Clock::duration(t)));
+      };
       auto r = std::make_unique<Running>();
       r->plan = &p;
       r->broker = backend_.broker(rec.key, p.id, options_.given.lease());
@@ -426,6 +436,9 @@ class Fleet {
   Backend& backend_;
   std::string spec_name_;
   std::vector<WorkerPlan> plans_;
+  /// Per plan: the send time (Clock ticks) of its last heartbeat the broker recorded; 0 for
+  /// none yet.
+  std::vector<std::atomic<Clock::rep>> beats_;
   FleetOptions options_;
   WorkerRegistry& registry_;
   StudyRegistry& studies_;

@@ -108,5 +108,66 @@ TEST_P(Contract, ReleaseByASupersededConsumerDoesNotDuplicateTheMessage) {
   EXPECT_EQ(pending(*b, {"q"}), 0u);
 }
 
+// Fencing (docs/distributed.md): the first holder of a taken-over task learns it when it
+// renews, and on Redis its late finish is refused and writes nothing, whether its ack would
+// have been made at once or held (the instance's last sample); once the new holder has
+// committed, the same finish is a duplicate as before (it may be a resend of a lost reply).
+TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
+  if (!backend_->has_leases()) GTEST_SKIP() << "this broker has no leases: held until released";
+  auto a = backend_->broker("a");
+  auto b = backend_->broker("b");
+  auto store = backend_->store({2, 1});
+  for (const bool hold : {false, true}) {
+    SCOPED_TRACE(hold ? "ack held at the instance's last sample" : "ack at once");
+    const TaskMessage m = hold ? msg(1, 0) : msg(0, 1);
+    ASSERT_TRUE(a->publish("q", {m}).ok());
+    auto first = take(*a);
+    ASSERT_TRUE(first.has_value());
+    auto renewed = a->extend_lease(*first);
+    ASSERT_TRUE(renewed.ok()) << renewed.error().message;
+    EXPECT_TRUE(*renewed) << "still a's";
+    std::this_thread::sleep_for(backend_->lease() + milliseconds(100));
+    auto second = take(*b);
+    ASSERT_TRUE(second.has_value()) << "taken over after the lease";
+    renewed = a->extend_lease(*first);
+    ASSERT_TRUE(renewed.ok()) << renewed.error().message;
+    EXPECT_FALSE(*renewed) << "taken over: a learns it when it renews";
+
+    FinishRequest r;
+    r.instance = m.instance;
+    r.sample = m.lo;
+    r.follow_ups = {{"next", {msg(5, m.instance.v)}}};
+    r.hold_ack_at_zero = hold;
+    const bool fences = GetParam() == "redis";  // the others' finish is commit, publish, ack
+    if (fences) {
+      auto late = a->finish(*first, r, *store);
+      ASSERT_TRUE(late.ok()) << late.error().message;
+      EXPECT_TRUE(late->fenced) << "a's late commit is refused";
+      EXPECT_FALSE(late->commit.newly_done);
+      EXPECT_FALSE(late->acked);
+      auto done = store->is_done(m.instance, m.lo);
+      ASSERT_TRUE(done.ok());
+      EXPECT_FALSE(*done) << "nothing written";
+      EXPECT_FALSE(take(*b, {"next"}).has_value()) << "no follow-up published";
+    }
+    auto f = b->finish(*second, r, *store);
+    ASSERT_TRUE(f.ok()) << f.error().message;
+    EXPECT_FALSE(f->fenced) << "b holds it";
+    EXPECT_TRUE(f->commit.newly_done);
+    if (!f->acked) ASSERT_TRUE(b->ack(*second).ok());
+    if (fences) {
+      auto after = a->finish(*first, r, *store);
+      ASSERT_TRUE(after.ok()) << after.error().message;
+      EXPECT_FALSE(after->fenced) << "committed: a duplicate, as a resent finish is";
+      EXPECT_FALSE(after->commit.newly_done);
+    }
+    auto next = take(*b, {"next"});
+    ASSERT_TRUE(next.has_value());
+    ASSERT_TRUE(b->ack(*next).ok());
+    EXPECT_FALSE(take(*b, {"next"}).has_value()) << "follow-ups published once";
+    EXPECT_EQ(pending(*a, {"q", "next"}), 0u);
+  }
+}
+
 }  // namespace
 }  // namespace merlin::testing

@@ -2,11 +2,12 @@
 # Nodes really apart (tests/cluster/netns_lib.sh): a redis-server on its own network namespace,
 # two worker nodes on a bridge. Node w1 is cut off (its switch port down: its packets go
 # nowhere, as with a pulled cable) for longer than its lease while its tasks run; w2 takes them
-# over and runs them. When w1 comes back, nothing is lost and nothing counted twice (w1 ran its
-# two to their end meanwhile: a worker does not yet stop a step whose lease it could not renew,
-# and its late commit is a duplicate the done bitmap ignores). Then the broker is cut off from
-# every node for 12 s: a worker whose retry budget is longer rides it out, one whose budget is
-# shorter exits 1 naming the server and the budget; the study completes, each sample once.
+# over and runs them. w1 is fenced: it ends its two steps once their lease is out (it cannot
+# renew it), before they finish, and commits nothing for them. When w1 comes back, nothing is
+# lost and nothing counted twice. Then the broker is cut off from every node for 12 s: a worker
+# whose retry budget is longer rides it out, one whose budget is shorter exits 1 naming the
+# server and the budget; the steps running then are ended by their leases and run again; the
+# study completes, each sample once.
 source "$(dirname "$0")/lib.sh"
 source "$SRC/tests/cluster/netns_lib.sh"
 if ! cluster_can; then echo "SKIP: $CLUSTER_WHY"; exit 77; fi
@@ -79,8 +80,11 @@ on w2 "$MERLIN" status "$ws" --format csv >status.csv
 expect_eq "every sample done once, none failed" "sim,1,6,6,0" "$(tail -1 status.csv | cut -d, -f1-5)"
 expect_eq "the done bitmap holds each sample once" 6 "$(rcli bitcount "merlin:$(basename "$ws"):done:0")"
 expect_eq "nothing remaining" 0 "$(rcli hget "merlin:$(basename "$ws"):remaining" 0)"
-check "w1 ran its two samples to their end while cut off (no fencing yet: its late commit is a duplicate)" \
-  bash -c "[ \$(grep -c '^end .* w1$' runs.log) = 2 ]"
+expect_eq "w1's two steps were ended, not run to their end (fenced)" 0 "$(grep -c '^end .* w1$' runs.log)"
+expect_eq "w1 says it gave both tasks up" 2 "$(grep -c 'task given up step=sim' w1.err)"
+check "w1 names why: its lease or its heartbeat ($(grep -m1 -o 'task given up.*' w1.err | cut -c1-160))" \
+  grep -Eq 'task given up step=sim sample=[0-9]: (its lease was last renewed|no heartbeat of this worker reached the broker)' w1.err
+check "w1 committed nothing of them (no late commit to refuse)" bash -c "! grep -q 'late commit refused' w1.err"
 
 # --- the broker cut off from every node for 12 s --------------------------------------------------
 : >runs.log
@@ -102,6 +106,7 @@ expect_eq "broker cut off 12 s: the worker with a 60 s retry budget rides it out
 expect_eq "broker cut off 12 s: the one with a 4 s budget exits 1" 1 "$rc2"
 check "and names the server and its budget" \
   grep -q "redis $CLUSTER_BROKER:6379: .*gave up after retrying for .* (the broker retry budget is 4.0 s)" o2.err
+check "broker cut off: the steps running then were ended by their leases" grep -q 'task given up step=sim' o1.err
 on w2 "$MERLIN" status "$ws2" --format csv >status2.csv
 expect_eq "broker cut off: every sample done once, none failed" "sim,1,6,6,0" "$(tail -1 status2.csv | cut -d, -f1-5)"
 expect_eq "broker cut off: the done bitmap holds each sample once" 6 \

@@ -251,10 +251,8 @@ Result<void> AmqpBroker::release(const Delivery& d) {
   return ok();
 }
 
-Result<void> AmqpBroker::extend_lease(const Delivery& d) {
-  auto r = held_->renew(d.receipt, options_.lease.count());
-  if (!r) return r.error();
-  return ok();
+Result<bool> AmqpBroker::extend_lease(const Delivery& d) {
+  return held_->renew(d.receipt, options_.lease.count());
 }
 
 Result<std::uint64_t> AmqpBroker::count_pending(AmqpSession& session, const std::string& study,

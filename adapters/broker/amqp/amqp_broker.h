@@ -60,7 +60,7 @@ class AmqpBroker : public Broker {
                                           std::chrono::milliseconds wait) override;
   Result<void> ack(const Delivery& d) override;
   Result<void> release(const Delivery& d) override;
-  Result<void> extend_lease(const Delivery& d) override;
+  Result<bool> extend_lease(const Delivery& d) override;
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
 
   /// Publishes text as it is, ahead of every task (tests put garbage on a queue with it).

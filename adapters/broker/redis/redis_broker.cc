@@ -369,6 +369,14 @@ std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Fin
     const std::size_t i = sent[k];
     const FinishRequest& req = *items[i].request;
     const auto newly = r->elements[3 * k].as_integer().value_or(0);
+    if (newly == -2) {  // taken over by another worker: refused, nothing written
+      FinishResult f;
+      f.fenced = true;
+      f.commit.remaining = static_cast<std::uint64_t>(
+          std::max(0LL, r->elements[3 * k + 1].as_integer().value_or(0)));
+      out[i] = f;
+      continue;
+    }
     if (newly < 0) {
       out[i] = Error::runtime("merlin: instance " + std::to_string(req.instance.v) +
                               " was not initialised");
@@ -397,15 +405,18 @@ Result<void> RedisBroker::release(const Delivery& d) {
   return ok();
 }
 
-Result<void> RedisBroker::extend_lease(const Delivery& d) {
+// XCLAIM with JUSTID resets the entry's idle time and answers its id while it is pending; an
+// entry acked, or taken over (queued again under a new id), is no longer pending: no id.
+Result<bool> RedisBroker::extend_lease(const Delivery& d) {
   std::string stream, id;
   if (!split_receipt(d.receipt, &stream, &id))
     return Error::runtime("redis broker: malformed receipt '" + d.receipt + "'");
   auto c = pool_.acquire();
   if (!c) return c.error();
   auto r = (*c)->command({"XCLAIM", stream, kRedisGroup, settings().consumer, "0", id, "JUSTID"});
-  if (!r && r.redis_code() != RedisErrorCode::kNoGroup) return r.error();
-  return ok();
+  if (!r && r.redis_code() == RedisErrorCode::kNoGroup) return true;  // purged: nothing to renew
+  if (!r) return r.error();
+  return !r->elements.empty();
 }
 
 Result<std::uint64_t> RedisBroker::pending(const std::vector<std::string>& queues) {

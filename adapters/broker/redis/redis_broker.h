@@ -50,7 +50,7 @@ class RedisBroker : public Broker {
   /// Re-appends the message and acks the old entry, atomically; a no-op once acked.
   Result<void> release(const Delivery& d) override;
   /// XCLAIM ... JUSTID by this consumer: resets the message's idle time.
-  Result<void> extend_lease(const Delivery& d) override;
+  Result<bool> extend_lease(const Delivery& d) override;
   /// Queued + in-flight + delayed messages of `queues`, plus in-flight messages of every other
   /// queue of the study (they may still publish into `queues`), in one script.
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;

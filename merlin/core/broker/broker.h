@@ -67,6 +67,10 @@ struct FinishRequest {
 struct FinishResult {
   CommitResult commit;
   bool acked = false;  ///< false only when the ack was held (see FinishRequest)
+  /// Refused: the delivery was no longer this worker's (its lease ran out and another worker
+  /// took the task over) and the sample was not committed. Nothing was written or acked; the
+  /// other worker's run commits it. Only brokers that can tell say so (Redis).
+  bool fenced = false;
 };
 
 class Broker {
@@ -94,9 +98,14 @@ class Broker {
   virtual Result<void> release(const Delivery& d) = 0;
   /// Renews the reservation of `d`: a broker with leases (Redis) hands a message reserved
   /// longer than its lease to another worker, so a worker running a long task calls this
-  /// well within the lease (say every lease/3). Harmless after ack. Brokers without leases
-  /// (local) need nothing: the default does nothing.
-  virtual Result<void> extend_lease(const Delivery& d) { return ok(); }
+  /// well within the lease (say every lease/3). True while `d` is still this worker's; false
+  /// once it is not: acked, or taken over by another worker after the lease ran out (the
+  /// worker then stops the step and drops the delivery: docs/leases.md). Harmless after
+  /// ack. Brokers without leases (local) need nothing: the default answers true.
+  virtual Result<bool> extend_lease(const Delivery& d) {
+    (void)d;
+    return true;
+  }
   /// Messages queued or delayed in `queues`, plus every reserved (not yet acked) message:
   /// zero means nothing more can arrive on those queues.
   virtual Result<std::uint64_t> pending(const std::vector<std::string>& queues) = 0;

@@ -89,10 +89,11 @@ class BatchingBroker : public Broker {
     }
     return inner_.release(d);
   }
-  Result<void> extend_lease(const Delivery& d) override {
+  Result<bool> extend_lease(const Delivery& d) override {
+    (void)d;
     std::lock_guard lock(mu_);
     renewed++;
-    return ok();
+    return true;
   }
   Result<std::uint64_t> pending(const std::vector<std::string>& q) override {
     auto p = inner_.pending(q);

@@ -47,7 +47,7 @@ merlin:
 // The local broker, counting lease renewals per sample.
 class RenewalCountingBroker : public LocalBroker {
  public:
-  Result<void> extend_lease(const Delivery& d) override {
+  Result<bool> extend_lease(const Delivery& d) override {
     std::lock_guard lock(mu_);
     renewals_[d.message.lo]++;
     cv_.notify_all();
