@@ -7,9 +7,17 @@
 # lost and nothing counted twice. Then the broker is cut off from every node for 12 s: a worker
 # whose retry budget is longer rides it out, one whose budget is shorter exits 1 naming the
 # server and the budget; the steps running then are ended by their leases and run again; the
-# study completes, each sample once.
+# study completes, each sample once. PARTITION_BROKER=rabbitmq: the same with RabbitMQ as the
+# broker, beside Redis as the results backend, both on the broker's node
+# (cluster_partition_rabbitmq.sh).
 source "$(dirname "$0")/lib.sh"
 source "$SRC/tests/cluster/netns_lib.sh"
+kind=${PARTITION_BROKER:-redis}
+if [ "$kind" = rabbitmq ]; then
+  source "$SRC/tests/integration/rabbitmq_lib.sh"
+  [ -x /usr/lib/rabbitmq/bin/rabbitmq-server ] ||
+    { echo "SKIP: rabbitmq-server not found (containers/install-deps.sh installs it)"; exit 77; }
+fi
 if ! cluster_can; then echo "SKIP: $CLUSTER_WHY"; exit 77; fi
 cluster_up 2
 pass=p$$
@@ -22,6 +30,14 @@ up=0
 for _ in $(seq 100); do rcli ping 2>/dev/null | grep -q PONG && { up=1; break; }; sleep 0.1; done
 [ $up = 1 ] || { fail "redis-server up on node b: $(tail -3 redis.log)"; finish; exit 1; }
 export MERLIN_BROKER_URL="redis://:$pass@$CLUSTER_BROKER:6379/0"
+gave_up="redis $CLUSTER_BROKER:6379: .*gave up after retrying for .* (the broker retry budget is 4.0 s)"
+if [ "$kind" = rabbitmq ]; then
+  RABBIT_NETNS=$CLUSTER_P-b RABBIT_ADDR=$CLUSTER_BROKER start_rabbitmq
+  CLEANUP=("stop_rabbitmq" "${CLEANUP[@]}")  # while its namespace is there
+  export MERLIN_RESULTS_BACKEND_URL=$MERLIN_BROKER_URL
+  export MERLIN_BROKER_URL="amqp://guest:guest@$CLUSTER_BROKER:$RABBIT_PORT/"
+  gave_up="$CLUSTER_BROKER"
+fi
 
 # Each sample notes which node ran it, when it started and ended; samples 0..3 take 6 s.
 cat >apart.yaml <<Y
@@ -104,8 +120,8 @@ heal b
 both_exit 120
 expect_eq "broker cut off 12 s: the worker with a 60 s retry budget rides it out (exit 0)" 0 "$rc1"
 expect_eq "broker cut off 12 s: the one with a 4 s budget exits 1" 1 "$rc2"
-check "and names the server and its budget" \
-  grep -q "redis $CLUSTER_BROKER:6379: .*gave up after retrying for .* (the broker retry budget is 4.0 s)" o2.err
+check "and names the server: $(grep "$CLUSTER_BROKER" o2.err | tail -1 | cut -c1-220)" \
+  grep -q "$gave_up" o2.err
 check "broker cut off: the steps running then were ended by their leases" grep -q 'task given up step=sim' o1.err
 on w2 "$MERLIN" status "$ws2" --format csv >status2.csv
 expect_eq "broker cut off: every sample done once, none failed" "sim,1,6,6,0" "$(tail -1 status2.csv | cut -d, -f1-5)"

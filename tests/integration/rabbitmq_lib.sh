@@ -6,7 +6,9 @@
 # own node name, free loopback ports (AMQP, and AMQP over TLS with a CA of its own made here),
 # its own dirs, started as its own session. Exports RABBIT_PORT, RABBIT_TLS_PORT and
 # RABBIT_CA (the CA certificate to verify it with; the server's name is localhost); stopped
-# at exit. Without rabbitmq-server the test skips (exit 77) and says why.
+# at exit. Without rabbitmq-server the test skips (exit 77) and says why. RABBIT_NETNS (a
+# network namespace) and RABBIT_ADDR (its address there) put the server on another "node"
+# (tests/cluster/netns_lib.sh); guest may then log in from other hosts.
 start_rabbitmq() {
   local bin=/usr/lib/rabbitmq/bin/rabbitmq-server
   if [ ! -x "$bin" ] || ! command -v openssl >/dev/null; then
@@ -36,14 +38,14 @@ for s in ss: s.bind(("127.0.0.1", 0))
 print(" ".join(str(s.getsockname()[1]) for s in ss))')
     read -r RABBIT_PORT RABBIT_TLS_PORT RABBIT_DIST RABBIT_EPMD <<<"$ports"
     cat >"$RABBIT_DIR/rabbitmq.conf" <<C
-listeners.tcp.default = 127.0.0.1:$RABBIT_PORT
-listeners.ssl.default = 127.0.0.1:$RABBIT_TLS_PORT
+listeners.tcp.default = ${RABBIT_ADDR:-127.0.0.1}:$RABBIT_PORT
+listeners.ssl.default = ${RABBIT_ADDR:-127.0.0.1}:$RABBIT_TLS_PORT
 ssl_options.cacertfile = $t/ca.pem
 ssl_options.certfile = $t/server.pem
 ssl_options.keyfile = $t/server.key
 ssl_options.verify = verify_none
 ssl_options.fail_if_no_peer_cert = false
-loopback_users.guest = true
+loopback_users.guest = $([ -n "${RABBIT_ADDR:-}" ] && echo false || echo true)
 C
     rm -rf "$RABBIT_DIR/mnesia" && mkdir -p "$RABBIT_DIR/mnesia"
     if rabbit_launch; then
@@ -58,19 +60,23 @@ C
 # Starts the node configured by start_rabbitmq (its database kept) and waits until the AMQP
 # port answers the protocol header with a method frame (type 1); 1 if it does not.
 rabbit_launch() {
+  local in=()
+  [ -n "${RABBIT_NETNS:-}" ] && in=(ip netns exec "$RABBIT_NETNS")
+  # Every node (an Erlang VM and its epmd) in one namespace: the node registers with the epmd
+  # on its own loopback.
   (export HOME=$RABBIT_DIR/home RABBITMQ_NODENAME=merlin_$RABBIT_PORT@localhost \
-     RABBITMQ_NODE_IP_ADDRESS=127.0.0.1 RABBITMQ_NODE_PORT=$RABBIT_PORT \
+     RABBITMQ_NODE_IP_ADDRESS=${RABBIT_ADDR:-127.0.0.1} RABBITMQ_NODE_PORT=$RABBIT_PORT \
      RABBITMQ_DIST_PORT=$RABBIT_DIST ERL_EPMD_PORT=$RABBIT_EPMD ERL_EPMD_ADDRESS=127.0.0.1 \
      RABBITMQ_MNESIA_BASE=$RABBIT_DIR/mnesia RABBITMQ_LOG_BASE=$RABBIT_DIR/log \
      RABBITMQ_CONFIG_FILE=$RABBIT_DIR/rabbitmq \
      RABBITMQ_ENABLED_PLUGINS_FILE=$RABBIT_DIR/enabled_plugins \
      RABBITMQ_PID_FILE=$RABBIT_DIR/pid
-   exec setsid /usr/lib/rabbitmq/bin/rabbitmq-server) </dev/null >>"$RABBIT_DIR/console.log" 2>&1 &
+   exec "${in[@]}" setsid /usr/lib/rabbitmq/bin/rabbitmq-server) </dev/null >>"$RABBIT_DIR/console.log" 2>&1 &
   RABBIT_PID=$!
   disown "$RABBIT_PID" 2>/dev/null || true
   local i
   for i in $(seq 600); do
-    if timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$RABBIT_PORT && printf 'AMQP\\0\\0\\11\\1' >&3 && head -c1 <&3 | od -An -tx1 | grep -q 01" 2>/dev/null; then
+    if timeout 1 "${in[@]}" bash -c "exec 3<>/dev/tcp/${RABBIT_ADDR:-127.0.0.1}/$RABBIT_PORT && printf 'AMQP\\0\\0\\11\\1' >&3 && head -c1 <&3 | od -An -tx1 | grep -q 01" 2>/dev/null; then
       return 0
     fi
     kill -0 "$RABBIT_PID" 2>/dev/null || return 1
@@ -92,6 +98,8 @@ stop_rabbitmq() {
   local i
   for i in $(seq 200); do kill -0 "$RABBIT_PID" 2>/dev/null || break; sleep 0.05; done
   kill -KILL -- "-$RABBIT_PID" 2>/dev/null || true
-  ERL_EPMD_PORT=$RABBIT_EPMD epmd -kill >/dev/null 2>&1 || true
+  local in=()
+  [ -n "${RABBIT_NETNS:-}" ] && in=(ip netns exec "$RABBIT_NETNS")
+  ERL_EPMD_PORT=$RABBIT_EPMD "${in[@]}" epmd -kill >/dev/null 2>&1 || true
   RABBIT_PID=
 }
