@@ -169,5 +169,54 @@ TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
   }
 }
 
+// The same in a batch (Broker::finish_many: one script, the leaves' ids checked per Stream):
+// only the taken-over leaf is refused; the others commit and are acked.
+TEST_P(Contract, ABatchOfFinishesRefusesOnlyItsTakenOverLeaf) {
+  if (GetParam() != "redis") GTEST_SKIP() << "only Redis refuses a late commit";
+  auto a = backend_->broker("a");
+  auto b = backend_->broker("b");
+  auto store = backend_->store({3});
+  ASSERT_TRUE(a->publish("q", {msg(0, 0)}).ok());
+  auto lost = take(*a);
+  ASSERT_TRUE(lost.has_value());
+  std::this_thread::sleep_for(backend_->lease() + milliseconds(100));
+  auto taken = take(*b);
+  ASSERT_TRUE(taken.has_value()) << "taken over after the lease";
+  ASSERT_TRUE(a->publish("q", {msg(0, 1), msg(0, 2)}).ok());
+  std::vector<Delivery> mine;
+  while (mine.size() < 2) {
+    auto d = take(*a);
+    ASSERT_TRUE(d.has_value());
+    mine.push_back(*d);
+  }
+  std::vector<Delivery> batch{mine[0], *lost, mine[1]};
+  std::vector<FinishRequest> reqs(3);
+  std::vector<Broker::Finishing> items;
+  for (std::size_t i = 0; i < 3; ++i) {
+    reqs[i].instance = batch[i].message.instance;
+    reqs[i].sample = batch[i].message.lo;
+    items.push_back({&batch[i], &reqs[i]});
+  }
+  auto rs = a->finish_many(items, *store);
+  ASSERT_EQ(rs.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) ASSERT_TRUE(rs[i].ok()) << i << ": " << rs[i].error().message;
+  EXPECT_FALSE(rs[0]->fenced);
+  EXPECT_TRUE(rs[0]->commit.newly_done);
+  EXPECT_TRUE(rs[1]->fenced) << "the taken-over leaf is refused";
+  EXPECT_FALSE(rs[1]->commit.newly_done);
+  EXPECT_FALSE(rs[2]->fenced);
+  EXPECT_TRUE(rs[2]->commit.newly_done);
+  EXPECT_EQ(rs[2]->commit.remaining, 1u) << "the refused leaf does not count down";
+  auto done = store->is_done(InstanceId{0}, 0);
+  ASSERT_TRUE(done.ok());
+  EXPECT_FALSE(*done) << "nothing written for it";
+  EXPECT_EQ(pending(*a, {"q"}), 1u) << "only b's delivery is left";
+  auto f = b->finish(*taken, reqs[1], *store);
+  ASSERT_TRUE(f.ok()) << f.error().message;
+  EXPECT_TRUE(f->commit.newly_done);
+  EXPECT_EQ(f->commit.remaining, 0u);
+  EXPECT_EQ(pending(*a, {"q"}), 0u);
+}
+
 }  // namespace
 }  // namespace merlin::testing

@@ -344,6 +344,7 @@ std::vector<Result<FinishResult>> RedisBroker::finish_many(const std::vector<Fin
     queue_counts.push_back(req.follow_ups.size());
   }
   std::vector<std::string> args{keys_.prefix};
+  if (leaf_args.size() > 1) args.push_back(settings().consumer);  // kFinishMany's fencing
   for (std::size_t k = 0; k < leaf_args.size(); ++k) {
     auto& a = leaf_args[k];
     constexpr std::size_t kHead = 7;  // instance .. hold

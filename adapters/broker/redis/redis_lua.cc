@@ -271,27 +271,30 @@ return {1, rem}
 // Fencing: an entry leaves the group's pending list only by its holder's ack or by a takeover
 // (expired lease, dead holder), which queues the message again under a new id. So a delivery
 // no longer pending whose sample is not committed was taken over: its holder's late commit is
-// refused, {-2, remaining, 0}, and nothing is written. The ack comes first (it answers whether
-// the entry was pending, at no extra cost); a held ack asks XPENDING instead.
+// refused, {-2, remaining, 0}, and nothing is written. The ack comes first when it cannot be
+// held (the instance has more than one sample left): XACK answers whether the entry was
+// pending, at no extra cost. For the instance's last sample with `hold`, XPENDING asks.
 const std::string kFinish = with_lib(R"lua(
 local prefix, inst, sample = ARGV[1], ARGV[2], ARGV[3]
-local stream, id, hold = ARGV[6], ARGV[7], ARGV[8] == '1'
+local stream, id = ARGV[6], ARGV[7]
 local remaining = prefix .. 'remaining'
 local left = redis.call('HGET', remaining, inst)
 if not left then
   return redis.error_reply('merlin: instance ' .. inst .. ' was not initialised')
 end
+left = tonumber(left)
 local done = prefix .. 'done:' .. inst
+local may_hold = ARGV[8] == '1' and left <= 1
 local grouped, held
-if hold then
+if may_hold then
   grouped, held = pcall(redis.call, 'XPENDING', stream, GROUP, id, id, 1)
   held = grouped and held[1] ~= nil
 else
   grouped, held = pcall(redis.call, 'XACK', stream, GROUP, id)
   held = grouped and held == 1
 end
-if not held and redis.call('GETBIT', done, sample) == 0 then return {-2, tonumber(left), 0} end
-local newly, rem = 0, tonumber(left)
+if not held and redis.call('GETBIT', done, sample) == 0 then return {-2, left, 0} end
+local newly, rem = 0, left
 if redis.call('SETBIT', done, sample, 1) == 0 then
   newly = 1
   rem = redis.call('HINCRBY', remaining, inst, -1)
@@ -310,30 +313,51 @@ if redis.call('SETBIT', done, sample, 1) == 0 then
     i = i + 2 + 2 * n
   end
 end
-if hold and rem == 0 then return {newly, rem, 0} end
-if hold then grouped = pcall(redis.call, 'XACK', stream, GROUP, id) end
+if may_hold and rem == 0 then return {newly, rem, 0} end
+if may_hold then grouped = pcall(redis.call, 'XACK', stream, GROUP, id) end
 if grouped then redis.call('XDEL', stream, id) end
 return {newly, rem, 1}
 )lua");
 
-// ARGV: prefix, then per finished leaf: instance, sample, failed ('1'/'0'), seconds, stream,
-// id, hold ('1'/'0'), number of follow-up queues, then per queue: queue, n, n (width bucket,
-// message) pairs. Each leaf in order as kFinish, with its reply. The counters of an instance
-// move once per call (one HINCRBY each of remaining, failed and seconds) and the acks once
-// per Stream (one XDEL with every id; the acks are one per leaf, made first for fencing as in
-// kFinish), so a batch costs one SETBIT and one XACK per leaf plus a few commands. Each leaf's remaining count is the one it would get had the leaves come one
-// call each. A leaf of an instance that was never initialised gets {-1, 0, 0} and nothing is
-// written for it (the others go on); a leaf taken over by another worker (fenced, as in
-// kFinish) gets {-2, remaining, 0}. Resent after a lost reply: the commits are seen as
-// duplicates, nothing is appended twice, the acks are no-ops.
-// Returns {newly done (1/0, -1 or -2), remaining, acked (1/0)} per leaf, flattened.
+// ARGV: prefix, consumer, then per finished leaf: instance, sample, failed ('1'/'0'), seconds,
+// stream, id, hold ('1'/'0'), number of follow-up queues, then per queue: queue, n, n (width
+// bucket, message) pairs. Each leaf in order as kFinish, with its reply. The counters of an
+// instance move once per call (one HINCRBY each of remaining, failed and seconds) and the acks
+// once per Stream (one XACK and one XDEL with every id), so a batch costs one SETBIT per leaf
+// plus a few commands. Each leaf's remaining count is the one it would get had the leaves come
+// one call each. A leaf of an instance that was never initialised gets {-1, 0, 0} and nothing
+// is written for it (the others go on). Fencing as kFinish, with one XCLAIM JUSTID per Stream
+// first: it answers which of the ids are still pending (resetting their idle time; an id is
+// never pending for another consumer, since a takeover queues the message under a new id); a
+// leaf no longer pending whose sample is not committed gets {-2, remaining, 0}. Resent after a
+// lost reply: the commits are seen as duplicates, nothing is appended twice, the acks are
+// no-ops. Returns {newly done (1/0, -1 or -2), remaining, acked (1/0)} per leaf, flattened.
 const std::string kFinishMany = with_lib(R"lua(
-local prefix = ARGV[1]
+local prefix, me = ARGV[1], ARGV[2]
 local remaining = prefix .. 'remaining'
+-- Which deliveries are still pending, per Stream.
+local ids_of, held = {}, {}
+local i = 3
+while i + 7 <= #ARGV do
+  local stream, id, nq = ARGV[i + 4], ARGV[i + 5], tonumber(ARGV[i + 7])
+  i = i + 8
+  for _ = 1, nq do i = i + 2 + 2 * tonumber(ARGV[i + 1]) end
+  if not ids_of[stream] then ids_of[stream] = {} end
+  local l = ids_of[stream]
+  l[#l + 1] = id
+end
+for s, ids in pairs(ids_of) do
+  held[s] = {}
+  ids[#ids + 1] = 'JUSTID'
+  local ok, got = pcall(redis.call, 'XCLAIM', s, GROUP, me, 0, unpack(ids))
+  if ok then
+    for _, id in ipairs(got) do held[s][id] = true end
+  end
+end
 local left, dec, fails, secs, secs_text, order = {}, {}, {}, {}, {}, {}
-local acks, late, streams, queued = {}, {}, {}, {}
+local acks, streams, queued = {}, {}, {}
 local out = {}
-local i = 2
+i = 3
 while i + 7 <= #ARGV do
   local inst, sample, failed, sec = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3]
   local stream, id, hold, nq = ARGV[i + 4], ARGV[i + 5], ARGV[i + 6], tonumber(ARGV[i + 7])
@@ -345,19 +369,9 @@ while i + 7 <= #ARGV do
     dec[inst], fails[inst], secs[inst] = 0, 0, 0
     order[#order + 1] = inst
   end
-  local grouped, held
-  if left[inst] then  -- fencing, as kFinish: a non-held ack is made here, one per leaf
-    if hold == '1' then
-      grouped, held = pcall(redis.call, 'XPENDING', stream, GROUP, id, id, 1)
-      held = grouped and held[1] ~= nil
-    else
-      grouped, held = pcall(redis.call, 'XACK', stream, GROUP, id)
-      held = grouped and held == 1
-    end
-  end
   if not left[inst] then
     out[#out + 1], out[#out + 2], out[#out + 3] = -1, 0, 0
-  elseif not held and redis.call('GETBIT', prefix .. 'done:' .. inst, sample) == 0 then
+  elseif not held[stream][id] and redis.call('GETBIT', prefix .. 'done:' .. inst, sample) == 0 then
     out[#out + 1], out[#out + 2], out[#out + 3] = -2, left[inst] - dec[inst], 0
   else
     local newly = 0
@@ -392,18 +406,13 @@ while i + 7 <= #ARGV do
     local acked = 1
     if hold == '1' and rem == 0 then
       acked = 0
-    elseif grouped then
+    else
       if not acks[stream] then
         acks[stream] = {}
-        late[stream] = {}
         streams[#streams + 1] = stream
       end
       local a = acks[stream]
       a[#a + 1] = id
-      if hold == '1' then  -- a held ack not held after all: acked with the others below
-        local l = late[stream]
-        l[#l + 1] = id
-      end
     end
     out[#out + 1], out[#out + 2], out[#out + 3] = newly, rem, acked
   end
@@ -419,8 +428,12 @@ for _, inst in ipairs(order) do
   end
 end
 for _, s in ipairs(streams) do
-  if #late[s] > 0 then redis.call('XACK', s, GROUP, unpack(late[s])) end
-  redis.call('XDEL', s, unpack(acks[s]))
+  local ids = acks[s]
+  if #ids == 1 then
+    if pcall(redis.call, 'XACK', s, GROUP, ids[1]) then redis.call('XDEL', s, ids[1]) end
+  elseif pcall(redis.call, 'XACK', s, GROUP, unpack(ids)) then
+    redis.call('XDEL', s, unpack(ids))
+  end
 end
 return out
 )lua");
