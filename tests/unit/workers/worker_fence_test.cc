@@ -271,11 +271,12 @@ TEST(WorkerFence, NoHeartbeatRecordedForDeadAfterEndsTheStep) {
 TEST(WorkerFence, LeasesRenewedInTimeNeverFence) {
   FenceHarness h;
   ASSERT_TRUE(h.ok());
-  // A step of several leases, renewed every 50 ms of a 600 ms lease; no beat recorded.
-  auto run = h.start({milliseconds(600), milliseconds(300)}, milliseconds(50),
+  // A step of over two leases, renewed every 50 ms of a 1.5 s lease (a margin for sanitized
+  // runs on loaded cores); no beat recorded, so dead_after decides nothing.
+  auto run = h.start({milliseconds(1500), milliseconds(300)}, milliseconds(50),
                      [] { return std::optional<Clock::time_point>(); });
   ASSERT_TRUE(h.executor().wait_started(kBound));
-  ASSERT_TRUE(h.broker().wait_renewals(40, kBound));  // 40 × 50 ms: over three leases
+  ASSERT_TRUE(h.broker().wait_renewals(70, kBound));  // 70 × 50 ms: over two leases
   h.executor().finish_all();
   auto report = h.stop(run);
   ASSERT_TRUE(report.ok()) << report.error().message;
