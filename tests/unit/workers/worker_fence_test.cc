@@ -15,6 +15,7 @@
 #include "adapters/broker/local/local_broker.h"
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/core/plan/plan.h"
+#include "tests/fakes/one_step_study.h"
 #include "tests/fakes/test_study.h"
 #include "workers/lease_fence.h"
 #include "workers/worker.h"
@@ -22,22 +23,10 @@
 namespace merlin {
 namespace {
 using std::chrono::milliseconds;
+using testing::kOneSampledStep;
 using testing::make_study;
 
 constexpr auto kBound = std::chrono::seconds(30);
-
-constexpr const char* kOneStep = R"Y(
-description: {name: fence, description: d}
-study:
-  - name: A
-    description: d
-    run:
-      cmd: echo $(V)
-merlin:
-  samples:
-    file: samples.csv
-    column_labels: [V]
-)Y";
 
 // The step runs until end_run (the worker's fence, as a pruning would) or finish_all (the
 // test): what a long simulation looks like to the worker.
@@ -148,7 +137,7 @@ class LeasingBroker : public LocalBroker {
 
 class FenceHarness {
  public:
-  FenceHarness() : study_(make_study(kOneStep, 1)) {
+  FenceHarness() : study_(make_study(kOneSampledStep, 1)) {
     if (!study_) return;
     plan_ = std::make_unique<Plan>(*study_->graph);
     store_ = std::make_unique<LocalStateStore>(study_->counts());

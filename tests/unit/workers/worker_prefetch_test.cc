@@ -14,6 +14,7 @@
 #include "adapters/broker/local/local_state_store.h"
 #include "merlin/core/plan/plan.h"
 #include "tests/fakes/fake_executor.h"
+#include "tests/fakes/one_step_study.h"
 #include "tests/fakes/test_study.h"
 #include "workers/worker.h"
 
@@ -21,22 +22,10 @@ namespace merlin {
 namespace {
 using std::chrono::milliseconds;
 using testing::FakeExecutor;
+using testing::kOneSampledStep;
 using testing::make_study;
 
 constexpr auto kBound = std::chrono::seconds(30);
-
-constexpr const char* kOneStep = R"Y(
-description: {name: one, description: d}
-study:
-  - name: A
-    description: d
-    run:
-      cmd: echo $(V)
-merlin:
-  samples:
-    file: samples.csv
-    column_labels: [V]
-)Y";
 
 // Takes up to n messages per reserve_many from the in-process broker (the first waiting, the
 // rest not), and counts what is held: reserved and neither acked nor released.
@@ -133,7 +122,7 @@ bool wait_until(F f) {
 // (one call for the idle slots together), every sample runs once, and the worker never holds
 // more than its four slots can run.
 TEST(WorkerPrefetch, IdleSlotsShareOneBatchAndNeverHoldMoreThanTheSlots) {
-  auto study = make_study(kOneStep, 40);
+  auto study = make_study(kOneSampledStep, 40);
   ASSERT_TRUE(study);
   Plan plan(*study->graph);
   LocalStateStore store(study->counts());
@@ -173,7 +162,7 @@ TEST(WorkerPrefetch, IdleSlotsShareOneBatchAndNeverHoldMoreThanTheSlots) {
 
 // A drain while a batch is in the buffer: the slots start none of it and give all back.
 TEST(WorkerPrefetch, DrainGivesBackWhatWasReservedButNotStarted) {
-  auto study = make_study(kOneStep, 8);
+  auto study = make_study(kOneSampledStep, 8);
   ASSERT_TRUE(study);
   Plan plan(*study->graph);
   LocalStateStore store(study->counts());
@@ -211,7 +200,7 @@ TEST(WorkerPrefetch, DrainGivesBackWhatWasReservedButNotStarted) {
 // every idle slot ends with it. Each finding it out alone, in turn behind the slot reserving
 // (a blocking read each), held an allocation for slots × the read's wait after the study ended.
 TEST(WorkerPrefetch, OneSlotFindingTheQueuesQuiescentEndsEveryIdleSlot) {
-  auto study = make_study(kOneStep, 16);
+  auto study = make_study(kOneSampledStep, 16);
   ASSERT_TRUE(study);
   Plan plan(*study->graph);
   LocalStateStore store(study->counts());
