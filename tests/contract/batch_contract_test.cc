@@ -244,6 +244,9 @@ TEST_P(Contract, FinishManyAnswersAsFinishesOneAfterTheOther) {
     EXPECT_EQ(rs[i]->acked, std::get<2>(want[i])) << "leaf " << i;
   }
   EXPECT_EQ(pending(*b, {"q"}), 1u) << "only the held ack is left";
+  // Acked before the next reserve: a reserve takes over what is held past the lease (200 ms
+  // here, which a loaded machine can spend between two calls of this test).
+  ASSERT_TRUE(b->ack(got[4]).ok());
   auto progress = store->progress();
   ASSERT_TRUE(progress.ok());
   EXPECT_EQ((*progress)[0].failed, 1u);
@@ -255,7 +258,6 @@ TEST_P(Contract, FinishManyAnswersAsFinishesOneAfterTheOther) {
   EXPECT_EQ(next->message, msg(5, 0));
   ASSERT_TRUE(b->ack(*next).ok());
   EXPECT_FALSE(take(*b, {"next"}).has_value()) << "published once";
-  ASSERT_TRUE(b->ack(got[4]).ok());
   EXPECT_EQ(pending(*b, {"q", "next"}), 0u);
 
   // Sent again (its reply lost): every commit a duplicate, nothing published, acks no-ops.

@@ -250,7 +250,9 @@ TEST_F(ProcessExecutorTest, AStepThatExitsOnSigtermReportsItsOwnExit) {
 
 TEST_F(ProcessExecutorTest, WhatAnEndedStepLeftBehindIsKilledAfterTheWait) {
   auto t =
-      task("leaves", "(trap '' TERM; exec sleep 30) &\necho $! > child.pid\ntouch started\nwait");
+      task("leaves",
+           "(trap '' TERM; touch trapped; exec sleep 30) &\necho $! > child.pid\n"
+           "while [ ! -e trapped ]; do sleep 0.01; done\ntouch started\nwait");
   pid_t child = 0;
   {
     ProcessExecutor ex(ProcessExecutorOptions{std::chrono::milliseconds(300), {}});
@@ -263,6 +265,7 @@ TEST_F(ProcessExecutorTest, WhatAnEndedStepLeftBehindIsKilledAfterTheWait) {
     auto text = files::read(t.dir + "/child.pid");
     ASSERT_TRUE(text.ok());
     child = static_cast<pid_t>(std::stol(*text));
+    // (started waits for the child's trap: a SIGTERM before it would end the child.)
     EXPECT_EQ(::kill(child, 0), 0) << "its child ignores SIGTERM and is still there";
   }  // the executor goes: it waits out the 0.3 s and sends SIGKILL to the group
   // SIGKILL is delivered asynchronously: give the child (bounded) time to go.
