@@ -109,9 +109,9 @@ TEST_P(Contract, ReleaseByASupersededConsumerDoesNotDuplicateTheMessage) {
 }
 
 // Fencing (docs/distributed.md): the first holder of a taken-over task learns it when it
-// renews, and on Redis its late finish is refused and writes nothing, whether its ack would
-// have been made at once or held (the instance's last sample); once the new holder has
-// committed, the same finish is a duplicate as before (it may be a resend of a lost reply).
+// renews, and its late finish is refused and writes nothing, whether its ack would have been
+// made at once or held (the instance's last sample); once the new holder has committed, the
+// same finish is a duplicate as before (it may be a resend of a lost reply).
 TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
   if (!backend_->has_leases()) GTEST_SKIP() << "this broker has no leases: held until released";
   auto a = backend_->broker("a");
@@ -138,29 +138,24 @@ TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
     r.sample = m.lo;
     r.follow_ups = {{"next", {msg(5, m.instance.v)}}};
     r.hold_ack_at_zero = hold;
-    const bool fences = GetParam() == "redis";  // the others' finish is commit, publish, ack
-    if (fences) {
-      auto late = a->finish(*first, r, *store);
-      ASSERT_TRUE(late.ok()) << late.error().message;
-      EXPECT_TRUE(late->fenced) << "a's late commit is refused";
-      EXPECT_FALSE(late->commit.newly_done);
-      EXPECT_FALSE(late->acked);
-      auto done = store->is_done(m.instance, m.lo);
-      ASSERT_TRUE(done.ok());
-      EXPECT_FALSE(*done) << "nothing written";
-      EXPECT_FALSE(take(*b, {"next"}).has_value()) << "no follow-up published";
-    }
+    auto late = a->finish(*first, r, *store);
+    ASSERT_TRUE(late.ok()) << late.error().message;
+    EXPECT_TRUE(late->fenced) << "a's late commit is refused";
+    EXPECT_FALSE(late->commit.newly_done);
+    EXPECT_FALSE(late->acked);
+    auto done = store->is_done(m.instance, m.lo);
+    ASSERT_TRUE(done.ok());
+    EXPECT_FALSE(*done) << "nothing written";
+    EXPECT_FALSE(take(*b, {"next"}).has_value()) << "no follow-up published";
     auto f = b->finish(*second, r, *store);
     ASSERT_TRUE(f.ok()) << f.error().message;
     EXPECT_FALSE(f->fenced) << "b holds it";
     EXPECT_TRUE(f->commit.newly_done);
     if (!f->acked) ASSERT_TRUE(b->ack(*second).ok());
-    if (fences) {
-      auto after = a->finish(*first, r, *store);
-      ASSERT_TRUE(after.ok()) << after.error().message;
-      EXPECT_FALSE(after->fenced) << "committed: a duplicate, as a resent finish is";
-      EXPECT_FALSE(after->commit.newly_done);
-    }
+    auto after = a->finish(*first, r, *store);
+    ASSERT_TRUE(after.ok()) << after.error().message;
+    EXPECT_FALSE(after->fenced) << "committed: a duplicate, as a resent finish is";
+    EXPECT_FALSE(after->commit.newly_done);
     auto next = take(*b, {"next"});
     ASSERT_TRUE(next.has_value());
     ASSERT_TRUE(b->ack(*next).ok());
@@ -169,10 +164,10 @@ TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
   }
 }
 
-// The same in a batch (Broker::finish_many: one script, the leaves' ids checked per Stream):
-// only the taken-over leaf is refused; the others commit and are acked.
+// The same in a batch (Broker::finish_many; on Redis one script, the leaves' ids checked per
+// Stream): only the taken-over leaf is refused; the others commit and are acked.
 TEST_P(Contract, ABatchOfFinishesRefusesOnlyItsTakenOverLeaf) {
-  if (GetParam() != "redis") GTEST_SKIP() << "only Redis refuses a late commit";
+  if (!backend_->has_leases()) GTEST_SKIP() << "this broker has no leases: held until released";
   auto a = backend_->broker("a");
   auto b = backend_->broker("b");
   auto store = backend_->store({3});

@@ -251,6 +251,28 @@ Result<void> AmqpBroker::release(const Delivery& d) {
   return ok();
 }
 
+Result<FinishResult> AmqpBroker::finish(const Delivery& d, const FinishRequest& r,
+                                        StateStore& store) {
+  if (!held_->commits_progress()) return Broker::finish(d, r, store);
+  auto c = held_->commit_held(d.receipt, r.instance, r.sample, r.outcome, r.seconds);
+  if (!c) return c.error();
+  FinishResult out;
+  if (!*c) {  // taken over by another worker: refused, nothing written
+    out.fenced = true;
+    return out;
+  }
+  out.commit = **c;
+  if (out.commit.newly_done) {
+    store.note_commit(r.instance, r.sample, r.outcome, r.seconds);
+    for (const auto& [queue, msgs] : r.follow_ups)
+      if (auto p = publish(queue, msgs); !p) return p.error();
+  }
+  if (r.hold_ack_at_zero && out.commit.remaining == 0) return out;
+  if (auto a = ack(d); !a) return a.error();
+  out.acked = true;
+  return out;
+}
+
 Result<bool> AmqpBroker::extend_lease(const Delivery& d) {
   return held_->renew(d.receipt, options_.lease.count());
 }

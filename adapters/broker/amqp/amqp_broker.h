@@ -61,6 +61,11 @@ class AmqpBroker : public Broker {
   Result<void> ack(const Delivery& d) override;
   Result<void> release(const Delivery& d) override;
   Result<bool> extend_lease(const Delivery& d) override;
+  /// As Broker::finish, with the commit made by the reservation table when it keeps the
+  /// study's progress (ReservationTable::commit_held): a reservation taken over is fenced
+  /// there, in the same script as the commit.
+  Result<FinishResult> finish(const Delivery& d, const FinishRequest& r,
+                              StateStore& store) override;
   Result<std::uint64_t> pending(const std::vector<std::string>& queues) override;
 
   /// Publishes text as it is, ahead of every task (tests put garbage on a queue with it).

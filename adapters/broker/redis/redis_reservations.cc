@@ -1,6 +1,11 @@
 #include "adapters/broker/redis/redis_reservations.h"
 
 #include <charconv>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "adapters/broker/redis/redis_lua.h"
 
 namespace merlin {
 namespace {
@@ -10,6 +15,15 @@ constexpr const char* kNow = R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 )lua";
+
+// KEYS: as kCommit, then held. ARGV: as kCommit, then the reservation id. Fencing: a
+// reservation no longer held whose sample is not committed was taken over; nothing is written
+// and the reply is {-2, remaining}. Else kCommit.
+const std::string kCommitHeld = R"lua(
+if redis.call('HEXISTS', KEYS[6], ARGV[5]) == 0 and redis.call('GETBIT', KEYS[1], ARGV[2]) == 0 then
+  return {-2, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')}
+end
+)lua" + redis_lua::kCommit;
 
 // KEYS: held, held_until, halts, held_by. ARGV: id, record, lease ms, holder ('' unknown).
 const std::string kHold = std::string(kNow) + R"lua(
@@ -98,7 +112,35 @@ RedisReservations::RedisReservations(RedisSettings settings)
       keys_(pool_.settings().study_key),
       hold_(kHold),
       renew_(kRenew),
-      take_expired_(kTakeExpired) {}
+      take_expired_(kTakeExpired),
+      commit_held_(kCommitHeld) {}
+
+Result<std::optional<CommitResult>> RedisReservations::commit_held(const std::string& id,
+                                                                   InstanceId instance,
+                                                                   SampleId sample,
+                                                                   Outcome outcome,
+                                                                   double seconds) {
+  if (sample > 0xFFFFFFFFull)
+    return Error::runtime("redis reservations: sample " + std::to_string(sample) +
+                          " is beyond the 2^32 samples a Redis bitmap holds");
+  auto c = pool_.acquire();
+  if (!c) return c.error();
+  auto r = commit_held_.run(
+      **c,
+      {keys_.done(instance.v), keys_.remaining(), keys_.failed(), keys_.secs(),
+       keys_.failed_bits(instance.v), keys_.held()},
+      {std::to_string(instance.v), std::to_string(sample), is_failure(outcome) ? "1" : "0",
+       std::isfinite(seconds) ? fmt::format("{}", seconds) : "0", id});
+  if (!r) return r.error();
+  if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected commit reply"));
+  const auto newly = r->elements[0].as_integer().value_or(0);
+  if (newly == -2) return std::optional<CommitResult>();
+  CommitResult out;
+  out.newly_done = newly == 1;
+  out.remaining =
+      static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
+  return std::optional<CommitResult>(out);
+}
 
 Result<std::uint64_t> RedisReservations::hold(const std::string& id, const Reservation& r,
                                               std::int64_t lease_ms) {

@@ -28,11 +28,16 @@ class RedisReservations : public ReservationTable {
   Result<std::uint64_t> count() override;
   Result<void> add_queue(const std::string& queue) override;
   Result<std::vector<std::string>> queues() override;
+  /// The progress keys are the study's (RedisStateStore's) on the same server: one script.
+  bool commits_progress() const override { return true; }
+  Result<std::optional<CommitResult>> commit_held(const std::string& id, InstanceId instance,
+                                                  SampleId sample, Outcome outcome,
+                                                  double seconds) override;
 
  private:
   RedisPool pool_;
   RedisKeys keys_;
-  RedisScript hold_, renew_, take_expired_;
+  RedisScript hold_, renew_, take_expired_, commit_held_;
 };
 
 }  // namespace merlin

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "merlin/core/broker/state_store.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin {
@@ -46,6 +47,19 @@ class ReservationTable {
   /// Every reservation, expired or not.
   virtual Result<std::vector<std::pair<std::string, Reservation>>> all() = 0;
   virtual Result<std::uint64_t> count() = 0;
+  /// Whether commit_held works: the table lives beside the study's progress (Redis).
+  virtual bool commits_progress() const { return false; }
+  /// Commits `sample` of `instance` as StateStore::commit does, in one step with the check
+  /// that reservation `id` is still held (fencing: docs/distributed.md). None, and nothing
+  /// written, when it is not held and the sample is not committed: the task was taken over,
+  /// and its new holder commits it. A sample committed already is a duplicate, answered as
+  /// StateStore::commit answers it. Only when commits_progress(); never for a tuned instance.
+  virtual Result<std::optional<CommitResult>> commit_held(const std::string& id,
+                                                          InstanceId instance, SampleId sample,
+                                                          Outcome outcome, double seconds) {
+    (void)id, (void)instance, (void)sample, (void)outcome, (void)seconds;
+    return Error::runtime("this reservation table does not keep the study's progress");
+  }
   /// The study's queue names, as the broker declares them (purge and forget find them here).
   virtual Result<void> add_queue(const std::string& queue) = 0;
   virtual Result<std::vector<std::string>> queues() = 0;
