@@ -393,10 +393,14 @@ void Worker::slot_loop(int slot) {
     {
       std::lock_guard lock(mu_);
       in_flight_.erase(slot);
-      const bool staging = std::any_of(staging_.begin(), staging_.end(), [&](const auto& s) {
-        return s.second.receipt == (*d)->receipt;
-      });
-      if (!staging) forget_lease_locked((*d)->receipt);  // else when its staging ends
+      // Its lease records go, unless its staging goes on (then they go when that ends). Local
+      // runs keep none: nothing to look for.
+      if (!confirmed_.empty() || fenced_n_.load() > 0) {
+        const bool staging = std::any_of(staging_.begin(), staging_.end(), [&](const auto& s) {
+          return s.second.receipt == (*d)->receipt;
+        });
+        if (!staging) forget_lease_locked((*d)->receipt);
+      }
     }
     if (!h) {
       if (h.error().code == ErrorCode::kNoSpace)
