@@ -194,12 +194,14 @@ void add_run_workers_flags(CLI::App& sub, RunWorkersOptions& o) {
       ->capture_default_str();
   sub.add_option("--lease", a->lease_seconds,
                  "Seconds a reserved task stays ours without renewal before another "
-                 "worker takes it over (renewed every third of it)")
+                 "worker takes it over (renewed every third of it); a worker that could "
+                 "not renew a task for that long ends its step and drops it (fencing)")
       ->capture_default_str();
   sub.add_option("--dead-after", a->dead_after_seconds,
                  "Seconds without a heartbeat after which a worker counts as dead: "
                  "the tasks it held go back to the queue at once, whatever their "
-                 "lease (at least 3; 0: wait for the lease only)")
+                 "lease, and a worker whose beats went unrecorded that long ends its "
+                 "running steps (at least 3; 0: wait for the lease only)")
       ->capture_default_str();
   add_kill_wait_option(sub, a->kill_wait);
 }
