@@ -18,12 +18,16 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 
 // KEYS: as kCommit, then held. ARGV: as kCommit, then the reservation id. Fencing: a
 // reservation no longer held whose sample is not committed was taken over; nothing is written
-// and the reply is {-2, remaining}. Else kCommit.
-const std::string kCommitHeld = R"lua(
+// and the reply is {-2, remaining}. Else kCommit. Built on first use: redis_lua::kCommit is a
+// global of another file, not yet made while this file's globals are.
+const std::string& commit_held_script() {
+  static const std::string script = R"lua(
 if redis.call('HEXISTS', KEYS[6], ARGV[5]) == 0 and redis.call('GETBIT', KEYS[1], ARGV[2]) == 0 then
   return {-2, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')}
 end
 )lua" + redis_lua::kCommit;
+  return script;
+}
 
 // KEYS: held, held_until, halts, held_by. ARGV: id, record, lease ms, holder ('' unknown).
 const std::string kHold = std::string(kNow) + R"lua(
@@ -113,7 +117,7 @@ RedisReservations::RedisReservations(RedisSettings settings)
       hold_(kHold),
       renew_(kRenew),
       take_expired_(kTakeExpired),
-      commit_held_(kCommitHeld) {}
+      commit_held_(commit_held_script()) {}
 
 Result<std::optional<CommitResult>> RedisReservations::commit_held(const std::string& id,
                                                                    InstanceId instance,
