@@ -9,7 +9,9 @@
 #
 # Usage: tests/bench/rabbitmq_bench.sh [path/to/merlin]   (default: builds build-bench/merlin)
 # Knobs: BENCH_SIZES (default "2000 10000"), BENCH_ROUNDS (default 2), TMPDIR (where the
-# workspaces go: run it once on disk and once with TMPDIR on a tmpfs such as /dev/shm).
+# workspaces go: run it once on disk and once with TMPDIR on a tmpfs such as /dev/shm),
+# BENCH_BASELINE (another merlin, e.g. an older build: each round then also runs the RabbitMQ
+# path with it and prints rabbitmq_base_tps and rabbitmq/base).
 set -euo pipefail
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd "$script_dir/../.." && pwd)
@@ -65,9 +67,10 @@ Y
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 
-# merlin_run NAME N BROKER_FLAGS...: queue and execute; prints "wall_s merlin_cpu_s redis_cpu_s rabbit_cpu_s".
+# merlin_run N BROKER_FLAGS...: queue and execute with $use (default: $merlin); prints
+# "wall_s merlin_cpu_s redis_cpu_s rabbit_cpu_s".
 merlin_run() {
-  local n=$1
+  local n=$1 merlin=${use:-$merlin}
   shift
   local r0 q0 t0 t1
   r0=$(server_cpu "$redis_pid")
@@ -107,13 +110,20 @@ for n in "${sizes[@]}"; do
     read -r r_s r_cpu r_redis _ < <(merlin_run "$n" --broker "$redis_url")
     read -r q_s q_cpu q_redis q_rabbit < <(merlin_run "$n" --broker "$rabbit_url" --results-backend "$redis_url")
     read -r x_s x_cpu < <(xargs_run "$n")
+    base=""
+    if [[ -n "${BENCH_BASELINE:-}" ]]; then
+      read -r b_s b_cpu b_redis b_rabbit < <(use=$BENCH_BASELINE merlin_run "$n" --broker "$rabbit_url" --results-backend "$redis_url")
+      base=$(printf ' | baseline rabbitmq_base_tps=%.1f rabbitmq/base=%.2f cpu ms/task merlin %.3f + redis-server %.3f + rabbitmq %.3f' \
+        "$(calc "$n / $b_s")" "$(calc "$b_s / $q_s")" "$(calc "1000 * $b_cpu / $n")" \
+        "$(calc "1000 * $b_redis / $n")" "$(calc "1000 * $b_rabbit / $n")")
+    fi
     line=$(printf 'RESULT N=%d round=%d fs=%s redis_tps=%.1f rabbitmq_tps=%.1f xargs_tps=%.1f rabbitmq/redis=%.2f redis/xargs=%.2f rabbitmq/xargs=%.2f | cpu ms/task: redis path merlin %.3f + redis-server %.3f; rabbitmq path merlin %.3f + redis-server %.3f + rabbitmq %.3f; xargs %.3f' \
       "$n" "$round" "$(stat -f -c %T "$WORK")" \
       "$(calc "$n / $r_s")" "$(calc "$n / $q_s")" "$(calc "$n / $x_s")" \
       "$(calc "$r_s / $q_s")" "$(calc "$x_s / $r_s")" "$(calc "$x_s / $q_s")" \
       "$(calc "1000 * $r_cpu / $n")" "$(calc "1000 * $r_redis / $n")" \
       "$(calc "1000 * $q_cpu / $n")" "$(calc "1000 * $q_redis / $n")" "$(calc "1000 * $q_rabbit / $n")" \
-      "$(calc "1000 * $x_cpu / $n")")
+      "$(calc "1000 * $x_cpu / $n")")$base
     echo "$line" >&2
     results+=("$line")
   done

@@ -1,5 +1,10 @@
 #include "adapters/broker/amqp/amqp_broker.h"
 
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <random>
 #include <thread>
 
@@ -35,7 +40,12 @@ AmqpBroker::AmqpBroker(AmqpSettings settings, AmqpBrokerOptions options,
     : options_(std::move(options)),
       session_(std::move(settings), options_.retry_budget),
       held_(std::move(held)),
-      id_prefix_(options_.consumer + "." + random_tag() + ".") {}
+      id_prefix_(options_.consumer + "." + random_tag() + "."),
+      wake_fd_(eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
+
+AmqpBroker::~AmqpBroker() {
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
 
 Result<AmqpBroker::Depth> AmqpBroker::declare_pair(AmqpConnection& c, const std::string& study,
                                                    const std::string& queue) {
@@ -101,9 +111,11 @@ Result<void> AmqpBroker::send(const std::string& queue, const std::vector<std::s
   const bool delayed = options.expiration_ms.has_value();
   return session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
     if (auto d = declare(c, gen, queue); !d) return d;
-    return c.publish(delayed ? amqp_names::delay_queue(options_.study_key, queue)
-                             : amqp_names::task_queue(options_.study_key, queue),
-                     bodies, options);
+    auto p = c.publish(delayed ? amqp_names::delay_queue(options_.study_key, queue)
+                               : amqp_names::task_queue(options_.study_key, queue),
+                       bodies, options);
+    if (c.has_pending_frames()) wake();  // deliveries came in while it waited for confirms
+    return p;
   });
 }
 
@@ -162,72 +174,164 @@ Result<void> AmqpBroker::take_over_expired() {
   return ok();
 }
 
-Result<std::optional<Delivery>> AmqpBroker::take(const std::string& queue) {
-  while (true) {
-    std::optional<AmqpMessage> got;
-    std::uint64_t on = 0;  // the connection's generation
-    auto g = session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
-      if (auto d = declare(c, gen, queue); !d) return d;
-      auto m = c.get(amqp_names::task_queue(options_.study_key, queue));
-      if (!m) return m.error();
-      got = std::move(*m);
-      on = gen;
-      return ok();
+Result<std::optional<Delivery>> AmqpBroker::take(const std::string& queue, const AmqpMessage& m,
+                                                 std::uint64_t generation) {
+  // If the connection that got it is gone, RabbitMQ queued the message again already.
+  auto settle = [&](bool requeue, bool is_ack) -> Result<void> {
+    auto r = session_.run_on(generation, [&](AmqpConnection& c) {
+      return is_ack ? c.ack(m.tag) : c.reject(m.tag, requeue);
     });
-    if (!g) return g.error();
-    if (!got) return std::optional<Delivery>();
-    // If the connection that took it is gone, RabbitMQ queued the message again already.
-    auto settle = [&](bool requeue, bool is_ack) -> Result<void> {
-      auto r = session_.run_on(on, [&](AmqpConnection& c) {
-        return is_ack ? c.ack(got->tag) : c.reject(got->tag, requeue);
-      });
-      if (!r) return r.error();
-      return ok();
-    };
-    auto msg = decode(got->body);
-    if (!msg) {  // not a task message: dropped, so it cannot block the queue
-      log::warn("dropped a message that is no task message queue={} bytes={}", queue,
-                got->body.size());
-      if (auto r = settle(false, false); !r) return r.error();
-      continue;
+    if (!r) return r.error();
+    return ok();
+  };
+  auto msg = decode(m.body);
+  if (!msg) {  // not a task message: dropped, so it cannot block the queue
+    log::warn("dropped a message that is no task message queue={} bytes={}", queue,
+              m.body.size());
+    if (auto r = settle(false, false); !r) return r.error();
+    return std::optional<Delivery>();
+  }
+  Delivery d;
+  d.queue = queue;
+  d.message = *msg;
+  d.receipt = id_prefix_ + std::to_string(++seq_);
+  d.deliveries = static_cast<std::uint32_t>(header(m, amqp_names::kDeliveriesHeader, 0)) + 1;
+  d.redelivered = m.redelivered || header(m, amqp_names::kRedeliveredHeader, 0) != 0;
+  auto h = held_->hold(d.receipt, {queue, m.body, d.deliveries, options_.consumer},
+                       options_.lease.count());
+  if (!h) {
+    (void)settle(true, false);  // back to the queue: it is recorded nowhere else
+    return h.error();
+  }
+  d.stop_notices = *h;
+  if (auto a = settle(true, true); !a)
+    log::warn("ack to RabbitMQ failed after the reservation was recorded queue={}: the "
+              "message will be delivered twice (committed once) error=\"{}\"",
+              queue, a.error().message);
+  return std::optional<Delivery>(std::move(d));
+}
+
+Result<void> AmqpBroker::gather(AmqpConnection& c, std::uint64_t generation,
+                                const std::vector<std::string>& queues, std::size_t n,
+                                bool subscribe, Waiting& w,
+                                std::vector<std::pair<std::string, AmqpMessage>>& picked) {
+  if (w.on != generation) w.on = 0;  // that connection closed, and its subscriptions with it
+  std::vector<AmqpMessage> got;
+  auto drain = [&]() -> Result<void> {
+    while (true) {
+      auto m = c.next(std::chrono::milliseconds(0));
+      if (!m) return m.error();
+      if (!*m) return ok();
+      got.push_back(std::move(**m));
     }
-    Delivery d;
-    d.queue = queue;
-    d.message = *msg;
-    d.receipt = id_prefix_ + std::to_string(++seq_);
-    d.deliveries =
-        static_cast<std::uint32_t>(header(*got, amqp_names::kDeliveriesHeader, 0)) + 1;
-    d.redelivered = got->redelivered || header(*got, amqp_names::kRedeliveredHeader, 0) != 0;
-    auto h = held_->hold(d.receipt, {queue, got->body, d.deliveries, options_.consumer},
-                         options_.lease.count());
-    if (!h) {
-      (void)settle(true, false);  // back to the queue: it is recorded nowhere else
-      return h.error();
+  };
+  auto unsubscribe = [&]() -> Result<void> {
+    for (const auto& q : queues)
+      if (auto x = c.cancel(amqp_names::task_queue(options_.study_key, q)); !x) return x;
+    w.on = 0;
+    return drain();  // what was pushed before the broker confirmed
+  };
+  if (w.on) {
+    if (auto d = drain(); !d) return d;
+  } else {
+    for (const auto& q : queues) {
+      if (auto d = declare(c, generation, q); !d) return d;
+      const std::string name = amqp_names::task_queue(options_.study_key, q);
+      while (got.size() < n) {
+        auto m = c.get(name);
+        if (!m) return m.error();
+        if (!*m) break;
+        (*m)->queue = name;
+        got.push_back(std::move(**m));
+      }
     }
-    d.stop_notices = *h;
-    if (auto a = settle(true, true); !a)
-      log::warn("ack to RabbitMQ failed after the reservation was recorded queue={}: the "
-                "message will be delivered twice (committed once) error=\"{}\"",
-                queue, a.error().message);
-    return std::optional<Delivery>(std::move(d));
+    if (got.empty() && subscribe) {  // nothing ready: wait for RabbitMQ to push
+      if (auto p = c.prefetch(static_cast<std::uint16_t>(std::min<std::size_t>(n, 1000))); !p)
+        return p;
+      for (const auto& q : queues)
+        if (auto x = c.consume(amqp_names::task_queue(options_.study_key, q)); !x) return x;
+      w.on = generation;
+      if (auto d = drain(); !d) return d;
+    }
+  }
+  if (w.on && (!got.empty() || !subscribe))
+    if (auto u = unsubscribe(); !u) return u;
+  for (const auto& q : queues) {
+    const std::string name = amqp_names::task_queue(options_.study_key, q);
+    for (auto& m : got)
+      if (picked.size() < n && !m.queue.empty() && m.queue == name) {
+        picked.emplace_back(q, std::move(m));
+        m.queue.clear();
+      }
+  }
+  for (const auto& m : got)  // more than asked for, or of a queue not asked for: back
+    if (!m.queue.empty())
+      if (auto r = c.reject(m.tag, true); !r) return r;
+  w.fd = c.socket_fd();
+  return ok();
+}
+
+void AmqpBroker::wake() {
+  if (wake_fd_ >= 0) (void)!::write(wake_fd_, "\1\0\0\0\0\0\0\0", 8);
+}
+
+void AmqpBroker::wait_readable(int fd, std::chrono::milliseconds for_) {
+  pollfd fds[2] = {{fd, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+  const int n = wake_fd_ >= 0 ? 2 : 1;
+  if (::poll(fds, n, static_cast<int>(for_.count())) > 0 && n == 2 && (fds[1].revents & POLLIN)) {
+    std::uint64_t v;
+    (void)!::read(wake_fd_, &v, sizeof v);
   }
 }
 
 Result<std::optional<Delivery>> AmqpBroker::reserve(const std::vector<std::string>& queues,
                                                     std::chrono::milliseconds wait) {
+  auto got = reserve_many(queues, 1, wait);
+  if (!got) return got.error();
+  if (got->empty()) return std::optional<Delivery>();
+  return std::optional<Delivery>(std::move(got->front()));
+}
+
+Result<std::vector<Delivery>> AmqpBroker::reserve_many(const std::vector<std::string>& queues,
+                                                      std::size_t n,
+                                                      std::chrono::milliseconds wait) {
+  std::vector<Delivery> out;
+  if (queues.empty() || n == 0) return out;
   const auto deadline = Clock::now() + wait;
-  auto pause = std::chrono::milliseconds(5);
+  Waiting w;
   while (true) {
     if (auto t = take_over_expired(); !t) return t.error();
-    for (const auto& q : queues) {
-      auto d = take(q);
-      if (!d || d->has_value()) return d;
+    const bool more_time = Clock::now() < deadline;
+    std::vector<std::pair<std::string, AmqpMessage>> picked;
+    std::uint64_t on = 0;
+    auto r = session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+      picked.clear();
+      on = gen;
+      return gather(c, gen, queues, n, more_time, w, picked);
+    });
+    if (!r) return r.error();  // a failed connection's subscriptions ended with it
+    for (std::size_t i = 0; i < picked.size(); ++i) {
+      auto d = take(picked[i].first, picked[i].second, on);
+      if (!d) {
+        // The rest go back to their queues; those taken are reserved and returned.
+        (void)session_.run_on(on, [&](AmqpConnection& c) -> Result<void> {
+          for (std::size_t k = i + 1; k < picked.size(); ++k)
+            if (auto j = c.reject(picked[k].second.tag, true); !j) return j;
+          return ok();
+        });
+        if (out.empty()) return d.error();
+        return out;
+      }
+      if (*d) out.push_back(std::move(**d));
     }
-    if (Clock::now() >= deadline) return std::optional<Delivery>();
-    // basic.get polling, backing off to 100 ms while the queues stay empty.
-    std::this_thread::sleep_for(std::min(
-        pause, std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now())));
-    pause = std::min(pause * 2, std::chrono::milliseconds(100));
+    if (!out.empty()) return out;
+    if (!picked.empty()) continue;  // only garbage, dropped: look again at once
+    if (!more_time) return out;
+    // Subscribed: a push wakes the poll. 50 ms at most, so that expired reservations are
+    // looked for, and a push read into the connection by another call is not missed for long.
+    const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now());
+    wait_readable(w.fd, std::clamp(left, std::chrono::milliseconds(0),
+                                   std::chrono::milliseconds(50)));
   }
 }
 

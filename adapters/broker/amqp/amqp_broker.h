@@ -2,14 +2,18 @@
 /// The Broker on RabbitMQ, with reservations kept beside the study's progress
 /// (merlin/core/broker/reservations.h, on the results backend). Per task queue a durable queue
 /// "merlin.<study>.q.<queue>", declared on first use; persistent publishes confirmed before
-/// `publish` returns. `reserve` takes one message by basic.get, in the queues' order of
-/// preference, records the reservation (queue, message, deliveries, lease) and only then acks
-/// it to RabbitMQ: from there the reservation is the task's copy, so no message is held
-/// unacked while a task runs (RabbitMQ's 30-minute delivery timeout and heartbeats never
-/// touch a long task). A worker that dies between the get and the record leaves the message
-/// unacked on a closed connection: RabbitMQ queues it again. A reservation not renewed within
-/// its lease (its worker died, or hangs) is taken over by the next reserving worker, which
-/// publishes the message again flagged redelivered, its delivery count carried in a header.
+/// `publish` returns. `reserve` takes ready messages by basic.get, in the queues' order of
+/// preference; when there are none it subscribes to the queues (basic.consume, at most as many
+/// pushed as it asked for: the reserving worker's free slots) and waits for RabbitMQ to push
+/// one, then ends the subscription, so that no message waits in a worker that is not asking
+/// (workers neither poll nor hoard). Each message taken is recorded as a reservation (queue,
+/// message, deliveries, lease) and only then acked to RabbitMQ: from there the reservation is
+/// the task's copy, so no message is held unacked while a task runs (RabbitMQ's 30-minute
+/// delivery timeout and heartbeats never touch a long task). A worker that dies between the
+/// get and the record leaves the message unacked on a closed connection: RabbitMQ queues it
+/// again. A reservation not renewed within its lease (its worker died, or hangs) is taken over
+/// by the next reserving worker, which publishes the message again flagged redelivered, its
+/// delivery count carried in a header.
 /// `ack` and `release` end the reservation (release queues the message again first); both
 /// are no-ops once it was taken over.
 ///
@@ -22,9 +26,11 @@
 /// `pending` is ready messages in the named queues and their delay queues plus every
 /// reservation of the study. A message between another worker's get and its record (two round
 /// trips) is in neither: a zero may be early by that much (a worker leaves while another
-/// still works; `find_lost_studies` reads a zero twice before it calls work lost). A connection that fails is dropped and the call tried once more
-/// on a new one, opened with backoff within the retry budget. Thread-safe: one connection
-/// under a mutex (rabbitmq-c is not thread-safe).
+/// still works; `find_lost_studies` reads a zero twice before it calls work lost). A
+/// connection that fails is dropped and the call tried once more on a new one, opened with
+/// backoff within the retry budget. Thread-safe: one connection under a mutex (rabbitmq-c is
+/// not thread-safe); a reserve waits for its socket without holding it, so that publishes go
+/// on meanwhile.
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -52,12 +58,19 @@ class AmqpBroker : public Broker {
  public:
   AmqpBroker(AmqpSettings settings, AmqpBrokerOptions options,
              std::unique_ptr<ReservationTable> held);
+  ~AmqpBroker() override;
+  AmqpBroker(const AmqpBroker&) = delete;
+  AmqpBroker& operator=(const AmqpBroker&) = delete;
 
   Result<void> publish(const std::string& queue, const std::vector<TaskMessage>& msgs) override;
   Result<void> publish_at(const std::string& queue, const TaskMessage& msg,
                           Clock::time_point due) override;
   Result<std::optional<Delivery>> reserve(const std::vector<std::string>& queues,
                                           std::chrono::milliseconds wait) override;
+  /// Up to `n` tasks, waiting up to `wait` for the first.
+  Result<std::vector<Delivery>> reserve_many(const std::vector<std::string>& queues,
+                                             std::size_t n,
+                                             std::chrono::milliseconds wait) override;
   Result<void> ack(const Delivery& d) override;
   Result<void> release(const Delivery& d) override;
   Result<bool> extend_lease(const Delivery& d) override;
@@ -95,8 +108,24 @@ class AmqpBroker : public Broker {
                     const AmqpPublishOptions& options);
   /// Queues again the reservations whose lease ran out, at most every lease/4.
   Result<void> take_over_expired();
-  /// One task message of `queue` taken and recorded; nullopt when the queue is empty.
-  Result<std::optional<Delivery>> take(const std::string& queue);
+  /// One step of reserve_many (inside session_.run): messages got or pushed, up to `n`, in
+  /// `picked` (queue, message), the rest rejected back to their queues; the subscription made
+  /// when there are none and `subscribe`, ended when there are some or not `subscribe`.
+  struct Waiting {
+    std::uint64_t on = 0;  ///< the generation subscribed on (0: none)
+    int fd = -1;           ///< the socket to wait on
+  };
+  Result<void> gather(AmqpConnection& c, std::uint64_t generation,
+                      const std::vector<std::string>& queues, std::size_t n, bool subscribe,
+                      Waiting& w, std::vector<std::pair<std::string, AmqpMessage>>& picked);
+  /// Message `m` of `queue`, got on connection `generation`, recorded as a reservation and
+  /// acked; nullopt when it is no task message (dropped).
+  Result<std::optional<Delivery>> take(const std::string& queue, const AmqpMessage& m,
+                                       std::uint64_t generation);
+  /// Waits up to `for_` for `fd` or the wake-up to be readable.
+  void wait_readable(int fd, std::chrono::milliseconds for_);
+  /// Wakes a reserve waiting on the socket: another call read deliveries meanwhile.
+  void wake();
 
   AmqpBrokerOptions options_;
   AmqpSession session_;
@@ -108,6 +137,7 @@ class AmqpBroker : public Broker {
   std::set<std::string> declared_;
   std::set<std::string> recorded_;  ///< queues added to the study's queue set
   Clock::time_point last_takeover_{};
+  int wake_fd_ = -1;  ///< an eventfd: `wake` writes it
 };
 
 }  // namespace merlin

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
+#include <set>
 
 namespace merlin {
 namespace {
@@ -76,6 +78,16 @@ std::string field_text(const amqp_field_value_t& v) {
   }
 }
 
+// A message's body and headers into `m`.
+void fill(AmqpMessage& m, const amqp_message_t& msg) {
+  m.body = text(msg.body);
+  if (msg.properties._flags & AMQP_BASIC_HEADERS_FLAG)
+    for (int i = 0; i < msg.properties.headers.num_entries; ++i) {
+      const auto& e = msg.properties.headers.entries[i];
+      m.headers[text(e.key)] = field_text(e.value);
+    }
+}
+
 }  // namespace
 
 struct AmqpConnection::State {
@@ -84,6 +96,10 @@ struct AmqpConnection::State {
   std::string where;
   std::uint64_t published = 0;  ///< publish sequence numbers on the channel so far
   bool broken = false;          ///< a channel or connection error: reconnect
+  /// The queues consumed; a consumer's tag is its queue's name.
+  std::set<std::string> consuming;
+  /// Deliveries read while waiting for something else (a publish's confirms), for `next`.
+  std::deque<AmqpMessage> stash;
 
   ~State() {
     if (!conn) return;
@@ -291,6 +307,21 @@ Result<void> AmqpConnection::publish(const std::string& queue,
       case AMQP_BASIC_RETURN_METHOD:
         returned = true;
         break;
+      case AMQP_BASIC_DELIVER_METHOD: {  // a consumer's message, kept for `next`
+        auto* d = static_cast<amqp_basic_deliver_t*>(frame.payload.method.decoded);
+        AmqpMessage m;
+        m.tag = d->delivery_tag;
+        m.redelivered = d->redelivered != 0;
+        m.queue = text(d->consumer_tag);
+        amqp_message_t msg;
+        auto rr = amqp_read_message(s_->conn, kChannel, &msg, 0);
+        if (rr.reply_type != AMQP_RESPONSE_NORMAL)
+          return s_->fail("cannot read a delivery while publishing to " + queue, rr);
+        fill(m, msg);
+        amqp_destroy_message(&msg);
+        s_->stash.push_back(std::move(m));
+        break;
+      }
       case AMQP_CHANNEL_CLOSE_METHOD:
       case AMQP_CONNECTION_CLOSE_METHOD: {
         amqp_rpc_reply_t r{};
@@ -321,15 +352,89 @@ Result<std::optional<AmqpMessage>> AmqpConnection::get(const std::string& queue)
   amqp_message_t msg;
   auto rr = amqp_read_message(s_->conn, kChannel, &msg, 0);
   if (rr.reply_type != AMQP_RESPONSE_NORMAL) return s_->fail("cannot read a message of " + queue, rr);
-  m.body = text(msg.body);
-  if (msg.properties._flags & AMQP_BASIC_HEADERS_FLAG)
-    for (int i = 0; i < msg.properties.headers.num_entries; ++i) {
-      const auto& e = msg.properties.headers.entries[i];
-      m.headers[text(e.key)] = field_text(e.value);
-    }
+  fill(m, msg);
   amqp_destroy_message(&msg);
   return std::optional<AmqpMessage>(std::move(m));
 }
+
+Result<void> AmqpConnection::prefetch(std::uint16_t n) {
+  if (auto u = s_->usable(); !u) return u;
+  amqp_basic_qos(s_->conn, kChannel, 0, n, 1);
+  return s_->check("cannot set the prefetch");
+}
+
+Result<void> AmqpConnection::consume(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u;
+  if (s_->consuming.count(queue)) return ok();
+  amqp_basic_consume(s_->conn, kChannel, bytes(queue), bytes(queue), 0, 0, 0, amqp_empty_table);
+  if (auto c = s_->check("cannot consume " + queue); !c) return c;
+  s_->consuming.insert(queue);
+  return ok();
+}
+
+Result<void> AmqpConnection::cancel(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u;
+  if (!s_->consuming.count(queue)) return ok();
+  amqp_basic_cancel(s_->conn, kChannel, bytes(queue));
+  if (auto c = s_->check("cannot cancel the consumer of " + queue); !c) return c;
+  s_->consuming.erase(queue);
+  return ok();
+}
+
+Result<std::optional<AmqpMessage>> AmqpConnection::next(std::chrono::milliseconds timeout) {
+  if (auto u = s_->usable(); !u) return u.error();
+  if (!s_->stash.empty()) {
+    std::optional<AmqpMessage> m(std::move(s_->stash.front()));
+    s_->stash.pop_front();
+    return m;
+  }
+  timeval tv = to_timeval(timeout);
+  while (true) {
+    amqp_maybe_release_buffers(s_->conn);
+    amqp_envelope_t env;
+    auto r = amqp_consume_message(s_->conn, &env, &tv, 0);
+    if (r.reply_type == AMQP_RESPONSE_NORMAL) {
+      AmqpMessage m;
+      m.tag = env.delivery_tag;
+      m.redelivered = env.redelivered != 0;
+      m.queue = text(env.consumer_tag);
+      fill(m, env.message);
+      amqp_destroy_envelope(&env);
+      return std::optional<AmqpMessage>(std::move(m));
+    }
+    if (r.reply_type == AMQP_RESPONSE_LIBRARY_EXCEPTION && r.library_error == AMQP_STATUS_TIMEOUT)
+      return std::optional<AmqpMessage>();
+    if (r.reply_type != AMQP_RESPONSE_LIBRARY_EXCEPTION ||
+        r.library_error != AMQP_STATUS_UNEXPECTED_STATE)
+      return s_->fail("cannot read a delivery", r);
+    // Not a delivery: the frame waits to be read here.
+    amqp_frame_t frame;
+    timeval none{};
+    int st = amqp_simple_wait_frame_noblock(s_->conn, &frame, &none);
+    if (st != AMQP_STATUS_OK) return s_->fail("cannot read a frame", st);
+    if (frame.frame_type != AMQP_FRAME_METHOD) continue;
+    switch (frame.payload.method.id) {
+      case AMQP_CHANNEL_CLOSE_METHOD:
+      case AMQP_CONNECTION_CLOSE_METHOD: {
+        amqp_rpc_reply_t c{};
+        c.reply_type = AMQP_RESPONSE_SERVER_EXCEPTION;
+        c.reply = frame.payload.method;
+        return s_->fail("waiting for deliveries", c);
+      }
+      case AMQP_BASIC_CANCEL_METHOD:  // the queue was deleted: consume it again on a new one
+        return s_->fail("the broker cancelled a consumer (its queue was deleted)",
+                        AMQP_STATUS_UNEXPECTED_STATE);
+      default:
+        break;  // a late confirm: nothing waits for it
+    }
+  }
+}
+
+bool AmqpConnection::has_pending_frames() const {
+  return !s_->stash.empty() || amqp_frames_enqueued(s_->conn) || amqp_data_in_buffer(s_->conn);
+}
+
+int AmqpConnection::socket_fd() const { return amqp_get_sockfd(s_->conn); }
 
 Result<void> AmqpConnection::ack(std::uint64_t tag) {
   if (auto u = s_->usable(); !u) return u;
@@ -350,6 +455,13 @@ Result<std::uint64_t> AmqpConnection::ready(const std::string& queue) {
   auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
   if (auto c = s_->check("no queue " + queue); !c) return c.error();
   return static_cast<std::uint64_t>(r->message_count);
+}
+
+Result<std::uint32_t> AmqpConnection::consumers(const std::string& queue) {
+  if (auto u = s_->usable(); !u) return u.error();
+  auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
+  if (auto c = s_->check("no queue " + queue); !c) return c.error();
+  return static_cast<std::uint32_t>(r->consumer_count);
 }
 
 Result<std::uint64_t> AmqpConnection::purge(const std::string& queue) {

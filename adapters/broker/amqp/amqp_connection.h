@@ -1,8 +1,8 @@
 #pragma once
 /// One AMQP 0-9-1 connection to RabbitMQ with one channel in publisher-confirm mode: durable
 /// queues, persistent messages whose publish returns only once the broker confirmed them,
-/// basic.get with manual acks. rabbitmq-c stays inside this folder (the header names none of
-/// its types). amqps:// through rabbitmq-c's OpenSSL socket. Not thread-safe: one per thread, as
+/// basic.get or basic.consume with manual acks. rabbitmq-c stays inside this folder (the
+/// header names none of its types). amqps:// through rabbitmq-c's OpenSSL socket. Not thread-safe: one per thread, as
 /// hiredis connections are.
 #include <chrono>
 #include <cstdint>
@@ -46,14 +46,15 @@ struct AmqpPublishOptions {
   std::vector<std::uint8_t> priorities;
 };
 
-/// A message taken with `get`: its body, the tag to ack or reject it with, whether the broker
-/// delivered it before, and its headers as text (quorum queues count deliveries in
-/// "x-delivery-count").
+/// A message taken with `get` or delivered to a consumer (`next`): its body, the tag to ack or
+/// reject it with, whether the broker delivered it before, its headers as text (quorum queues
+/// count deliveries in "x-delivery-count"), and for a delivery the queue it came from.
 struct AmqpMessage {
   std::string body;
   std::uint64_t tag = 0;
   bool redelivered = false;
   std::map<std::string, std::string> headers;
+  std::string queue;
 };
 
 /// Queue arguments: a quorum queue (replicated, counts deliveries) or a classic one; the
@@ -87,11 +88,30 @@ class AmqpConnection {
                        const AmqpPublishOptions& options = {});
   /// Takes one message from `queue` (basic.get, manual ack); nullopt when it is empty.
   Result<std::optional<AmqpMessage>> get(const std::string& queue);
+  /// At most `n` messages delivered to this channel's consumers and not yet acked, all of
+  /// them together (basic.qos, global): the limit of the consumers made after it.
+  Result<void> prefetch(std::uint16_t n);
+  /// Subscribes to `queue` (basic.consume, manual acks; nothing if it is already): the broker
+  /// pushes its messages, to be read with `next`.
+  Result<void> consume(const std::string& queue);
+  /// Ends the subscription to `queue` (nothing if there is none). What was pushed before the
+  /// broker confirmed is still read with `next`, and must be acked or rejected.
+  Result<void> cancel(const std::string& queue);
+  /// The next message pushed to this connection's consumers: one read already (while a
+  /// publish waited for its confirms), else one read from the socket within `timeout` (0:
+  /// only what has arrived). nullopt when none came. Heartbeats are sent while it reads.
+  Result<std::optional<AmqpMessage>> next(std::chrono::milliseconds timeout);
+  /// Whether `next` would return at once without the socket: a message or frame read already.
+  bool has_pending_frames() const;
+  /// The socket, for waiting until it is readable without holding the connection (poll(2)).
+  int socket_fd() const;
   Result<void> ack(std::uint64_t tag);
   /// Gives a message back: to its queue (`requeue`), else it is dropped (or dead-lettered).
   Result<void> reject(std::uint64_t tag, bool requeue);
   /// Messages ready in `queue` (not those delivered and unacked).
   Result<std::uint64_t> ready(const std::string& queue);
+  /// Consumers subscribed to `queue`.
+  Result<std::uint32_t> consumers(const std::string& queue);
   /// Removes the ready messages of `queue`; returns how many.
   Result<std::uint64_t> purge(const std::string& queue);
   /// Deletes `queue` (and its messages, ready or not).

@@ -48,4 +48,9 @@ Result<bool> AmqpSession::run_on(std::uint64_t generation,
   return true;
 }
 
+void AmqpSession::close(std::uint64_t generation) {
+  std::lock_guard lock(mu_);
+  if (conn_ && generation_ == generation) conn_.reset();
+}
+
 }  // namespace merlin

@@ -28,6 +28,10 @@ class AmqpSession {
   /// Runs `op` only if the connection of `generation` is still the open one; true if it ran.
   Result<bool> run_on(std::uint64_t generation, const std::function<Result<void>(AmqpConnection&)>& op);
 
+  /// Closes the connection of `generation` if it is still the open one (RabbitMQ queues again
+  /// what it delivered unacked); the next `run` opens a new one.
+  void close(std::uint64_t generation);
+
   const AmqpSettings& settings() const { return settings_; }
 
  private:

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "adapters/broker/amqp/amqp_names.h"
 #include "tests/fakes/memory_reservations.h"
 #include "tests/unit/amqp/rabbit_fixture.h"
@@ -148,6 +150,44 @@ TEST_F(AmqpBrokerTest, GarbageIsDroppedAndTheNextMessageDelivered) {
   EXPECT_EQ((*d)->message, msg(4));
   ASSERT_TRUE(b->ack(**d).ok());
   EXPECT_EQ(*b->pending({"q"}), 0u) << "the garbage is gone, not pending";
+}
+
+// A reserve that finds nothing ready subscribes and waits for RabbitMQ to push (no polling);
+// it takes no more than it asked for, and once it returns the rest is ready for other workers:
+// nothing waits unacked in a worker that is not asking.
+TEST_F(AmqpBrokerTest, AWaitingReserveIsPushedWorkAndLeavesTheRestToOthers) {
+  auto a = broker("a");
+  auto b = broker("b");
+  ASSERT_TRUE(a->prepare({"q"}).ok());
+  auto c = raw();
+  ASSERT_TRUE(c);
+  const std::string queue = amqp_names::task_queue(study_, "q");
+  Result<std::vector<Delivery>> got = std::vector<Delivery>();
+  std::thread waiter([&] { got = a->reserve_many({"q"}, 2, milliseconds(30'000)); });
+  std::uint32_t subscribed = 0;
+  for (int i = 0; i < 3000 && subscribed == 0; ++i) {  // until a waits subscribed (<= 30 s)
+    auto n = c->consumers(queue);
+    ASSERT_TRUE(n.ok()) << n.error().message;
+    subscribed = *n;
+    if (!subscribed) std::this_thread::sleep_for(milliseconds(10));
+  }
+  ASSERT_EQ(subscribed, 1u) << "an empty queue: the reserve waits subscribed";
+  ASSERT_TRUE(b->publish("q", {msg(1), msg(2), msg(3)}).ok());
+  waiter.join();
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_GE(got->size(), 1u) << "pushed before the 30 s wait ran out";
+  ASSERT_LE(got->size(), 2u) << "no more than asked for";
+  EXPECT_EQ(*c->consumers(queue), 0u) << "the subscription ends with the reserve";
+  EXPECT_EQ(*c->ready(queue), 3u - got->size()) << "the rest is ready, not held by a";
+  EXPECT_EQ(*table_->count(), got->size()) << "what a took is recorded";
+  std::size_t taken = got->size();
+  while (true) {
+    auto d = b->reserve({"q"}, milliseconds(0));
+    ASSERT_TRUE(d.ok()) << d.error().message;
+    if (!*d) break;
+    ++taken;
+  }
+  EXPECT_EQ(taken, 3u) << "b took the rest at once";
 }
 
 TEST_F(AmqpBrokerTest, QueuedMessagesSurviveARestartAndTheHandleReconnects) {

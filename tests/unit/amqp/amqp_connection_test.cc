@@ -46,6 +46,49 @@ TEST_F(AmqpConnectionTest, ConfirmedPublishGetAckAndRedeliveryOfARejectedMessage
   EXPECT_FALSE(none->has_value());
 }
 
+// Consumers (how AmqpBroker waits for work): RabbitMQ pushes at most the prefetch unacked,
+// one pushed while a publish waits for its confirms is kept for `next`, and once the consumer
+// is cancelled nothing more comes.
+TEST_F(AmqpConnectionTest, ConsumersArePushedAtMostThePrefetchUntilCancelled) {
+  using std::chrono::milliseconds;
+  auto c = connect();
+  ASSERT_TRUE(c);
+  ASSERT_TRUE(c->declare_queue("q_push").ok());
+  ASSERT_TRUE(c->prefetch(2).ok());
+  ASSERT_TRUE(c->consume("q_push").ok());
+  ASSERT_TRUE(c->consume("q_push").ok()) << "already consumed: nothing to do";
+  EXPECT_EQ(*c->consumers("q_push"), 1u);
+  ASSERT_TRUE(c->publish("q_push", {"a", "b", "c"}).ok());
+  std::vector<AmqpMessage> got;
+  for (int i = 0; i < 2; ++i) {
+    auto m = c->next(milliseconds(10'000));
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    ASSERT_TRUE(m->has_value()) << "pushed";
+    EXPECT_EQ((*m)->queue, "q_push");
+    got.push_back(**m);
+  }
+  EXPECT_EQ(got[0].body, "a");
+  EXPECT_EQ(got[1].body, "b");
+  auto none = c->next(milliseconds(300));
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value()) << "two pushed and not acked: the prefetch is full";
+  EXPECT_EQ(*c->ready("q_push"), 1u);
+  ASSERT_TRUE(c->ack(got[0].tag).ok());
+  auto third = c->next(milliseconds(10'000));
+  ASSERT_TRUE(third.ok() && third->has_value()) << "an ack makes room for one more";
+  EXPECT_EQ((*third)->body, "c");
+
+  ASSERT_TRUE(c->cancel("q_push").ok());
+  EXPECT_EQ(*c->consumers("q_push"), 0u);
+  ASSERT_TRUE(c->reject(got[1].tag, true).ok());
+  ASSERT_TRUE(c->reject((*third)->tag, true).ok());
+  ASSERT_TRUE(c->publish("q_push", {"d"}).ok());
+  auto after = c->next(milliseconds(300));
+  ASSERT_TRUE(after.ok());
+  EXPECT_FALSE(after->has_value()) << "cancelled: nothing is pushed";
+  EXPECT_EQ(*c->ready("q_push"), 3u) << "b and c rejected back to the queue, and d";
+}
+
 TEST_F(AmqpConnectionTest, QuorumQueuesCountDeliveries) {
   auto c = connect();
   ASSERT_TRUE(c);
