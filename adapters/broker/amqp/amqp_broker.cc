@@ -358,18 +358,26 @@ Result<void> AmqpBroker::release(const Delivery& d) {
 Result<FinishResult> AmqpBroker::finish(const Delivery& d, const FinishRequest& r,
                                         StateStore& store) {
   if (!held_->commits_progress()) return Broker::finish(d, r, store);
-  auto c = held_->commit_held(d.receipt, r.instance, r.sample, r.outcome, r.seconds);
+  // Nothing to publish after the commit: it ends the reservation too (one round trip).
+  bool follows = false;
+  for (const auto& [queue, msgs] : r.follow_ups) follows = follows || !msgs.empty();
+  auto c = held_->commit_held(d.receipt, r.instance, r.sample, r.outcome, r.seconds, !follows,
+                              r.hold_ack_at_zero);
   if (!c) return c.error();
   FinishResult out;
   if (!*c) {  // taken over by another worker: refused, nothing written
     out.fenced = true;
     return out;
   }
-  out.commit = **c;
+  out.commit = (*c)->commit;
   if (out.commit.newly_done) {
     store.note_commit(r.instance, r.sample, r.outcome, r.seconds);
     for (const auto& [queue, msgs] : r.follow_ups)
       if (auto p = publish(queue, msgs); !p) return p.error();
+  }
+  if ((*c)->ended) {
+    out.acked = true;
+    return out;
   }
   if (r.hold_ack_at_zero && out.commit.remaining == 0) return out;
   if (auto a = ack(d); !a) return a.error();

@@ -16,16 +16,31 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 )lua";
 
-// KEYS: as kCommit, then held. ARGV: as kCommit, then the reservation id. Fencing: a
-// reservation no longer held whose sample is not committed was taken over; nothing is written
-// and the reply is {-2, remaining}. Else kCommit. Built on first use: redis_lua::kCommit is a
-// global of another file, not yet made while this file's globals are.
+// KEYS: as kCommit, then held, held_until, held_by. ARGV: as kCommit, then the reservation
+// id, end ('1'/'0'), keep at zero ('1'/'0'). Fencing: a reservation no longer held whose sample
+// is not committed was taken over; nothing is written and the reply is {-2, remaining}. Else
+// kCommit, then with `end` the reservation is dropped unless `keep at zero` and the remaining
+// count is 0; the reply's third element says whether it was. Built on first use:
+// redis_lua::kCommit is a global of another file, not yet made while this file's globals are.
 const std::string& commit_held_script() {
   static const std::string script = R"lua(
 if redis.call('HEXISTS', KEYS[6], ARGV[5]) == 0 and redis.call('GETBIT', KEYS[1], ARGV[2]) == 0 then
   return {-2, tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')}
 end
-)lua" + redis_lua::kCommit;
+local function commit()
+)lua" + redis_lua::kCommit + R"lua(
+end
+local r = commit()
+if r.err then return r end
+r[3] = 0
+if ARGV[6] == '1' and not (ARGV[7] == '1' and tonumber(r[2]) == 0) then
+  redis.call('HDEL', KEYS[6], ARGV[5])
+  redis.call('ZREM', KEYS[7], ARGV[5])
+  redis.call('HDEL', KEYS[8], ARGV[5])
+  r[3] = 1
+end
+return r
+)lua";
   return script;
 }
 
@@ -119,11 +134,9 @@ RedisReservations::RedisReservations(RedisSettings settings)
       take_expired_(kTakeExpired),
       commit_held_(commit_held_script()) {}
 
-Result<std::optional<CommitResult>> RedisReservations::commit_held(const std::string& id,
-                                                                   InstanceId instance,
-                                                                   SampleId sample,
-                                                                   Outcome outcome,
-                                                                   double seconds) {
+Result<std::optional<ReservationTable::HeldCommit>> RedisReservations::commit_held(
+    const std::string& id, InstanceId instance, SampleId sample, Outcome outcome, double seconds,
+    bool end, bool keep_at_zero) {
   if (sample > 0xFFFFFFFFull)
     return Error::runtime("redis reservations: sample " + std::to_string(sample) +
                           " is beyond the 2^32 samples a Redis bitmap holds");
@@ -132,18 +145,20 @@ Result<std::optional<CommitResult>> RedisReservations::commit_held(const std::st
   auto r = commit_held_.run(
       **c,
       {keys_.done(instance.v), keys_.remaining(), keys_.failed(), keys_.secs(),
-       keys_.failed_bits(instance.v), keys_.held()},
+       keys_.failed_bits(instance.v), keys_.held(), keys_.held_until(), keys_.held_by()},
       {std::to_string(instance.v), std::to_string(sample), is_failure(outcome) ? "1" : "0",
-       std::isfinite(seconds) ? fmt::format("{}", seconds) : "0", id});
+       std::isfinite(seconds) ? fmt::format("{}", seconds) : "0", id, end ? "1" : "0",
+       keep_at_zero ? "1" : "0"});
   if (!r) return r.error();
-  if (r->elements.size() != 2) return Error::runtime((*c)->describe("unexpected commit reply"));
-  const auto newly = r->elements[0].as_integer().value_or(0);
-  if (newly == -2) return std::optional<CommitResult>();
-  CommitResult out;
-  out.newly_done = newly == 1;
-  out.remaining =
+  const auto newly = r->elements.empty() ? 0 : r->elements[0].as_integer().value_or(0);
+  if (newly == -2 && r->elements.size() == 2) return std::optional<HeldCommit>();
+  if (r->elements.size() != 3) return Error::runtime((*c)->describe("unexpected commit reply"));
+  HeldCommit out;
+  out.commit.newly_done = newly == 1;
+  out.commit.remaining =
       static_cast<std::uint64_t>(std::max(0LL, r->elements[1].as_integer().value_or(0)));
-  return std::optional<CommitResult>(out);
+  out.ended = r->elements[2].as_integer().value_or(0) == 1;
+  return std::optional<HeldCommit>(out);
 }
 
 Result<std::uint64_t> RedisReservations::hold(const std::string& id, const Reservation& r,

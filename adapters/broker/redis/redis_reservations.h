@@ -30,9 +30,10 @@ class RedisReservations : public ReservationTable {
   Result<std::vector<std::string>> queues() override;
   /// The progress keys are the study's (RedisStateStore's) on the same server: one script.
   bool commits_progress() const override { return true; }
-  Result<std::optional<CommitResult>> commit_held(const std::string& id, InstanceId instance,
-                                                  SampleId sample, Outcome outcome,
-                                                  double seconds) override;
+  Result<std::optional<HeldCommit>> commit_held(const std::string& id, InstanceId instance,
+                                                SampleId sample, Outcome outcome,
+                                                double seconds, bool end,
+                                                bool keep_at_zero) override;
 
  private:
   RedisPool pool_;

@@ -49,15 +49,25 @@ class ReservationTable {
   virtual Result<std::uint64_t> count() = 0;
   /// Whether commit_held works: the table lives beside the study's progress (Redis).
   virtual bool commits_progress() const { return false; }
+  /// What commit_held did: the commit, and whether it ended the reservation.
+  struct HeldCommit {
+    CommitResult commit;
+    bool ended = false;
+  };
   /// Commits `sample` of `instance` as StateStore::commit does, in one step with the check
   /// that reservation `id` is still held (fencing: docs/distributed.md). None, and nothing
   /// written, when it is not held and the sample is not committed: the task was taken over,
   /// and its new holder commits it. A sample committed already is a duplicate, answered as
-  /// StateStore::commit answers it. Only when commits_progress(); never for a tuned instance.
-  virtual Result<std::optional<CommitResult>> commit_held(const std::string& id,
-                                                          InstanceId instance, SampleId sample,
-                                                          Outcome outcome, double seconds) {
-    (void)id, (void)instance, (void)sample, (void)outcome, (void)seconds;
+  /// StateStore::commit answers it. With `end` (the caller publishes nothing after the
+  /// commit) the reservation ends in the same step, as `drop` would, unless `keep_at_zero`
+  /// and the instance's remaining count is then 0 (Broker::finish's held ack). Only when
+  /// commits_progress(); never for a tuned instance.
+  virtual Result<std::optional<HeldCommit>> commit_held(const std::string& id,
+                                                        InstanceId instance, SampleId sample,
+                                                        Outcome outcome, double seconds,
+                                                        bool end, bool keep_at_zero) {
+    (void)id, (void)instance, (void)sample, (void)outcome, (void)seconds, (void)end,
+        (void)keep_at_zero;
     return Error::runtime("this reservation table does not keep the study's progress");
   }
   /// The study's queue names, as the broker declares them (purge and forget find them here).
