@@ -19,9 +19,12 @@
 # LOAD_COMMANDSTATS=1: Redis's time per command (INFO commandstats) per task, first server.
 # LOAD_PERF=PREFIX: a `perf record -g` of the first redis-server during each run, to
 # PREFIX.<build>.<slots>. Each run has 600 s at most.
+# LOAD_BROKER=rabbitmq: the tasks go through a private RabbitMQ (the first Redis keeps the
+# progress and reservations, as --results-backend); RESULT lines then add rabbitmq_cpu_us_per_task.
 set -euo pipefail
-source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/bench_lib.sh"
-[[ $# -ge 1 ]] || { sed -n 2,22p "$0" >&2; exit 2; }
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source "$script_dir/bench_lib.sh"
+[[ $# -ge 1 ]] || { sed -n 2,24p "$0" >&2; exit 2; }
 builds=("$(realpath "$1")")
 [[ $# -ge 2 ]] && builds+=("$(realpath "$2")")
 for b in "${builds[@]}"; do
@@ -41,7 +44,11 @@ per_study=$(( n / servers ))
 
 work=$(mktemp -d "$base/merlin_load.XXXXXX")
 redis_pids=()
+rabbit=${LOAD_BROKER:-redis}
+[[ $rabbit == redis || ( $rabbit == rabbitmq && $servers == 1 ) ]] ||
+  { echo "error: LOAD_BROKER is redis or rabbitmq (with one server)" >&2; exit 2; }
 cleanup() {
+  [[ $rabbit == rabbitmq ]] && stop_rabbitmq >/dev/null 2>&1
   for p in "${redis_pids[@]}"; do kill "$p" 2>/dev/null; done
   pkill -f "merlin-broker-load run-workers $work/" 2>/dev/null || true
   rm -rf "$work"
@@ -58,6 +65,22 @@ for ((s = 0; s < servers; s++)); do
   ports+=("$port")
   for _ in $(seq 100); do redis-cli -p $port ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
 done
+# broker_args S: the broker flags of study S's `merlin run` and workers.
+broker_args() {
+  if [[ $rabbit == rabbitmq ]]; then
+    echo "--broker amqp://guest:guest@127.0.0.1:$RABBIT_PORT/ --results-backend redis://127.0.0.1:${ports[$1]}/0"
+  else
+    echo "--broker redis://127.0.0.1:${ports[$1]}/0"
+  fi
+}
+beam_cpu() { echo 0; }
+if [[ $rabbit == rabbitmq ]]; then
+  source "$script_dir/../integration/rabbitmq_lib.sh"
+  WORK=$work start_rabbitmq >/dev/null
+  beam_pid=$(pgrep -s "$RABBIT_PID" beam.smp | head -1)
+  [[ -n "$beam_pid" ]] || { echo "error: no beam.smp in the rabbitmq-server session" >&2; exit 2; }
+  beam_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f", ($14 + $15) / hz }' "/proc/$beam_pid/stat"; }
+fi
 rc() { local s=$1; shift; redis-cli -p "${ports[$s]}" "$@"; }
 stat() { rc "$1" info "$2" | sed -n "s/^$3:\([0-9.]*\).*/\1/p"; }
 cpu() { awk -v a="$(stat "$1" cpu used_cpu_sys)" -v b="$(stat "$1" cpu used_cpu_user)" 'BEGIN { printf "%.6f", a + b }'; }
@@ -100,7 +123,8 @@ run_once() {
   for ((s = 0; s < servers; s++)); do
     rc "$s" flushall >/dev/null
     rc "$s" config resetstat >/dev/null
-    MERLIN_BROKER_URL=redis://127.0.0.1:${ports[$s]}/0 "$build/merlin" run "$work/spec.yaml" \
+    # shellcheck disable=SC2046
+    "$build/merlin" run "$work/spec.yaml" $(broker_args "$s") \
       --samplesfile samples.csv >/dev/null 2>run.err || { cat run.err >&2; exit 1; }
     c0+=("$(stat "$s" stats total_commands_processed)")
     u0+=("$(cpu "$s")")
@@ -110,14 +134,15 @@ run_once() {
     perf record -q -g -p "${redis_pids[0]}" -o "$LOAD_PERF.$(basename "$build").$slots" 2>/dev/null &
     perf_pid=$!
   fi
-  local t0 t1
+  local t0 t1 b0
+  b0=$(beam_cpu)
   t0=$(now)
   for ((p = 0; p < procs; p++)); do
     s=$(( p % servers ))
-    MERLIN_BROKER_URL=redis://127.0.0.1:${ports[$s]}/0 \
-      /usr/bin/time -f '%U %S' -o "time$p" timeout 600 "$build/merlin-broker-load" \
-      --log-level warn run-workers "$work/spec.yaml" --concurrency "$per" --exit-when-done \
-      2>"worker$p.err" &
+    # shellcheck disable=SC2046
+    /usr/bin/time -f '%U %S' -o "time$p" timeout 600 "$build/merlin-broker-load" \
+      --log-level warn run-workers "$work/spec.yaml" $(broker_args "$s") --concurrency "$per" \
+      --exit-when-done 2>"worker$p.err" &
     pids+=($!)
   done
   for pid in "${pids[@]}"; do wait "$pid" || { cat worker*.err >&2; exit 1; }; done
@@ -131,6 +156,7 @@ run_once() {
     d_cpu=$(calc "$d_cpu + $(cpu "$s") - ${u0[$s]}")
   done
   wall=$(calc "$t1 - $t0")
+  b_cpu=$(calc "$(beam_cpu) - $b0")
   w_cpu=$(cat time* | awk '{ s += $1 + $2 } END { printf "%.3f", s }')
   rm -f time*
   [[ -n "${LOAD_COMMANDSTATS:-}" ]] && rc 0 info commandstats |
@@ -148,9 +174,11 @@ for slots in "${slots_list[@]}"; do
       run_once "${builds[$b]}" "$slots"
       tps=$(calc "$n / $wall")
       cpu_us=$(calc "$d_cpu * 1000000 / $n")
-      printf 'RESULT build=%s N=%d servers=%d slots=%d procs=%d run=%d tasks_per_s=%.0f redis_cpu_us_per_task=%.1f worker_cpu_us_per_task=%.1f commands_per_task=%.2f wall_s=%.2f\n' \
-        "$name" "$n" "$servers" "$slots" "$procs" "$i" "$tps" "$cpu_us" \
-        "$(calc "$w_cpu * 1000000 / $n")" "$(calc "$d_cmds / $n")" "$wall"
+      extra=""
+      [[ $rabbit == rabbitmq ]] && extra=$(printf ' rabbitmq_cpu_us_per_task=%.1f' "$(calc "$b_cpu * 1000000 / $n")")
+      printf 'RESULT build=%s broker=%s N=%d servers=%d slots=%d procs=%d run=%d tasks_per_s=%.0f redis_cpu_us_per_task=%.1f worker_cpu_us_per_task=%.1f commands_per_task=%.2f wall_s=%.2f%s\n' \
+        "$name" "$rabbit" "$n" "$servers" "$slots" "$procs" "$i" "$tps" "$cpu_us" \
+        "$(calc "$w_cpu * 1000000 / $n")" "$(calc "$d_cmds / $n")" "$wall" "$extra"
       sum_tps[$name.$slots]=$(calc "${sum_tps[$name.$slots]:-0} + $tps")
       sum_cpu[$name.$slots]=$(calc "${sum_cpu[$name.$slots]:-0} + $cpu_us")
     done

@@ -96,6 +96,7 @@ struct AmqpConnection::State {
   std::string where;
   std::uint64_t published = 0;  ///< publish sequence numbers on the channel so far
   bool broken = false;          ///< a channel or connection error: reconnect
+  std::uint16_t prefetch = 0;  ///< the last basic.qos (0: none, no limit)
   /// The queues consumed; a consumer's tag is its queue's name.
   std::set<std::string> consuming;
   /// Deliveries read while waiting for something else (a publish's confirms), for `next`.
@@ -359,8 +360,11 @@ Result<std::optional<AmqpMessage>> AmqpConnection::get(const std::string& queue)
 
 Result<void> AmqpConnection::prefetch(std::uint16_t n) {
   if (auto u = s_->usable(); !u) return u;
+  if (s_->prefetch == n) return ok();
   amqp_basic_qos(s_->conn, kChannel, 0, n, 1);
-  return s_->check("cannot set the prefetch");
+  if (auto c = s_->check("cannot set the prefetch"); !c) return c;
+  s_->prefetch = n;
+  return ok();
 }
 
 Result<void> AmqpConnection::consume(const std::string& queue) {

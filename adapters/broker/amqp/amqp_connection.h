@@ -89,7 +89,8 @@ class AmqpConnection {
   /// Takes one message from `queue` (basic.get, manual ack); nullopt when it is empty.
   Result<std::optional<AmqpMessage>> get(const std::string& queue);
   /// At most `n` messages delivered to this channel's consumers and not yet acked, all of
-  /// them together (basic.qos, global): the limit of the consumers made after it.
+  /// them together (basic.qos, global; sent only when `n` differs from the last): the limit
+  /// of the consumers made after it.
   Result<void> prefetch(std::uint16_t n);
   /// Subscribes to `queue` (basic.consume, manual acks; nothing if it is already): the broker
   /// pushes its messages, to be read with `next`.
