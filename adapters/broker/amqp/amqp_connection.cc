@@ -244,7 +244,14 @@ Result<std::uint64_t> AmqpConnection::declare_queue(const std::string& queue,
   }
   amqp_table_t args{n, entries};
   auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 0, 1, 0, 0, args);
-  if (auto c = s_->check("cannot declare queue " + queue); !c) return c.error();
+  if (auto c = s_->check("cannot declare queue " + queue); !c) {
+    Error e = c.error();
+    if (e.message.find("inequivalent arg") != std::string::npos)
+      e.message +=
+          ": the queue exists with other arguments (declared by another merlin version, or "
+          "another tool); finish its study with the merlin that queued it, or purge it";
+    return e;
+  }
   return static_cast<std::uint64_t>(r->message_count);
 }
 

@@ -190,6 +190,21 @@ TEST_F(AmqpBrokerTest, AWaitingReserveIsPushedWorkAndLeavesTheRestToOthers) {
   EXPECT_EQ(taken, 3u) << "b took the rest at once";
 }
 
+// A task queue declared with other arguments (here: the 40 priority levels that earlier
+// versions declared, not today's ten) is refused by RabbitMQ; the error says what to do.
+TEST_F(AmqpBrokerTest, AQueueDeclaredWithOtherArgumentsSaysWhatToDo) {
+  auto c = raw();
+  ASSERT_TRUE(c);
+  AmqpQueueOptions old;
+  old.max_priority = 40;
+  ASSERT_TRUE(c->declare_queue(amqp_names::task_queue(study_, "q"), old).ok());
+  auto b = broker();
+  auto p = b->publish("q", {msg(1)});
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.error().message.find("x-max-priority"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("purge it"), std::string::npos) << p.error().message;
+}
+
 TEST_F(AmqpBrokerTest, QueuedMessagesSurviveARestartAndTheHandleReconnects) {
   auto b = broker();
   ASSERT_TRUE(b->publish("q", {msg(1), msg(2)}).ok());
