@@ -386,6 +386,7 @@ Result<FinishResult> AmqpBroker::finish(const Delivery& d, const FinishRequest& 
 }
 
 Result<bool> AmqpBroker::extend_lease(const Delivery& d) {
+  session_.keep_alive();  // a worker whose slots are all busy makes no other call
   return held_->renew(d.receipt, options_.lease.count());
 }
 

@@ -128,6 +128,22 @@ struct AmqpConnection::State {
     if (r.reply_type != AMQP_RESPONSE_NORMAL) return fail(what, r);
     return ok();
   }
+  /// After the broker closed the channel: acknowledges that, opens it again in confirm mode.
+  /// Deliveries of the old channel are gone with it (RabbitMQ queued them again).
+  Result<void> reopen_channel() {
+    amqp_channel_close_ok_t close_ok{};
+    int st = amqp_send_method(conn, kChannel, AMQP_CHANNEL_CLOSE_OK_METHOD, &close_ok);
+    if (st != AMQP_STATUS_OK) return fail("cannot acknowledge a closed channel", st);
+    amqp_channel_open(conn, kChannel);
+    if (auto c = check("cannot open the channel again"); !c) return c;
+    amqp_confirm_select(conn, kChannel);
+    if (auto c = check("cannot turn on publisher confirms again"); !c) return c;
+    published = 0;
+    prefetch = 0;
+    consuming.clear();
+    stash.clear();
+    return ok();
+  }
   Result<void> usable() {
     if (broken) return Error::runtime(where + ": the connection failed before; open a new one");
     return ok();
@@ -244,14 +260,17 @@ Result<std::uint64_t> AmqpConnection::declare_queue(const std::string& queue,
   }
   amqp_table_t args{n, entries};
   auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 0, 1, 0, 0, args);
-  if (auto c = s_->check("cannot declare queue " + queue); !c) {
-    Error e = c.error();
-    if (e.message.find("inequivalent arg") != std::string::npos)
-      e.message +=
-          ": the queue exists with other arguments (declared by another merlin version, or "
-          "another tool); finish its study with the merlin that queued it, or purge it";
-    return e;
+  const auto reply = amqp_get_rpc_reply(s_->conn);
+  if (reply.reply_type == AMQP_RESPONSE_SERVER_EXCEPTION &&
+      reply.reply.id == AMQP_CHANNEL_CLOSE_METHOD &&
+      static_cast<amqp_channel_close_t*>(reply.reply.decoded)->reply_code ==
+          AMQP_PRECONDITION_FAILED) {
+    // The queue exists with other arguments (an earlier version's 40 priority levels): it is
+    // used as it is, on a channel opened again (the broker closed this one).
+    if (auto o = s_->reopen_channel(); !o) return o.error();
+    r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
   }
+  if (auto c = s_->check("cannot declare queue " + queue); !c) return c.error();
   return static_cast<std::uint64_t>(r->message_count);
 }
 
@@ -439,6 +458,13 @@ Result<std::optional<AmqpMessage>> AmqpConnection::next(std::chrono::millisecond
         break;  // a late confirm: nothing waits for it
     }
   }
+}
+
+Result<void> AmqpConnection::keep_alive() {
+  auto m = next(std::chrono::milliseconds(0));
+  if (!m) return m.error();
+  if (*m) s_->stash.push_front(std::move(**m));
+  return ok();
 }
 
 bool AmqpConnection::has_pending_frames() const {

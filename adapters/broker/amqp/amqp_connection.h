@@ -24,11 +24,12 @@ struct AmqpSettings {
   std::string vhost = "/";
   /// Connecting, logging in, and each reply (confirms, declares, gets) may take this long.
   std::chrono::milliseconds timeout = kDefaultReplyTimeout;
-  /// Seconds between heartbeats both ways (0: none); a silent peer is dropped after two.
-  /// rabbitmq-c sends them only while it is called, so a client idle for long (a worker whose
-  /// slots all run long tasks) sets none: it holds no unacked message (AmqpBroker) and finds a
-  /// dropped connection when it next calls.
-  int heartbeat_seconds = 0;
+  /// Seconds between heartbeats both ways (0: none); a silent peer is dropped after two, and
+  /// what RabbitMQ pushed to it unacked goes back to its queue (a worker cut off while it
+  /// waited for work). rabbitmq-c sends them only while it is called: a worker whose slots all
+  /// run tasks calls `keep_alive` with its lease renewals; a connection dropped meanwhile is
+  /// found at the next call and opened again (AmqpSession).
+  int heartbeat_seconds = 60;
   /// amqps: TLS, the server's certificate checked against `ca_certs` (the system's CAs when
   /// empty) and its host name, unless `verify` is off (Merlin's cert_reqs: none).
   bool tls = false;
@@ -102,6 +103,9 @@ class AmqpConnection {
   /// publish waited for its confirms), else one read from the socket within `timeout` (0:
   /// only what has arrived). nullopt when none came. Heartbeats are sent while it reads.
   Result<std::optional<AmqpMessage>> next(std::chrono::milliseconds timeout);
+  /// Reads what arrived (kept for `next`) and sends a heartbeat when one is due, without
+  /// waiting.
+  Result<void> keep_alive();
   /// Whether `next` would return at once without the socket: a message or frame read already.
   bool has_pending_frames() const;
   /// The socket, for waiting until it is readable without holding the connection (poll(2)).

@@ -48,9 +48,9 @@ Result<bool> AmqpSession::run_on(std::uint64_t generation,
   return true;
 }
 
-void AmqpSession::close(std::uint64_t generation) {
+void AmqpSession::keep_alive() {
   std::lock_guard lock(mu_);
-  if (conn_ && generation_ == generation) conn_.reset();
+  if (conn_ && !conn_->keep_alive()) conn_.reset();
 }
 
 }  // namespace merlin

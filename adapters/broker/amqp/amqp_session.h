@@ -28,9 +28,9 @@ class AmqpSession {
   /// Runs `op` only if the connection of `generation` is still the open one; true if it ran.
   Result<bool> run_on(std::uint64_t generation, const std::function<Result<void>(AmqpConnection&)>& op);
 
-  /// Closes the connection of `generation` if it is still the open one (RabbitMQ queues again
-  /// what it delivered unacked); the next `run` opens a new one.
-  void close(std::uint64_t generation);
+  /// Heartbeats of the open connection, if there is one (none is opened for it): see
+  /// AmqpConnection::keep_alive. A connection that fails is dropped.
+  void keep_alive();
 
   const AmqpSettings& settings() const { return settings_; }
 
