@@ -64,21 +64,24 @@ merlin:
   samples:
     column_labels: [X]
 Y
+# The baseline's own study name: an older build may not take the queues a newer one declared.
+sed 's/name: qbench,/name: qbench_base,/' spec.yaml >spec_base.yaml
 now() { date +%s.%N; }
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
 
 # merlin_run N BROKER_FLAGS...: queue and execute with $use (default: $merlin); prints
 # "wall_s merlin_cpu_s redis_cpu_s rabbit_cpu_s".
 merlin_run() {
-  local n=$1 merlin=${use:-$merlin}
+  local n=$1 merlin=${use:-$merlin} spec=spec.yaml
+  [[ -n "${use:-}" ]] && spec=spec_base.yaml
   shift
   local r0 q0 t0 t1
   r0=$(server_cpu "$redis_pid")
   q0=$(server_cpu "$beam_pid")
   t0=$(now)
-  /usr/bin/time -f '%U %S' -o run.time "$merlin" --log-level warn run spec.yaml \
+  /usr/bin/time -f '%U %S' -o run.time "$merlin" --log-level warn run "$spec" \
     --samplesfile "s$n.csv" "$@" >ws.txt 2>/dev/null
-  /usr/bin/time -f '%U %S' -o workers.time "$merlin" --log-level warn run-workers spec.yaml \
+  /usr/bin/time -f '%U %S' -o workers.time "$merlin" --log-level warn run-workers "$spec" \
     --concurrency 2 --exit-when-done "$@" 2>/dev/null
   t1=$(now)
   local ws
