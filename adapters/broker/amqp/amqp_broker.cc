@@ -300,7 +300,15 @@ Result<std::vector<Delivery>> AmqpBroker::reserve_many(const std::vector<std::st
   const auto deadline = Clock::now() + wait;
   Waiting w;
   while (true) {
-    if (auto t = take_over_expired(); !t) return t.error();
+    if (auto t = take_over_expired(); !t) {
+      if (w.on)  // leaves no subscription behind to be pushed messages nobody asks for
+        (void)session_.run([&](AmqpConnection& c, std::uint64_t gen) -> Result<void> {
+          std::vector<std::pair<std::string, AmqpMessage>> none;
+          if (auto g = gather(c, gen, queues, 0, false, w, none); !g) return g;
+          return ok();
+        });
+      return t.error();
+    }
     const bool more_time = Clock::now() < deadline;
     std::vector<std::pair<std::string, AmqpMessage>> picked;
     std::uint64_t on = 0;
@@ -386,7 +394,9 @@ Result<FinishResult> AmqpBroker::finish(const Delivery& d, const FinishRequest& 
 }
 
 Result<bool> AmqpBroker::extend_lease(const Delivery& d) {
-  session_.keep_alive();  // a worker whose slots are all busy makes no other call
+  // A worker whose slots are all busy makes no other call. What it read is for a reserve
+  // waiting on the socket meanwhile: wake it.
+  if (session_.keep_alive()) wake();
   return held_->renew(d.receipt, options_.lease.count());
 }
 

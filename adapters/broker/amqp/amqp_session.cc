@@ -48,9 +48,14 @@ Result<bool> AmqpSession::run_on(std::uint64_t generation,
   return true;
 }
 
-void AmqpSession::keep_alive() {
+bool AmqpSession::keep_alive() {
   std::lock_guard lock(mu_);
-  if (conn_ && !conn_->keep_alive()) conn_.reset();
+  if (!conn_) return false;
+  if (!conn_->keep_alive()) {
+    conn_.reset();
+    return false;
+  }
+  return conn_->has_pending_frames();
 }
 
 }  // namespace merlin

@@ -29,8 +29,9 @@ class AmqpSession {
   Result<bool> run_on(std::uint64_t generation, const std::function<Result<void>(AmqpConnection&)>& op);
 
   /// Heartbeats of the open connection, if there is one (none is opened for it): see
-  /// AmqpConnection::keep_alive. A connection that fails is dropped.
-  void keep_alive();
+  /// AmqpConnection::keep_alive. A connection that fails is dropped. True when it read
+  /// something that waits to be taken (AmqpConnection::has_pending_frames).
+  bool keep_alive();
 
   const AmqpSettings& settings() const { return settings_; }
 
