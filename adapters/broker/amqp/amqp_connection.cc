@@ -144,6 +144,13 @@ struct AmqpConnection::State {
     stash.clear();
     return ok();
   }
+  /// The counts of an existing queue (a passive queue.declare).
+  Result<amqp_queue_declare_ok_t*> passive_declare(const std::string& queue) {
+    if (auto u = usable(); !u) return u.error();
+    auto* r = amqp_queue_declare(conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
+    if (auto c = check("no queue " + queue); !c) return c.error();
+    return r;
+  }
   Result<void> usable() {
     if (broken) return Error::runtime(where + ": the connection failed before; open a new one");
     return ok();
@@ -488,17 +495,15 @@ Result<void> AmqpConnection::reject(std::uint64_t tag, bool requeue) {
 }
 
 Result<std::uint64_t> AmqpConnection::ready(const std::string& queue) {
-  if (auto u = s_->usable(); !u) return u.error();
-  auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
-  if (auto c = s_->check("no queue " + queue); !c) return c.error();
-  return static_cast<std::uint64_t>(r->message_count);
+  auto r = s_->passive_declare(queue);
+  if (!r) return r.error();
+  return static_cast<std::uint64_t>((*r)->message_count);
 }
 
 Result<std::uint32_t> AmqpConnection::consumers(const std::string& queue) {
-  if (auto u = s_->usable(); !u) return u.error();
-  auto* r = amqp_queue_declare(s_->conn, kChannel, bytes(queue), 1, 0, 0, 0, amqp_empty_table);
-  if (auto c = s_->check("no queue " + queue); !c) return c.error();
-  return static_cast<std::uint32_t>(r->consumer_count);
+  auto r = s_->passive_declare(queue);
+  if (!r) return r.error();
+  return static_cast<std::uint32_t>((*r)->consumer_count);
 }
 
 Result<std::uint64_t> AmqpConnection::purge(const std::string& queue) {
