@@ -10,7 +10,9 @@
 # usage: tests/bench/tune_bench.sh [path/to/merlin]   (BENCH_REPEAT=2, BENCH_SPE=0.2,
 #        BENCH_SPREAD=2, BENCH_JOBS=2, BENCH_PRUNE=true|false|SECONDS: tune_demo's `prune`;
 #        BENCH_TRIALS=27: configurations drawn; BENCH_SEED=11: run r draws with seed
-#        BENCH_SEED + r - 1; TMPDIR picks the file system)
+#        BENCH_SEED + r - 1; BENCH_BROKER=local|redis: `run --local -jBENCH_JOBS`, or a
+#        redis-server of its own and BENCH_JOBS `run-workers --concurrency 1` processes;
+#        TMPDIR picks the file system)
 set -euo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 MERLIN=$(realpath "${1:-$SRC/build/merlin}")
@@ -22,22 +24,55 @@ JOBS=${BENCH_JOBS:-2}
 # alone can cost ten times the interpreter's: 0.4 s against 0.04 s on our test VM).
 PY=$(command -v /usr/bin/python3 || command -v python3)
 export PATH="$(dirname "$PY"):$PATH"
+BROKER=${BENCH_BROKER:-local}
 WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
+redis_pid=
+cleanup() {
+  [[ -n "$redis_pid" ]] && kill "$redis_pid" 2>/dev/null
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
 ulimit -f 100000
 cd "$WORK"
+case $BROKER in
+  local) ;;
+  redis)
+    port=$((20000 + RANDOM % 30000))
+    mkdir redis
+    (cd redis && exec setsid redis-server --port $port --bind 127.0.0.1 --dir "$WORK/redis" \
+      --save '' --appendonly no) </dev/null >redis/log 2>&1 &
+    redis_pid=$!
+    for _ in $(seq 100); do redis-cli -p $port ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
+    export MERLIN_BROKER_URL=redis://127.0.0.1:$port/0 ;;
+  *) echo "tune_bench: BENCH_BROKER is local or redis, not '$BROKER'" >&2; exit 2 ;;
+esac
+# search: the whole ASHA search of tune_demo.yaml, on the chosen broker.
+search() {
+  local vars=(--vars SECONDS_PER_EPOCH="$SPE" --vars SPREAD="$SPREAD")
+  if [[ $BROKER == local ]]; then
+    "$MERLIN" run --local -j"$JOBS" --no-progress "${vars[@]}" tune_demo.yaml >asha.log 2>&1
+    return
+  fi
+  redis-cli -p "$port" flushall >/dev/null
+  "$MERLIN" run "${vars[@]}" tune_demo.yaml >asha.log 2>&1
+  local pids=() i
+  for i in $(seq "$JOBS"); do
+    "$MERLIN" run-workers tune_demo.yaml --concurrency 1 --exit-when-done >"worker$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i"; done
+}
 PRUNE=${BENCH_PRUNE:-false}
 TRIALS=${BENCH_TRIALS:-27}
 SEED=${BENCH_SEED:-11}
 cp "$SRC/examples/tune_demo/objective.py" .
-echo "tune_bench: $TRIALS trials, budgets 1 3 9 27, eta 3, $JOBS slots, ${SPE}s/epoch x (1 + $SPREAD u), prune: $PRUNE, in $WORK"
+echo "tune_bench: $TRIALS trials, budgets 1 3 9 27, eta 3, $JOBS slots ($BROKER), ${SPE}s/epoch x (1 + $SPREAD u), prune: $PRUNE, in $WORK"
 for r in $(seq "$REPEAT"); do
   rm -rf studies sync
   sed -e "s/^\(        metric: .*\)$/\1\n        prune: $PRUNE/" -e "s/^        trials: 27$/        trials: $TRIALS/" \
     -e "s/^        seed: 11$/        seed: $((SEED + r - 1))/" "$SRC/examples/tune_demo/tune_demo.yaml" >tune_demo.yaml
   t0=$(date +%s.%N)
-  "$MERLIN" run --local -j"$JOBS" --no-progress --vars SECONDS_PER_EPOCH="$SPE" --vars SPREAD="$SPREAD" \
-    tune_demo.yaml >asha.log 2>&1
+  search
   t1=$(date +%s.%N)
   ws=$(ls -d studies/tune_demo_*)
   sync=$(python3 "$SRC/tests/bench/tune_sync_sh.py" "$ws/search/trials.csv" \
