@@ -160,33 +160,46 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
                         std::uint64_t round_total) {
   const std::uint64_t count = s.src->keys().size();
   // Samples read ahead: about one batch of field data (wide rows: fewer samples).
-  BoundedQueue<SampleRead> queue(
-      writer.sink() ? data::queue_items_for(o.queue_items, writer.sink()->layout()) : o.queue_items);
+  const std::size_t capacity =
+      writer.sink() ? data::queue_items_for(o.queue_items, writer.sink()->layout()) : o.queue_items;
+  const unsigned threads = std::max(1u, o.threads);
+  BoundedQueue<SampleRead> queue(capacity);
+  // Reads go into the queue in batches (one lock and wake-up each); what the readers hold
+  // besides the queue is at most half its capacity.
+  const std::size_t per_push =
+      std::clamp<std::size_t>(capacity / (2 * threads), 1, static_cast<std::size_t>(kClaim));
   std::atomic<std::uint64_t> next{0};
-  std::atomic<unsigned> active{std::max(1u, o.threads)};
+  std::atomic<unsigned> active{threads};
   std::vector<std::thread> readers;
-  for (unsigned t = 0; t < std::max(1u, o.threads); ++t)
+  for (unsigned t = 0; t < threads; ++t)
     readers.emplace_back([&] {
-      for (;;) {
+      std::vector<SampleRead> batch;
+      bool open = true;
+      while (open) {
         const std::uint64_t lo = next.fetch_add(kClaim);
         if (lo >= count) break;
-        bool open = true;
-        for (std::uint64_t id = lo; id < std::min(lo + kClaim, count) && open; ++id)
-          if (todo[id]) open = queue.push(read_sample(s, outcomes, id, o.max_output_bytes));
-        if (!open) break;
+        for (std::uint64_t id = lo; id < std::min(lo + kClaim, count) && open; ++id) {
+          if (!todo[id]) continue;
+          batch.push_back(read_sample(s, outcomes, id, o.max_output_bytes));
+          if (batch.size() >= per_push) open = queue.push_all(batch);
+        }
       }
+      if (open) queue.push_all(batch);
       if (--active == 0) queue.close();
     });
   Result<void> failed = ok();
-  while (auto r = queue.pop()) {
-    if (!failed) continue;  // drain: the readers stop at the closed queue
-    if (const auto to = collect::route_read(ledger, r->id, r->status); to.rewrite)
-      failed = writer.rewrite(to.was.row, to.was.was, std::move(*r));
-    else
-      failed = writer.add(std::move(*r));
-    if (!failed) queue.close();
-    ++seen;
-    if (progress && progress->due()) progress->update(seen, round_total);
+  std::vector<SampleRead> reads;
+  while (queue.pop_all(reads)) {
+    for (auto& r : reads) {
+      if (!failed) break;  // drain: the readers stop at the closed queue
+      if (const auto to = collect::route_read(ledger, r.id, r.status); to.rewrite)
+        failed = writer.rewrite(to.was.row, to.was.was, std::move(r));
+      else
+        failed = writer.add(std::move(r));
+      if (!failed) queue.close();
+      ++seen;
+      if (progress && progress->due()) progress->update(seen, round_total);
+    }
   }
   for (auto& t : readers) t.join();
   if (failed) failed = writer.flush();

@@ -229,5 +229,41 @@ TEST(CollectQueue, BoundedQueuePassesEveryItemOnceAtEachThreadCount) {
   }
 }
 
+TEST(CollectQueue, BatchesPassEveryItemOnceInTheirOrderAndNeverFillPastTheCapacity) {
+  for (int producers : {1, 2, 4}) {
+    constexpr std::size_t kCapacity = 8;
+    BoundedQueue<int> q(kCapacity);
+    std::vector<std::thread> ts;
+    std::atomic<int> left{producers};
+    for (int p = 0; p < producers; ++p)
+      ts.emplace_back([&, p] {
+        std::vector<int> batch;
+        // Batches of 1 to 11 items: 9, 10 and 11 are more than the capacity, and go in alone.
+        for (int i = 0, size = 1; i < 1000; size = size % 11 + 1) {
+          for (int k = 0; k < size && i < 1000; ++k) batch.push_back(p * 1000 + i++);
+          const std::size_t n = batch.size();
+          EXPECT_TRUE(q.push_all(batch));
+          EXPECT_TRUE(batch.empty()) << n;
+        }
+        if (--left == 0) q.close();
+      });
+    std::vector<int> seen(producers * 1000, 0), last(producers, -1);
+    std::vector<int> got;
+    while (q.pop_all(got)) {
+      EXPECT_FALSE(got.empty());
+      EXPECT_LE(got.size(), 11u) << "a batch joined a queue that had no room for it";
+      for (int v : got) {
+        seen[v]++;
+        EXPECT_GT(v % 1000, last[v / 1000]) << "one producer's items out of order";
+        last[v / 1000] = v % 1000;
+      }
+    }
+    for (auto& t : ts) t.join();
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), producers * 1000) << producers;
+    std::vector<int> after{1};
+    EXPECT_FALSE(q.push_all(after)) << "a closed queue takes nothing";
+  }
+}
+
 }  // namespace
 }  // namespace merlin::run
