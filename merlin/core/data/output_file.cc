@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -55,23 +56,35 @@ OutputFileRead read_output_file(const std::string& path, std::uint64_t max_bytes
   } else if (auto why = refusal(st, max_bytes); !why.empty()) {
     result = malformed(why);
   } else {
-    out.reserve(static_cast<std::size_t>(st.st_size));
-    char buf[65536];
+    // Room for one byte more than the file has: a read that stops short of filling it has
+    // reached the end, so a whole file takes one read, not one more to see the end.
+    const std::uint64_t expected = static_cast<std::uint64_t>(st.st_size);
+    // One byte past the cap tells a file that grew past it.
+    const std::uint64_t limit = max_bytes == UINT64_MAX ? max_bytes : max_bytes + 1;
+    out.resize(static_cast<std::size_t>(std::min(expected + 1, limit)));
+    std::size_t have = 0;
     for (;;) {
-      const ssize_t n = ::read(fd, buf, sizeof buf);
+      if (have == out.size()) {  // it grew while it was read: make room, up to the cap
+        if (have >= limit) {
+          result = malformed("more than --max-output-size " + std::to_string(max_bytes) +
+                             " bytes (it grew while it was read; raise the cap to read it)");
+          break;
+        }
+        out.resize(static_cast<std::size_t>(
+            std::min<std::uint64_t>(std::max<std::uint64_t>(2 * have, 65536), limit)));
+      }
+      const std::size_t asked = out.size() - have;
+      const ssize_t n = ::read(fd, out.data() + have, asked);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) {
         result = from_errno(errno);
         break;
       }
       if (n == 0) break;
-      if (out.size() + static_cast<std::size_t>(n) > max_bytes) {  // it grew while read
-        result = malformed("more than --max-output-size " + std::to_string(max_bytes) +
-                           " bytes (it grew while it was read; raise the cap to read it)");
-        break;
-      }
-      out.append(buf, static_cast<std::size_t>(n));
+      have += static_cast<std::size_t>(n);
+      if (static_cast<std::size_t>(n) < asked && have >= expected) break;  // the end
     }
+    out.resize(have);
   }
   ::close(fd);
   if (result.status != SampleStatus::kOk) out.clear();

@@ -90,5 +90,32 @@ TEST(CollectOutputFile, AFileAboveTheCapIsRefusedNamingTheOption) {
   EXPECT_EQ(text.size(), 2001u);
 }
 
+TEST(CollectOutputFile, FilesOfEverySizeAreReadWholeIntoAReusedBuffer) {
+  TempDir d;
+  std::string text = "what an earlier file left here, longer than the next";
+  for (std::size_t size : {0, 1, 4095, 4096, 65535, 65536, 65537, 300000}) {
+    std::string body(size, 'x');
+    for (std::size_t i = 0; i < size; i += 7) body[i] = static_cast<char>('a' + i % 26);
+    auto r = read_output_file(d.write("f" + std::to_string(size), body), 1 << 20, text);
+    EXPECT_EQ(r.status, SampleStatus::kOk) << size;
+    EXPECT_EQ(text, body) << size;
+  }
+}
+
+TEST(CollectOutputFile, AFileLongerThanItsStatSaysIsReadToItsEndUpToTheCap) {
+  // /proc files are regular files whose size reads 0: everything in them is "grown".
+  std::string text;
+  auto r = read_output_file("/proc/self/status", 1 << 20, text);
+  ASSERT_EQ(r.status, SampleStatus::kOk) << r.problem;
+  EXPECT_NE(text.find("Name:"), std::string::npos);
+  EXPECT_NE(text.find("nonvoluntary_ctxt_switches:"), std::string::npos) << "read short of its end";
+  r = read_output_file("/proc/self/status", 64, text);
+  EXPECT_EQ(r.status, SampleStatus::kMalformed);
+  EXPECT_EQ(r.problem,
+            "more than --max-output-size 64 bytes (it grew while it was read; raise the cap to "
+            "read it)");
+  EXPECT_TRUE(text.empty());
+}
+
 }  // namespace
 }  // namespace merlin::data
