@@ -3,7 +3,7 @@
 # field.npy: 16 float64) made by a local study whose step writes them with bash builtins, then
 # collected into one HDF5 file, twice, beside baselines run in the same place on the same
 # (warm) files: `cat` of every output into one file, and `jq -s` of the JSON files when jq is
-# here. Prints wall s, samples/s, CPU s, peak RSS and the ratios, once per file system: the
+# here. Each round also collects result.json alone (the scalars, one file per sample). Prints wall s, samples/s, CPU s, peak RSS and the ratios, once per file system: the
 # directory of TMPDIR (disk by default) and /dev/shm (tmpfs). Exits 0 whatever the figures.
 #
 # Usage: tests/bench/collect_bench.sh [N] [path/to/merlin]   (N default 100000; 1000000 works,
@@ -42,6 +42,16 @@ Y
   echo "   study: $(cat "$work/time") s" >&2
   ws=$(ls -d "$work"/studies/cbench_*)
   for round in 1 2; do
+    # The scalars alone first (result.json: one file per sample), then both files.
+    rm -f "$work/out.h5"
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$merlin" collect "$ws" --step simulate \
+      -f result.json -o "$work/out.h5" -j "$threads" --no-progress 2>"$work/c.err" ||
+      { cat "$work/c.err"; exit 1; }
+    read -r wall user sys rss <"$work/time"
+    grep -q "$n rows appended.*($n ok" "$work/c.err" || { cat "$work/c.err"; exit 1; }
+    awk -v l="$label" -v r="$round" -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
+      -v t="$threads" 'BEGIN {
+        printf "RESULT fs=%s round=%d n=%d threads=%d files=result.json collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d\n", l, r, n, t, w, n / w, u + s, m }'
     rm -f "$work/out.h5"
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$merlin" collect "$ws" --step simulate \
       -f result.json -f field.npy -o "$work/out.h5" -j "$threads" --no-progress 2>"$work/c.err" ||
@@ -63,7 +73,7 @@ Y
     awk -v l="$label" -v r="$round" -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
       -v cw="$cwall" -v cc="$cuser" -v cs="$csys" -v cr="$crss" -v jw="$jwall" -v jc="$jcpu" \
       -v jr="$jrss" -v mb="$h5_mb" -v t="$threads" 'BEGIN {
-        printf "RESULT fs=%s round=%d n=%d threads=%d collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d h5_mb=%d cat_wall_s=%.2f cat_cpu_s=%.2f collect/cat=%.2f", l, r, n, t, w, n / w, u + s, m, mb, cw, cc + cs, w / cw
+        printf "RESULT fs=%s round=%d n=%d threads=%d files=both collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d h5_mb=%d cat_wall_s=%.2f cat_cpu_s=%.2f collect/cat=%.2f", l, r, n, t, w, n / w, u + s, m, mb, cw, cc + cs, w / cw
         if (jw > 0) printf " jq_wall_s=%.2f jq_cpu_s=%.2f jq_rss_kb=%d collect/jq=%.2f", jw, jc, jr, w / jw
         printf "\n" }'
   done
