@@ -1,5 +1,6 @@
 #include "merlin/run/collect_run.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,8 +101,9 @@ Result<Setup> set_up(const CollectOptions& o, const std::string& cwd) {
 
 // One sample's files, read and parsed (a reader thread's work). A failed sample's files are
 // not read; the first file missing or malformed decides the sample's status.
+// `parent` holds the directory above the sample's (the reading thread's own).
 SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint64_t id,
-                       std::uint64_t max_bytes) {
+                       std::uint64_t max_bytes, data::HeldDirectory& parent) {
   SampleRead r;
   r.id = id;
   if (!outcomes.succeeded[id]) {
@@ -109,10 +111,19 @@ SampleRead read_sample(const Setup& s, const SampleOutcomes& outcomes, std::uint
     r.problem = "the step failed for this sample (its journal says so)";
     return r;
   }
-  const std::string dir = s.src->dir_of(id) + "/";
+  // The files are looked up from the parent directory, held open across the samples below it.
+  std::string dir = s.src->dir_of(id);
+  int at = AT_FDCWD;
+  if (const auto cut = dir.rfind('/'); cut != std::string::npos && cut > 0) {
+    if (const int fd = parent.open(dir.substr(0, cut)); fd >= 0) {
+      at = fd;
+      dir.erase(0, cut + 1);
+    }
+  }
+  dir += '/';
   std::string text;
   for (const auto& f : s.files) {
-    if (auto got = data::read_output_file(dir + f.name, max_bytes, text);
+    if (auto got = data::read_output_file_at(at, dir + f.name, max_bytes, text);
         got.status != SampleStatus::kOk) {
       r.status = got.status;
       r.problem = f.name + ": " + got.problem;
@@ -174,13 +185,14 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
   for (unsigned t = 0; t < threads; ++t)
     readers.emplace_back([&] {
       std::vector<SampleRead> batch;
+      data::HeldDirectory parent;
       bool open = true;
       while (open) {
         const std::uint64_t lo = next.fetch_add(kClaim);
         if (lo >= count) break;
         for (std::uint64_t id = lo; id < std::min(lo + kClaim, count) && open; ++id) {
           if (!todo[id]) continue;
-          batch.push_back(read_sample(s, outcomes, id, o.max_output_bytes));
+          batch.push_back(read_sample(s, outcomes, id, o.max_output_bytes, parent));
           if (batch.size() >= per_push) open = queue.push_all(batch);
         }
       }
@@ -280,9 +292,10 @@ Result<CollectSummary> collect_outputs(const CollectOptions& o, data::DatasetFor
     // A new file's fields: those of the lowest sample id whose files all read (never those of
     // whichever reader thread comes first). Reading stops at the first: usually sample 0 (of
     // the first iteration).
+    data::HeldDirectory parent;
     for (std::uint64_t id = 0; id < count && !writer.has_layout(); ++id) {
       if (!todo[id] || !outcomes->succeeded[id]) continue;
-      auto made = writer.adopt_layout(read_sample(s, *outcomes, id, o.max_output_bytes));
+      auto made = writer.adopt_layout(read_sample(s, *outcomes, id, o.max_output_bytes, parent));
       if (!made) return made.error();
     }
 

@@ -42,13 +42,18 @@ std::string refusal(const struct stat& st, std::uint64_t max_bytes) {
 
 OutputFileRead read_output_file(const std::string& path, std::uint64_t max_bytes,
                                 std::string& out) {
+  return read_output_file_at(AT_FDCWD, path, max_bytes, out);
+}
+
+OutputFileRead read_output_file_at(int dir_fd, const std::string& path, std::uint64_t max_bytes,
+                                   std::string& out) {
   out.clear();
   // Looked at before it is opened: opening a device can do things (a tape rewinds).
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return from_errno(errno);
+  if (::fstatat(dir_fd, path.c_str(), &st, 0) != 0) return from_errno(errno);
   if (auto why = refusal(st, max_bytes); !why.empty()) return malformed(why);
   // O_NONBLOCK: a FIFO swapped in since the stat cannot block the open; fstat refuses it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  const int fd = ::openat(dir_fd, path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) return from_errno(errno);
   OutputFileRead result;
   if (::fstat(fd, &st) != 0) {
@@ -89,6 +94,18 @@ OutputFileRead read_output_file(const std::string& path, std::uint64_t max_bytes
   ::close(fd);
   if (result.status != SampleStatus::kOk) out.clear();
   return result;
+}
+
+HeldDirectory::~HeldDirectory() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+int HeldDirectory::open(const std::string& dir) {
+  if (fd_ >= 0 && dir == dir_) return fd_;
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  dir_ = fd_ >= 0 ? dir : std::string();
+  return fd_;
 }
 
 }  // namespace merlin::data

@@ -26,4 +26,27 @@ struct OutputFileRead {
 /// swapped for a FIFO between the two looks blocks nothing. Thread-safe.
 OutputFileRead read_output_file(const std::string& path, std::uint64_t max_bytes, std::string& out);
 
+/// The same for `path` taken from the directory open as `dir_fd` (AT_FDCWD: the working
+/// directory): the kernel walks only the path's components below it.
+OutputFileRead read_output_file_at(int dir_fd, const std::string& path, std::uint64_t max_bytes,
+                                   std::string& out);
+
+/// One directory held open, for reads of the files below it (samples of one leaf directory
+/// share their parent: their files are looked up from it instead of from the root). One per
+/// thread; not thread-safe.
+class HeldDirectory {
+ public:
+  HeldDirectory() = default;
+  HeldDirectory(const HeldDirectory&) = delete;
+  HeldDirectory& operator=(const HeldDirectory&) = delete;
+  ~HeldDirectory();
+  /// A descriptor of `dir` (opened when it is not the one held, which is then closed), or -1
+  /// when it cannot be opened (then read by the whole path; the read says what is wrong).
+  int open(const std::string& dir);
+
+ private:
+  std::string dir_;
+  int fd_ = -1;
+};
+
 }  // namespace merlin::data
