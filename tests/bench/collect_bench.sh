@@ -7,7 +7,8 @@
 # directory of TMPDIR (disk by default) and /dev/shm (tmpfs). Exits 0 whatever the figures.
 #
 # Usage: tests/bench/collect_bench.sh [N] [path/to/merlin]   (N default 100000; 1000000 works,
-# given ~8 GB and 2.5 million inodes free). Knobs: BENCH_FS="disk tmpfs", BENCH_THREADS.
+# given ~8 GB and 2.5 million inodes free). Knobs: BENCH_FS="disk tmpfs", BENCH_THREADS,
+# BENCH_BASELINE=path/to/older/merlin (its collects run first in each round, on the same files).
 set -euo pipefail
 repo_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$repo_root/tests/bench/bench_lib.sh"
@@ -41,23 +42,37 @@ Y
     "$work/spec.yaml" >"$work/run.out" 2>&1 || { tail "$work/run.out"; exit 1; }
   echo "   study: $(cat "$work/time") s" >&2
   ws=$(ls -d "$work"/studies/cbench_*)
-  for round in 1 2; do
-    # The scalars alone first (result.json: one file per sample), then both files.
+  # collect_once BINARY FILE...: one collect of FILEs into a new out.h5; sets wall user sys rss.
+  collect_once() {
+    local bin=$1 f args=()
+    shift
+    for f in "$@"; do args+=(-f "$f"); done
     rm -f "$work/out.h5"
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$merlin" collect "$ws" --step simulate \
-      -f result.json -o "$work/out.h5" -j "$threads" --no-progress 2>"$work/c.err" ||
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$bin" collect "$ws" --step simulate \
+      "${args[@]}" -o "$work/out.h5" -j "$threads" --no-progress 2>"$work/c.err" ||
       { cat "$work/c.err"; exit 1; }
     read -r wall user sys rss <"$work/time"
     grep -q "$n rows appended.*($n ok" "$work/c.err" || { cat "$work/c.err"; exit 1; }
+  }
+  # short_result BINARY FILES: the RESULT line of the last collect_once.
+  short_result() {
     awk -v l="$label" -v r="$round" -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
-      -v t="$threads" 'BEGIN {
-        printf "RESULT fs=%s round=%d n=%d threads=%d files=result.json collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d\n", l, r, n, t, w, n / w, u + s, m }'
-    rm -f "$work/out.h5"
-    /usr/bin/time -f '%e %U %S %M' -o "$work/time" "$merlin" collect "$ws" --step simulate \
-      -f result.json -f field.npy -o "$work/out.h5" -j "$threads" --no-progress 2>"$work/c.err" ||
-      { cat "$work/c.err"; exit 1; }
-    read -r wall user sys rss <"$work/time"
-    grep -q "$n rows appended.*($n ok" "$work/c.err" || { cat "$work/c.err"; exit 1; }
+      -v t="$threads" -v b="$1" -v f="$2" 'BEGIN {
+        printf "RESULT fs=%s round=%d n=%d threads=%d binary=%s files=%s collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d\n", l, r, n, t, b, f, w, n / w, u + s, m }'
+  }
+  local round
+  for round in 1 2; do
+    # The scalars alone first (result.json: one file per sample), by the baseline too when
+    # given; then both files.
+    if [[ -n "${BENCH_BASELINE:-}" ]]; then
+      collect_once "$BENCH_BASELINE" result.json
+      short_result baseline result.json
+      collect_once "$BENCH_BASELINE" result.json field.npy
+      short_result baseline both
+    fi
+    collect_once "$merlin" result.json
+    short_result merlin result.json
+    collect_once "$merlin" result.json field.npy
     local h5_mb; h5_mb=$(du -m "$work/out.h5" | cut -f1)
     /usr/bin/time -f '%e %U %S %M' -o "$work/time" bash -c \
       "find '$ws/simulate' -name result.json -o -name field.npy | xargs cat >'$work/all.bin'"
@@ -73,7 +88,7 @@ Y
     awk -v l="$label" -v r="$round" -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
       -v cw="$cwall" -v cc="$cuser" -v cs="$csys" -v cr="$crss" -v jw="$jwall" -v jc="$jcpu" \
       -v jr="$jrss" -v mb="$h5_mb" -v t="$threads" 'BEGIN {
-        printf "RESULT fs=%s round=%d n=%d threads=%d files=both collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d h5_mb=%d cat_wall_s=%.2f cat_cpu_s=%.2f collect/cat=%.2f", l, r, n, t, w, n / w, u + s, m, mb, cw, cc + cs, w / cw
+        printf "RESULT fs=%s round=%d n=%d threads=%d binary=merlin files=both collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d h5_mb=%d cat_wall_s=%.2f cat_cpu_s=%.2f collect/cat=%.2f", l, r, n, t, w, n / w, u + s, m, mb, cw, cc + cs, w / cw
         if (jw > 0) printf " jq_wall_s=%.2f jq_cpu_s=%.2f jq_rss_kb=%d collect/jq=%.2f", jw, jc, jr, w / jw
         printf "\n" }'
   done
