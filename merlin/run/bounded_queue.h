@@ -45,15 +45,17 @@ class BoundedQueue {
     return true;
   }
 
-  /// Waits for items, then moves every item there into `out` (cleared first); false once the
-  /// queue is closed and empty.
-  bool pop_all(std::vector<T>& out) {
+  /// Waits for items, then moves the first `max` of them (all, by default) into `out` (cleared
+  /// first); false once the queue is closed and empty.
+  bool pop_all(std::vector<T>& out, std::size_t max = static_cast<std::size_t>(-1)) {
     out.clear();
     std::unique_lock lock(mu_);
     not_empty_.wait(lock, [&] { return closed_ || !items_.empty(); });
     if (items_.empty()) return false;
-    for (auto& item : items_) out.push_back(std::move(item));
-    items_.clear();
+    while (!items_.empty() && out.size() < max) {
+      out.push_back(std::move(items_.front()));
+      items_.pop_front();
+    }
     not_full_.notify_all();
     return true;
   }

@@ -171,14 +171,15 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
                         std::uint64_t round_total) {
   const std::uint64_t count = s.src->keys().size();
   // Samples read ahead: about one batch of field data (wide rows: fewer samples).
+  // Samples read but not yet written: at most `capacity`, half in the queue and the rest in
+  // batches, at most `per_push` each, of the readers' (one being filled each) and the writer's.
   const std::size_t capacity =
       writer.sink() ? data::queue_items_for(o.queue_items, writer.sink()->layout()) : o.queue_items;
   const unsigned threads = std::max(1u, o.threads);
-  BoundedQueue<SampleRead> queue(capacity);
-  // Reads go into the queue in batches (one lock and wake-up each); what the readers hold
-  // besides the queue is at most half its capacity.
-  const std::size_t per_push =
-      std::clamp<std::size_t>(capacity / (2 * threads), 1, static_cast<std::size_t>(kClaim));
+  BoundedQueue<SampleRead> queue(std::max<std::size_t>(1, capacity / 2));
+  // Reads go through the queue in batches (one lock and wake-up each, not one per sample).
+  const std::size_t per_push = std::clamp<std::size_t>(capacity / (2 * (threads + 1)), 1,
+                                                       static_cast<std::size_t>(kClaim));
   std::atomic<std::uint64_t> next{0};
   std::atomic<unsigned> active{threads};
   std::vector<std::thread> readers;
@@ -201,7 +202,7 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
     });
   Result<void> failed = ok();
   std::vector<SampleRead> reads;
-  while (queue.pop_all(reads)) {
+  while (queue.pop_all(reads, per_push)) {
     for (auto& r : reads) {
       if (!failed) break;  // drain: the readers stop at the closed queue
       if (const auto to = collect::route_read(ledger, r.id, r.status); to.rewrite)

@@ -265,5 +265,18 @@ TEST(CollectQueue, BatchesPassEveryItemOnceInTheirOrderAndNeverFillPastTheCapaci
   }
 }
 
+TEST(CollectQueue, PopAllTakesAtMostWhatItIsAskedForFromTheFront) {
+  BoundedQueue<int> q(16);
+  std::vector<int> in{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, out;
+  ASSERT_TRUE(q.push_all(in));
+  ASSERT_TRUE(q.pop_all(out, 4));
+  EXPECT_EQ(out, (std::vector<int>{0, 1, 2, 3}));
+  ASSERT_TRUE(q.pop_all(out));
+  EXPECT_EQ(out, (std::vector<int>{4, 5, 6, 7, 8, 9}));
+  q.close();
+  EXPECT_FALSE(q.pop_all(out));
+  EXPECT_TRUE(out.empty());
+}
+
 }  // namespace
 }  // namespace merlin::run
