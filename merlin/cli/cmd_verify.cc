@@ -43,10 +43,16 @@ int verify(const VerifyArgs& a) {
   o.progress = progress.get();
   auto r = run::verify_staged(o);
   if (!r) return report_error(r.error());
+  // What should be there: every succeeded task of a staged step has manifest lines.
+  auto expected =
+      run::find_unrecorded(*at->study->graph, at->study->tokens.info_dir, r->listed, a.steps);
+  if (!expected) return report_error(expected.error());
+  const auto& lost = expected->unrecorded;
   if (a.format == "json") {
-    std::fputs(run::verify_json(o.workspace, *r).c_str(), stdout);
+    std::fputs(run::verify_json(o.workspace, *r, *expected).c_str(), stdout);
   } else {
     for (const auto& f : r->findings) std::printf("%s\n", run::finding_line(o.workspace, f).c_str());
+    for (const auto& t : lost) std::printf("%s\n", run::unrecorded_line(o.workspace, t).c_str());
   }
   if (r->malformed_lines != 0)
     std::fprintf(stderr,
@@ -54,7 +60,15 @@ int verify(const VerifyArgs& a) {
                  "writer makes such lines: has a manifest been edited?)\n",
                  counted(r->malformed_lines, "line", "lines").c_str(),
                  r->malformed_lines == 1 ? "was" : "were");
-  if (r->files == 0) {
+  if (!expected->unchecked_steps.empty()) {
+    std::string names;
+    for (const auto& n : expected->unchecked_steps) names += (names.empty() ? "" : ", ") + n;
+    std::fprintf(stderr,
+                 "merlin verify: not checked for lost manifest lines: %s (a loop or a fan-out "
+                 "decides their task directories as it runs); their listed files are checked\n",
+                 names.c_str());
+  }
+  if (r->files == 0 && lost.empty()) {
     std::fprintf(stderr,
                  "merlin verify: nothing to check in %s: no step has staged outputs "
                  "(stage_out with scratch:, docs/staging.md), or none has finished yet\n",
@@ -64,13 +78,21 @@ int verify(const VerifyArgs& a) {
   std::string scope = counted(r->files, "file", "files") + " (" + megabytes(r->bytes) + ") of " +
                       counted(r->samples, "sample", "samples") + " in " +
                       counted(r->steps.size(), "step", "steps");
-  if (r->findings.empty()) {
+  if (r->findings.empty() && lost.empty()) {
     std::fprintf(stderr, "merlin verify: %s: every one matches its manifest\n", scope.c_str());
     return kExitOk;
   }
-  std::fprintf(stderr, "merlin verify: %s: %s not match %s manifest%s\n", scope.c_str(),
-               counted(r->findings.size(), "does", "do").c_str(),
-               r->findings.size() == 1 ? "its" : "their", r->findings.size() == 1 ? "" : "s");
+  if (!r->findings.empty())
+    std::fprintf(stderr, "merlin verify: %s: %s not match %s manifest%s\n", scope.c_str(),
+                 counted(r->findings.size(), "does", "do").c_str(),
+                 r->findings.size() == 1 ? "its" : "their", r->findings.size() == 1 ? "" : "s");
+  if (!lost.empty())
+    std::fprintf(stderr,
+                 "merlin verify: %s of %s succeeded %s no manifest lines (lost: %s staged "
+                 "files cannot be checked)\n",
+                 counted(lost.size(), "task", "tasks").c_str(),
+                 std::to_string(expected->tasks).c_str(), lost.size() == 1 ? "has" : "have",
+                 lost.size() == 1 ? "its" : "their");
   return kExitFailed;
 }
 
@@ -87,11 +109,14 @@ Command verify_command() {
             "<host>.<pid>.tsv. This reads every file those manifests list (the newest line "
             "per sample and path) and prints one line for each that is missing, is not a "
             "regular file (a link is reported, never followed), or whose size or checksum "
-            "differs; a summary goes to stderr. CRC32C is the checksum of `gsutil hash -c` "
+            "differs. Every task of such a step that succeeded (as its journal says) must have "
+            "manifest lines, at least one per stage_out pattern; a task without them is "
+            "printed too (its lines were lost, so its files cannot be checked). A summary "
+            "goes to stderr. CRC32C is the checksum of `gsutil hash -c` "
             "and Python's google-crc32c.\n\nExamples:\n  merlin verify study.yaml\n  merlin "
             "verify studies/sim_20260101-120000 --step simulate --format json\n\nExit codes: "
-            "0 every file matches (or nothing is staged), 1 a file does not match or a "
-            "manifest cannot be read, 2 bad input (not a workspace, a step without "
+            "0 every file matches (or nothing is staged), 1 a file does not match, a "
+            "succeeded task has no manifest lines, or a manifest cannot be read, 2 bad input (not a workspace, a step without "
             "manifests). See docs/staging.md.");
         sub.add_option("target", a->target, "A spec file (its newest workspace) or a workspace")
             ->required();

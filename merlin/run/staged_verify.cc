@@ -280,6 +280,7 @@ Result<VerifyReport> verify_staged(const VerifyOptions& o) {
     o.progress->update(done.load(), work.size());
     o.progress->finish();
   }
+  for (auto& c : work) r.listed[c.step][c.sample].push_back(std::move(c.path));
   std::sort(r.findings.begin(), r.findings.end(), [](const StagedFinding& a, const StagedFinding& b) {
     return std::tie(a.step, a.path, a.sample) < std::tie(b.step, b.path, b.sample);
   });
@@ -310,14 +311,17 @@ std::string finding_line(const std::string& workspace, const StagedFinding& f) {
   return line;
 }
 
-std::string verify_json(const std::string& workspace, const VerifyReport& r) {
+std::string verify_json(const std::string& workspace, const VerifyReport& r,
+                        const ExpectedReport& expected) {
   std::string out = "{\"workspace\": " + json_quoted(workspace) + ", \"steps\": [";
   for (std::size_t i = 0; i < r.steps.size(); ++i)
     out += (i ? ", " : "") + json_quoted(r.steps[i]);
   out += "], \"files\": " + std::to_string(r.files) + ", \"bytes\": " + std::to_string(r.bytes) +
          ", \"samples\": " + std::to_string(r.samples) +
          ", \"malformed_lines\": " + std::to_string(r.malformed_lines) +
-         ", \"ok\": " + (r.findings.empty() ? "true" : "false") + ", \"findings\": [";
+         ", \"tasks_checked\": " + std::to_string(expected.tasks) + ", \"ok\": " +
+         (r.findings.empty() && expected.unrecorded.empty() ? "true" : "false") +
+         ", \"findings\": [";
   for (std::size_t i = 0; i < r.findings.size(); ++i) {
     const auto& f = r.findings[i];
     out += std::string(i ? ", " : "") + "{\"step\": " + json_quoted(f.step) +
@@ -332,6 +336,16 @@ std::string verify_json(const std::string& workspace, const VerifyReport& r) {
     if (!f.detail.empty()) out += ", \"detail\": " + json_quoted(f.detail);
     out += "}";
   }
+  out += "], \"unrecorded\": [";
+  for (std::size_t i = 0; i < expected.unrecorded.size(); ++i) {
+    const auto& t = expected.unrecorded[i];
+    out += std::string(i ? ", " : "") + "{\"step\": " + json_quoted(t.step) +
+           ", \"sample\": " + std::to_string(t.sample) + ", \"dir\": " + json_quoted(t.dir) +
+           ", \"pattern\": " + json_quoted(t.pattern) + "}";
+  }
+  out += "], \"unchecked_steps\": [";
+  for (std::size_t i = 0; i < expected.unchecked_steps.size(); ++i)
+    out += (i ? ", " : "") + json_quoted(expected.unchecked_steps[i]);
   return out + "]}\n";
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "merlin/run/progress.h"
+#include "merlin/run/staged_expected.h"
 #include "merlin/core/util/result.h"
 
 namespace merlin::run {
@@ -51,6 +52,7 @@ struct VerifyReport {
   std::uint64_t samples = 0;       ///< distinct (step, sample) pairs
   std::uint64_t malformed_lines = 0;  ///< whole manifest lines that do not parse
   std::vector<StagedFinding> findings;  ///< sorted by step, then path
+  ListedPaths listed;                   ///< every path the manifests list, by step and sample
 };
 
 /// Reads the manifests and checks every file they list. kBadInput when `steps` names a step
@@ -62,7 +64,9 @@ Result<VerifyReport> verify_staged(const VerifyOptions& options);
 /// manifest says 120`.
 std::string finding_line(const std::string& workspace, const StagedFinding& f);
 
-/// The report as JSON (docs/json-output.md): workspace, steps, counts and findings.
-std::string verify_json(const std::string& workspace, const VerifyReport& r);
+/// The report as JSON (docs/json-output.md): workspace, steps, counts, findings, and the
+/// succeeded tasks without manifest lines (`expected`).
+std::string verify_json(const std::string& workspace, const VerifyReport& r,
+                        const ExpectedReport& expected);
 
 }  // namespace merlin::run

@@ -108,6 +108,27 @@ printf 'not\ta manifest line\n' >>"$m"
 verify "$ws"
 check "a malformed manifest line is reported" grep -q "1 line of the manifests could not be read" v.err
 
+# Lost manifest lines: sample 20's two lines and sample 21's traj.npy line are cut out of
+# the manifests. Their tasks succeeded (the journal says so), so verify names them.
+for f in "$ws"/sim/.merlin_staged/*.tsv; do
+  awk -F'\t' '!($1 == 20 || ($1 == 21 && $2 ~ /traj.npy$/))' "$f" >cut && mv cut "$f"
+done
+verify "$ws"
+expect_eq "lost manifest lines: exit 1" 1 "$rc"
+expect_eq "the 7 damaged files and the 2 tasks without lines" 9 "$(wc -l <v.out)"
+check "sample 20: its first pattern" \
+  grep -q "/sim/[0-9/]* (sample 20): its step succeeded, but no manifest line matches its stage_out pattern 'result.json' (the manifest lines were lost" v.out
+check "sample 21: the pattern without a line" \
+  grep -q "(sample 21): its step succeeded, but no manifest line matches its stage_out pattern 'traj.npy'" v.out
+check "the summary counts them" grep -q "2 tasks of 30 succeeded have no manifest lines" v.err
+verify "$ws" --format json
+expect_eq "the JSON: not ok, the unrecorded tasks and the tasks checked" "False [20, 21] ['result.json', 'traj.npy'] 30" \
+  "$(/usr/bin/python3 -c 'import json; d=json.load(open("v.out")); u=d["unrecorded"]; print(d["ok"], [t["sample"] for t in u], [t["pattern"] for t in u], d["tasks_checked"])')"
+rm -r "$ws/sim/.merlin_staged"
+verify "$ws"
+expect_eq "every manifest removed: exit 1, not 'nothing to check'" 1 "$rc"
+check "... every succeeded task named" grep -q "30 tasks of 30 succeeded have no manifest lines" v.err
+
 # A workspace with nothing staged, and what is not a workspace.
 "$MERLIN" example hello >/dev/null 2>&1
 (cd hello && "$MERLIN" run --local hello.yaml >/dev/null 2>&1)
