@@ -3,7 +3,9 @@
 # field.npy: 16 float64) made by a local study whose step writes them with bash builtins, then
 # collected into one HDF5 file, twice, beside baselines run in the same place on the same
 # (warm) files: `cat` of every output into one file, and `jq -s` of the JSON files when jq is
-# here. Each round also collects result.json alone (the scalars, one file per sample). Prints wall s, samples/s, CPU s, peak RSS and the ratios, once per file system: the
+# here, and spellbook collect (the JSON files into one JSON list, merlin-spellbook's command as
+# installed beside merlin). Each round also collects result.json alone (the scalars, one file
+# per sample). Prints wall s, samples/s, CPU s, peak RSS and the ratios, once per file system: the
 # directory of TMPDIR (disk by default) and /dev/shm (tmpfs). Exits 0 whatever the figures.
 #
 # Usage: tests/bench/collect_bench.sh [N] [path/to/merlin]   (N default 100000; 1000000 works,
@@ -84,12 +86,22 @@ Y
       read -r jwall ju js jrss <"$work/time"
       jcpu=$(awk -v a="$ju" -v b="$js" 'BEGIN { print a + b }')
     fi
-    rm -f "$work/all.bin" "$work/all.json"
+    # Baseline spellbook collect (merlin-spellbook's command, as installed beside merlin: JSON
+    # files into one JSON list), called in Python with the list (10^5 paths exceed one argument).
+    /usr/bin/time -f '%e %U %S %M' -o "$work/time" bash -c \
+      "find '$ws/simulate' -name result.json >'$work/list.txt' && /usr/bin/python3 -c '
+import sys; sys.path.insert(0, sys.argv[1]); import spellbook_ml
+spellbook_ml.collect([\"-instring\", open(sys.argv[2]).read(), \"-outfile\", sys.argv[3]])
+' '$repo_root/adapters/ml/python' '$work/list.txt' '$work/all.json'"
+    read -r swall su ss srss <"$work/time"
+    local scpu; scpu=$(awk -v a="$su" -v b="$ss" 'BEGIN { print a + b }')
+    rm -f "$work/all.bin" "$work/all.json" "$work/list.txt"
     awk -v l="$label" -v r="$round" -v n="$n" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
       -v cw="$cwall" -v cc="$cuser" -v cs="$csys" -v cr="$crss" -v jw="$jwall" -v jc="$jcpu" \
-      -v jr="$jrss" -v mb="$h5_mb" -v t="$threads" 'BEGIN {
+      -v jr="$jrss" -v mb="$h5_mb" -v t="$threads" -v sw="$swall" -v sc="$scpu" -v sr="$srss" 'BEGIN {
         printf "RESULT fs=%s round=%d n=%d threads=%d binary=merlin files=both collect_wall_s=%.2f samples_per_s=%.0f cpu_s=%.2f peak_rss_kb=%d h5_mb=%d cat_wall_s=%.2f cat_cpu_s=%.2f collect/cat=%.2f", l, r, n, t, w, n / w, u + s, m, mb, cw, cc + cs, w / cw
         if (jw > 0) printf " jq_wall_s=%.2f jq_cpu_s=%.2f jq_rss_kb=%d collect/jq=%.2f", jw, jc, jr, w / jw
+        printf " spellbook_wall_s=%.2f spellbook_cpu_s=%.2f spellbook_rss_kb=%d collect/spellbook=%.2f", sw, sc, sr, w / sw
         printf "\n" }'
   done
 }
