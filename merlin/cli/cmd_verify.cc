@@ -112,12 +112,12 @@ Command verify_command() {
             "differs. Every task of such a step that succeeded (as its journal says) must have "
             "manifest lines, at least one per stage_out pattern; a task without them is "
             "printed too (its lines were lost, so its files cannot be checked). A summary "
-            "goes to stderr. CRC32C is the checksum of `gsutil hash -c` "
-            "and Python's google-crc32c.\n\nExamples:\n  merlin verify study.yaml\n  merlin "
+            "goes to stderr. CRC32C is the checksum of `gsutil hash -c` and Python's "
+            "google-crc32c.\n\nExamples:\n  merlin verify study.yaml\n  merlin "
             "verify studies/sim_20260101-120000 --step simulate --format json\n\nExit codes: "
             "0 every file matches (or nothing is staged), 1 a file does not match, a "
-            "succeeded task has no manifest lines, or a manifest cannot be read, 2 bad input (not a workspace, a step without "
-            "manifests). See docs/staging.md.");
+            "succeeded task has no manifest lines, or a manifest cannot be read, 2 bad input "
+            "(not a workspace, a step without manifests). See docs/staging.md.");
         sub.add_option("target", a->target, "A spec file (its newest workspace) or a workspace")
             ->required();
         offer(sub.add_option("--step", a->steps,

@@ -170,9 +170,9 @@ Result<void> pump_round(const CollectOptions& o, const Setup& s, const SampleOut
                         collect::Ledger& ledger, Progress* progress, std::uint64_t& seen,
                         std::uint64_t round_total) {
   const std::uint64_t count = s.src->keys().size();
-  // Samples read ahead: about one batch of field data (wide rows: fewer samples).
-  // Samples read but not yet written: at most `capacity`, half in the queue and the rest in
-  // batches, at most `per_push` each, of the readers' (one being filled each) and the writer's.
+  // Samples read but not yet written: at most `capacity` (about one batch of field data; wide
+  // rows: fewer samples), half in the queue and the rest in batches of at most `per_push`,
+  // the readers' (one being filled each) and the writer's.
   const std::size_t capacity =
       writer.sink() ? data::queue_items_for(o.queue_items, writer.sink()->layout()) : o.queue_items;
   const unsigned threads = std::max(1u, o.threads);
