@@ -151,7 +151,9 @@ TEST_P(Contract, TheFirstHolderOfATakenOverTaskIsFenced) {
     ASSERT_TRUE(f.ok()) << f.error().message;
     EXPECT_FALSE(f->fenced) << "b holds it";
     EXPECT_TRUE(f->commit.newly_done);
-    if (!f->acked) ASSERT_TRUE(b->ack(*second).ok());
+    if (!f->acked) {
+      ASSERT_TRUE(b->ack(*second).ok());
+    }
     auto after = a->finish(*first, r, *store);
     ASSERT_TRUE(after.ok()) << after.error().message;
     EXPECT_FALSE(after->fenced) << "committed: a duplicate, as a resent finish is";

@@ -46,7 +46,7 @@ void put_python_on_path() {
   const auto slash = exe.rfind('/');
   if (slash == std::string::npos) return;
   const std::string bin = exe.substr(0, slash);
-  for (const std::string dir : {bin + "/python", bin + "/../share/merlin/python"}) {
+  for (const std::string& dir : {bin + "/python", bin + "/../share/merlin/python"}) {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) continue;
     const std::string canonical = std::filesystem::weakly_canonical(dir, ec).string();
