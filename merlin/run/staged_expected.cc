@@ -24,12 +24,8 @@ bool wanted(const std::vector<std::string>& steps, const std::string& name) {
 // The directory of `instance`'s task `sample`, relative to its step's directory.
 std::string task_dir_below_step(const StudyGraph& g, const StepNode& node, InstanceId instance,
                                 std::uint64_t sample) {
-  std::string dir = g.instance(instance).rel_dir;
+  std::string dir = g.fixed_task_dir(instance, sample);
   dir.erase(0, std::min(dir.size(), node.name.size() + 1));  // "<step>/" (or all of "<step>")
-  if (node.sampled && g.hierarchy().levels() > 0) {
-    if (!dir.empty()) dir += '/';
-    g.hierarchy().append_path(dir, sample);
-  }
   return dir;
 }
 

@@ -95,6 +95,15 @@ std::vector<std::uint64_t> StudyGraph::start_counts() const {
   return out;
 }
 
+std::string StudyGraph::fixed_task_dir(InstanceId id, std::uint64_t sample) const {
+  std::string dir = instance(id).rel_dir;
+  if (step_of(id).sampled && hierarchy_.levels() > 0) {
+    dir += '/';
+    hierarchy_.append_path(dir, sample);
+  }
+  return dir;
+}
+
 std::uint64_t StudyGraph::total_tasks() const {
   std::uint64_t n = 0;
   for (const auto& i : instances_) n += i.count;

@@ -92,6 +92,10 @@ class StudyGraph {
   const Instance& instance(InstanceId id) const { return instances_[id.v]; }
   const SampleHierarchy& hierarchy() const { return hierarchy_; }
   std::uint64_t samples() const { return samples_; }
+  /// The task directory of `sample` of instance `id` relative to the workspace, for a step
+  /// whose directories the study fixes (not fanning out, not tuned): the instance's directory,
+  /// then the sample's hierarchy path when the step is sampled.
+  std::string fixed_task_dir(InstanceId id, std::uint64_t sample) const;
   /// Total tasks (samples summed over instances; fan-out instances count 0).
   std::uint64_t total_tasks() const;
   /// Every instance's sample count as a store starts with it: kCountUnknown for those that

@@ -127,20 +127,19 @@ std::string TaskRenderer::instance_dir(InstanceId id) const {
 }
 
 std::string TaskRenderer::task_dir(InstanceId id, SampleId sample) const {
-  std::string dir = instance_dir(id);
   const auto& node = graph_.step_of(id);
+  if (!node.tune && !node.fanout)
+    return graph_.tokens().workspace + "/" + graph_.fixed_task_dir(id, sample);
+  std::string dir = instance_dir(id);
   if (node.tune) {
     // One directory per trial, shared by its rungs: a promoted trial finds its checkpoint.
     dir += "/" + tune::trial_dir_name(*node.tune, node.tune->trial_of(sample));
-  } else if (node.fanout) {
+  } else {  // fan-out: its own hierarchy, decided when the instance is released
     SampleHierarchy h = fanout_->hierarchy(id);
     if (h.levels() > 0) {
       dir += '/';
       h.append_path(dir, sample);
     }
-  } else if (node.sampled && graph_.hierarchy().levels() > 0) {
-    dir += '/';
-    graph_.hierarchy().append_path(dir, sample);
   }
   return dir;
 }
