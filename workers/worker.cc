@@ -121,7 +121,7 @@ void Worker::fail(const Error& e) {
 Result<WorkerReport> Worker::run() {
   const int slots = std::max(1, options_.slots);
   std::vector<std::thread> threads;
-  std::thread renewer, fencer;
+  std::thread renewer, fencer, ahead;
   std::optional<Error> start_error;
   // Every thread waits at the gate until all are created: when the system refuses one
   // (std::system_error, e.g. EAGAIN at the thread limit), no task has been taken yet and the
@@ -129,9 +129,16 @@ Result<WorkerReport> Worker::run() {
   bool any_scratch = false;
   for (const auto& s : plan_.graph().steps()) any_scratch |= s.spec->run.scratch.has_value();
   try {
-    if (any_scratch) {
+    if (any_scratch || options_.commit_behind) {
       int n = options_.stager_threads > 0 ? options_.stager_threads : std::min(slots, 4);
-      pool_ = std::make_unique<StagingPool>(n, static_cast<std::size_t>(slots));
+      std::size_t capacity = static_cast<std::size_t>(slots);
+      // Jobs behind the slots mostly wait on the network: a thread per slot more (up to 16),
+      // so a split's two round trips do not hold up the commits queued behind it.
+      if (options_.commit_behind) {
+        n += std::min(slots, 16);
+        capacity *= 2;
+      }
+      pool_ = std::make_unique<StagingPool>(n, capacity);
     }
     if (TrialWatch::period(plan_.graph()))
       watch_ = std::make_unique<TrialWatch>(store_, plan_.graph(), renderer_, executor_);
@@ -148,6 +155,10 @@ Result<WorkerReport> Worker::run() {
       fencer = std::thread([this] {
         if (pass_start_gate()) fence_loop();
       });
+    if (options_.take_ahead > 0)
+      ahead = std::thread([this] {
+        if (pass_start_gate()) take_ahead_loop();
+      });
   } catch (const std::system_error& e) {
     start_error = Error::runtime("cannot start " + std::to_string(slots) +
                                  " task slots: the system refused a thread after " +
@@ -163,6 +174,14 @@ Result<WorkerReport> Worker::run() {
   }
   start_cv_.notify_all();
   for (auto& t : threads) t.join();
+  if (ahead.joinable()) {
+    {
+      std::lock_guard lock(mu_);
+      ahead_done_ = true;
+    }
+    ahead_cv_.notify_all();
+    ahead.join();
+  }
   watch_.reset();
   // Deliveries a slot reserved for others that left meanwhile (stopped, failed) go back.
   std::deque<Delivery> left;
@@ -427,6 +446,7 @@ Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::str
       std::optional<Delivery> d(std::move(prefetched_.front()));
       prefetched_.pop_front();
       idle_slots_--;
+      if (options_.take_ahead > 0) ahead_cv_.notify_one();
       return d;
     }
     if (stop_ || quiescent_) {  // draining, or nothing is left: reserve nothing more
@@ -456,6 +476,45 @@ Result<std::optional<Delivery>> Worker::next_delivery(const std::vector<std::str
   fetch_cv_.notify_all();
   if (!got) return got.error();
   return mine;
+}
+
+bool Worker::wants_ahead_locked() const {
+  const double last = last_run_seconds_.load();
+  return last >= 0 && last < kShortTaskSeconds && !fetching_ &&
+         prefetched_.size() < static_cast<std::size_t>(options_.take_ahead);
+}
+
+void Worker::take_ahead_loop() {
+  const auto lease = options_.fence.lease.count() > 0;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    // Woken when a slot takes one; the poll interval bounds how late it sees a shorter task
+    // or what the broker made ready meanwhile.
+    ahead_cv_.wait_for(lock, options_.poll,
+                       [this] { return ahead_done_ || stop_ || quiescent_ || wants_ahead_locked(); });
+    if (ahead_done_ || stop_ || quiescent_) return;
+    if (!wants_ahead_locked()) continue;
+    fetching_ = true;
+    const std::size_t n = static_cast<std::size_t>(options_.take_ahead) - prefetched_.size();
+    lock.unlock();
+    auto queues = takeable_queues();
+    // Only what is ready: waiting for more is the slots' part (they decide when it is idle).
+    auto got = queues.empty() ? Result<std::vector<Delivery>>(std::vector<Delivery>())
+                              : broker_.reserve_many(queues, n, std::chrono::milliseconds(0));
+    const auto taken = lease ? now_() : Clock::time_point();
+    lock.lock();
+    fetching_ = false;
+    if (got)
+      for (auto& d : *got) {
+        if (lease) confirmed_[d.receipt] = taken;
+        prefetched_.push_back(std::move(d));
+      }
+    fetch_cv_.notify_all();
+    if (!got)  // not fatal: the slots take for themselves, and say it if it lasts
+      log::warn("taking ahead failed error=\"{}\"", got.error().message);
+    if (!got || got->empty())  // nothing ready: look again after a poll interval
+      ahead_cv_.wait_for(lock, options_.poll, [this] { return ahead_done_ || stop_.load(); });
+  }
 }
 
 Result<void> Worker::publish_all(const std::vector<Routed>& routed) {
@@ -594,13 +653,19 @@ Result<void> Worker::handle(const Delivery& d) {
   }
   switch (decide_delivery(facts)) {
     case DeliveryAction::kSplit: {
-      auto p = broker_.publish(d.queue, plan_.split(m));
-      if (!p) return p;
       {
         std::lock_guard lock(mu_);
         report_.splits++;
       }
-      return broker_.ack(d);
+      // Its parts are published, then it is acked. Behind the slot like a commit
+      // (WorkerOptions::commit_behind): two round trips no slot needs to wait for.
+      auto split = [this, d] {
+        auto p = broker_.publish(d.queue, plan_.split(d.message));
+        if (!p) return p;
+        return broker_.ack(d);
+      };
+      if (options_.commit_behind && pool_) return behind(d, std::move(split));
+      return split();
     }
     case DeliveryAction::kRepublishThenSkip: {
       auto done = store_.is_done(m.instance, m.lo);
@@ -694,6 +759,7 @@ Result<void> Worker::run_task(const Delivery& d) {
   if (watch_) watch_->watch(task);
   auto r = executor_.run(task);
   running_[m.instance.v]--;
+  if (r) last_run_seconds_ = r->seconds;
   if (is_fenced(d)) {  // ended by fence(), or it ended by itself meanwhile: dropped alike
     if (watch_) (void)watch_->done(task);
     log::info("step {} step={} sample={} after its lease was lost", how_it_ended(r), node.name,
@@ -833,6 +899,10 @@ Result<void> Worker::act_on(const Delivery& d, const StepNode& node, RenderedTas
     if (std::isnan(value) && !why.empty())
       log::warn("trial without a result step={} task={}: {}", node.name, m.lo, why);
   }
+  if (options_.commit_behind && pool_ && !node.tune)
+    return behind(d, [this, d, outcome = dec.outcome, seconds] {
+      return commit_and_ack(d, outcome, seconds);
+    });
   return commit_and_ack(d, dec.outcome, seconds, value);
 }
 

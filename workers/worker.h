@@ -94,7 +94,26 @@ struct WorkerOptions {
   /// Threads staging outputs while the slots go on; 0 = min(slots, 4). The queue in front of
   /// them holds `slots` tasks; a slot finding it full waits (backpressure).
   int stager_threads = 0;
+  /// The commit (Broker::finish, the ack, the dependents it releases) of a task that ran in
+  /// its workspace, and a split's publish and ack, go to the stager threads as a staged task's
+  /// commit does, and the slot takes its next task without waiting for the broker's answer:
+  /// one round trip less on each slot's path per task (docs/scaling.md, "Nodes apart"). Its lease is renewed and fenced until the
+  /// commit is done, and run() returns only after every such commit. Tuned steps commit in
+  /// place (their promotions decide what runs next). Distributed workers set it; a local run,
+  /// which has no round trip to save, commits in place.
+  bool commit_behind = false;
+  /// While the worker's tasks are short (its last one ran under kShortTaskSeconds), a thread
+  /// keeps up to this many deliveries reserved ahead of the slots, taken when ready (no
+  /// waiting); next_delivery hands them out, so a slot that ends a task starts its next one
+  /// without a round trip to the broker. Long tasks take nothing ahead: a round trip is
+  /// nothing beside them, and a task held ahead would wait a whole task for a slot while
+  /// another worker idles. Held deliveries are renewed, fenced and given back at the end like
+  /// any prefetched one. 0 = none (local runs, which have no round trip to save).
+  int take_ahead = 0;
 };
+
+/// Below this many seconds a task counts as short (WorkerOptions::take_ahead).
+inline constexpr double kShortTaskSeconds = 1.0;
 
 /// What a worker did, for the closing summary.
 struct WorkerReport {
@@ -174,6 +193,13 @@ class Worker {
   /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
   /// full); they stage its outputs, then commit and ack (finish_staging). The delivery's lease
   /// is renewed until then.
+  /// `job` (a commit and ack, a split's publish and ack) for `d` on the stager threads
+  /// (WorkerOptions::commit_behind), blocking while their queue is full; the delivery's lease
+  /// is renewed until it is done.
+  Result<void> behind(const Delivery& d, std::function<Result<void>()> job);
+  /// The end of a job of the stager threads for `d` (its key in staging_): its lease records
+  /// go; a failed job hands the task back and stops the worker.
+  void end_behind(std::uint64_t key, const Delivery& d, const Result<void>& r);
   Result<void> stage_then_commit(const Delivery& d, RenderedTask task, double seconds,
                                  bool write_finished);
   void finish_staging(std::uint64_t key, const Delivery& d, const RenderedTask& task,
@@ -185,6 +211,9 @@ class Worker {
   Result<void> scratch_unusable(const Delivery& d, const std::string& step, const Error& e);
   /// The served queues less those paused while scratch is down.
   std::vector<std::string> takeable_queues();
+  /// The take-ahead thread (WorkerOptions::take_ahead).
+  void take_ahead_loop();
+  bool wants_ahead_locked() const;
   Result<void> publish_all(const std::vector<Routed>& routed);
   std::vector<std::string> active_queues();
   std::vector<std::string> idle_watch(const std::vector<std::string>& served);
@@ -219,19 +248,26 @@ class Worker {
   std::map<std::string, Clock::time_point> confirmed_;
   std::set<std::string> fenced_;  ///< receipts given up (fence); guarded by mu_
   std::atomic<std::size_t> fenced_n_{0};  ///< fenced_.size(), read without the lock
-  /// Deliveries waiting for or in staging, by job key; guarded by mu_ (for lease renewal).
+  /// Deliveries waiting for or in staging, or for a commit behind the slot, by job key;
+  /// guarded by mu_ (for lease renewal).
   std::map<std::uint64_t, Delivery> staging_;
   std::uint64_t next_staging_ = 0;  ///< guarded by mu_
   std::unique_ptr<Stager> own_stager_;
   Stager* stager_ = nullptr;
-  std::unique_ptr<StagingPool> pool_;  ///< made by run() when a step has scratch
+  /// Made by run() when a step has scratch or commits go behind (WorkerOptions::commit_behind).
+  std::unique_ptr<StagingPool> pool_;
   std::unique_ptr<TrialWatch> watch_;  ///< made by run() when a tuned step prunes
   /// Reserved for slots that were idle when they came (next_delivery), in take order;
   /// guarded by mu_, renewed with the running ones, released if left when run() ends.
   std::deque<Delivery> prefetched_;
   int idle_slots_ = 0;     ///< slots in next_delivery; guarded by mu_
-  bool fetching_ = false;  ///< a slot is in reserve_many; guarded by mu_
+  bool fetching_ = false;  ///< a slot or the take-ahead thread is in reserve_many; guarded by mu_
   std::condition_variable fetch_cv_;
+  /// Wakes the take-ahead thread: a slot took a delivery from prefetched_, or run() ends it.
+  std::condition_variable ahead_cv_;
+  bool ahead_done_ = false;  ///< guarded by mu_
+  /// How long the last task's step ran here (seconds); negative: none ran yet.
+  std::atomic<double> last_run_seconds_{-1};
   std::condition_variable renew_cv_;
   bool slots_done_ = false;  ///< guarded by mu_
   bool quiescent_ = false;   ///< note_quiescent was called; guarded by mu_

@@ -32,7 +32,10 @@ Result<void> Worker::stage_then_commit(const Delivery& d, RenderedTask task, dou
 
 void Worker::finish_staging(std::uint64_t key, const Delivery& d, const RenderedTask& task,
                             double seconds, bool write_finished) {
-  auto r = staged_commit(d, task, seconds, write_finished);
+  end_behind(key, d, staged_commit(d, task, seconds, write_finished));
+}
+
+void Worker::end_behind(std::uint64_t key, const Delivery& d, const Result<void>& r) {
   {
     std::lock_guard lock(mu_);
     staging_.erase(key);
@@ -43,6 +46,22 @@ void Worker::finish_staging(std::uint64_t key, const Delivery& d, const Rendered
     (void)broker_.release(d);
     fail(r.error());
   }
+}
+
+Result<void> Worker::behind(const Delivery& d, std::function<Result<void>()> job) {
+  std::uint64_t key;
+  {
+    std::lock_guard lock(mu_);
+    key = next_staging_++;
+    staging_[key] = d;
+  }
+  bool queued = pool_->submit([this, key, d, job] { end_behind(key, d, job()); });
+  if (queued) return ok();
+  {  // the threads are draining (not while slots run): the job is done here
+    std::lock_guard lock(mu_);
+    staging_.erase(key);
+  }
+  return job();
 }
 
 // On a stager thread: outputs durable first, then MERLIN_FINISHED, then the commit (which

@@ -39,6 +39,15 @@ TEST(FleetPolicy, EachWorkerServesItsOpenQueuesAndWatchesTheStudysOpenQueues) {
   EXPECT_EQ(wo->lease_renewal, std::chrono::milliseconds(10'000)) << "a third of the lease";
   EXPECT_EQ(wo->max_deliveries, 3u);
   EXPECT_EQ(wo->scratch_retry, kDefaultScratchRetry);
+  EXPECT_TRUE(wo->commit_behind) << "a distributed worker does not wait for its commits";
+  EXPECT_EQ(wo->take_ahead, 16) << "four short tasks per slot";
+}
+
+TEST(FleetPolicy, AWideWorkerTakesAtMost64Ahead) {
+  const WorkerPlan wide{"sim", {"simq"}, 256, "h.1.sim"};
+  auto wo = worker_options_for(wide, {"simq"}, {}, RunWorkersOptions{});
+  ASSERT_TRUE(wo);
+  EXPECT_EQ(wo->take_ahead, 64);
 }
 
 TEST(FleetPolicy, AWorkerWhoseQueuesAllStoppedDoesNotStart) {

@@ -77,8 +77,9 @@ class StagingHarness {
     store_ = std::make_unique<LocalStateStore>(study_->counts());
     auto ready = plan_->ready_at_start(*store_);
     EXPECT_TRUE(ready.ok());
-    if (ready.ok())
+    if (ready.ok()) {
       for (const auto& r : *ready) EXPECT_TRUE(broker_.publish(r.queue, {r.message}).ok());
+    }
   }
   bool ok() const { return study_ != nullptr; }
 
