@@ -488,6 +488,7 @@ bool Worker::wants_ahead_locked() const {
 
 void Worker::take_ahead_loop() {
   const auto lease = options_.fence.lease.count() > 0;
+  bool failing = false;  // said once per run of failures
   std::unique_lock lock(mu_);
   for (;;) {
     // Woken when a slot takes one; the poll interval bounds how late it sees a shorter task
@@ -512,8 +513,11 @@ void Worker::take_ahead_loop() {
         prefetched_.push_back(std::move(d));
       }
     fetch_cv_.notify_all();
-    if (!got)  // not fatal: the slots take for themselves, and say it if it lasts
-      log::warn("taking ahead failed error=\"{}\"", got.error().message);
+    // Not fatal: the slots take for themselves, and stop the worker if it lasts.
+    if (!got && !failing)
+      log::warn("taking ahead failed error=\"{}\" (the slots take for themselves)",
+                got.error().message);
+    failing = !got;
     if (!got || got->empty())  // nothing ready: look again after a poll interval
       ahead_cv_.wait_for(lock, options_.poll, [this] { return ahead_done_ || stop_.load(); });
   }

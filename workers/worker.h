@@ -97,10 +97,11 @@ struct WorkerOptions {
   /// The commit (Broker::finish, the ack, the dependents it releases) of a task that ran in
   /// its workspace, and a split's publish and ack, go to the stager threads as a staged task's
   /// commit does, and the slot takes its next task without waiting for the broker's answer:
-  /// one round trip less on each slot's path per task (docs/scaling.md, "Nodes apart"). Its lease is renewed and fenced until the
-  /// commit is done, and run() returns only after every such commit. Tuned steps commit in
-  /// place (their promotions decide what runs next). Distributed workers set it; a local run,
-  /// which has no round trip to save, commits in place.
+  /// one round trip less on each slot's path per task (docs/scaling.md, "Nodes apart"). The
+  /// task's lease is renewed and fenced until the job is done, and run() returns only after
+  /// every such job. Tuned steps commit in place (their promotions decide what runs next).
+  /// Distributed workers set it; a local run, which has no round trip to save, commits in
+  /// place.
   bool commit_behind = false;
   /// While the worker's tasks are short (its last one ran under kShortTaskSeconds), a thread
   /// keeps up to this many deliveries reserved ahead of the slots, taken when ready (no
@@ -190,9 +191,6 @@ class Worker {
   /// `value`: a tuned task's result (NaN: none, and for every other task).
   Result<void> commit_and_ack(const Delivery& d, Outcome outcome, double seconds,
                               double value = std::numeric_limits<double>::quiet_NaN());
-  /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
-  /// full); they stage its outputs, then commit and ack (finish_staging). The delivery's lease
-  /// is renewed until then.
   /// `job` (a commit and ack, a split's publish and ack) for `d` on the stager threads
   /// (WorkerOptions::commit_behind), blocking while their queue is full; the delivery's lease
   /// is renewed until it is done.
@@ -200,6 +198,9 @@ class Worker {
   /// The end of a job of the stager threads for `d` (its key in staging_): its lease records
   /// go; a failed job hands the task back and stops the worker.
   void end_behind(std::uint64_t key, const Delivery& d, const Result<void>& r);
+  /// Hands a succeeded scratch task to the stager threads (blocking while their queue is
+  /// full); they stage its outputs, then commit and ack (finish_staging). The delivery's lease
+  /// is renewed until then.
   Result<void> stage_then_commit(const Delivery& d, RenderedTask task, double seconds,
                                  bool write_finished);
   void finish_staging(std::uint64_t key, const Delivery& d, const RenderedTask& task,
